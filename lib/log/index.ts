@@ -1,0 +1,87 @@
+/**
+ * The one logger. It takes an event name and structured fields, never free text, so a secret
+ * cannot ride along inside a sentence. Fields whose name says "secret" are dropped, and any
+ * registered secret value is masked wherever it appears in a string.
+ */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type LogFields = Record<string, unknown>;
+export interface LogRecord {
+  level: LogLevel;
+  event: string;
+  at: string;
+  fields: LogFields;
+}
+export type LogSink = (record: LogRecord) => void;
+
+const SECRET_FIELD = /(api[-_]?key|authorization|password|secret|token|cookie|bearer)/i;
+const BEARER_VALUE = /\bBearer\s+[^\s"',]+/gi;
+const EVENT_NAME = /^[a-z][a-z0-9]*(?:[._-][a-z0-9]+)*$/i;
+const MAX_DEPTH = 4;
+const MAX_STRING = 500;
+const MAX_ITEMS = 20;
+export const REDACTED = '[redacted]';
+
+const secrets = new Set<string>();
+
+/** Masks this exact value in every later log record (for example the API key once loaded). */
+export function registerSecret(value: string): void {
+  if (value.length >= 8) secrets.add(value);
+}
+
+export function forgetSecrets(): void {
+  secrets.clear();
+}
+
+function maskString(value: string): string {
+  let out = value.replace(BEARER_VALUE, `Bearer ${REDACTED}`);
+  for (const secret of secrets) out = out.split(secret).join(REDACTED);
+  return out.length > MAX_STRING ? `${out.slice(0, MAX_STRING)}…` : out;
+}
+
+export function redact(value: unknown, depth = 0): unknown {
+  if (value === null || value === undefined) return value;
+  if (typeof value === 'string') return maskString(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return value;
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Error) return { name: value.name, message: maskString(value.message) };
+  if (depth >= MAX_DEPTH) return '[depth]';
+  if (Array.isArray(value)) return value.slice(0, MAX_ITEMS).map((item) => redact(item, depth + 1));
+  if (typeof value === 'object') {
+    const out: LogFields = {};
+    for (const [name, item] of Object.entries(value as LogFields).slice(0, MAX_ITEMS)) {
+      out[name] = SECRET_FIELD.test(name) ? REDACTED : redact(item, depth + 1);
+    }
+    return out;
+  }
+  return `[${typeof value}]`;
+}
+
+const consoleSink: LogSink = (record) => {
+  const line = JSON.stringify(record);
+  if (record.level === 'error') console.error(line);
+  else if (record.level === 'warn') console.warn(line);
+  else if (record.level === 'debug') console.debug(line);
+  else console.info(line);
+};
+
+let sink: LogSink = consoleSink;
+
+/** Tests route records elsewhere; returns a function that restores the console sink. */
+export function setLogSink(next: LogSink): () => void {
+  sink = next;
+  return () => {
+    sink = consoleSink;
+  };
+}
+
+function write(level: LogLevel, event: string, fields: LogFields = {}): void {
+  const safeEvent = EVENT_NAME.test(event) ? event : 'log.invalid-event-name';
+  sink({ level, event: safeEvent, at: new Date().toISOString(), fields: redact(fields) as LogFields });
+}
+
+export const log = {
+  debug: (event: string, fields?: LogFields) => write('debug', event, fields),
+  info: (event: string, fields?: LogFields) => write('info', event, fields),
+  warn: (event: string, fields?: LogFields) => write('warn', event, fields),
+  error: (event: string, fields?: LogFields) => write('error', event, fields),
+};
