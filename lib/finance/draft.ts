@@ -1,0 +1,146 @@
+/**
+ * A draft playbook from what the reader is looking at: the page (content script, with its DOM) or
+ * a right-click (background, with only what `contextMenus.onClicked` reports). Every field is
+ * page-derived data: cleaned, bounded, never interpreted.
+ */
+import type { PlaybookDraft } from '@/lib/finance/schema';
+import { detectTickers, type DetectedTicker } from '@/lib/finance/tickers';
+import { boundedText, citableUrl, cleanText, DRAFT_LIMITS } from '@/lib/finance/text';
+
+export { DRAFT_LIMITS } from '@/lib/finance/text';
+export type { PlaybookDraft } from '@/lib/finance/schema';
+
+export interface BuildDraftInput {
+  url: string;
+  title?: string;
+  document?: Document;
+  selection?: string;
+  /** Set when the user asked about a link: the draft is then about the link's target. */
+  link?: { url: string; text?: string };
+}
+
+export interface BuildDraftFromContextInput {
+  selectionText?: string;
+  linkUrl?: string;
+  linkText?: string;
+  pageUrl: string;
+  pageTitle?: string;
+}
+
+/** The page URL is not one a draft may cite (only http and https pages can be turned into playbooks). */
+export class UncitableUrlError extends Error {
+  override name = 'UncitableUrlError';
+  constructor() {
+    super('Only http and https pages can be turned into a playbook.');
+  }
+}
+
+/** A paragraph shorter than this is a byline, caption or button label, not a lead. */
+const MIN_LEAD_LENGTH = 60;
+const MAX_PARAGRAPHS_SCANNED = 200;
+
+function metaContent(document: Document, ...names: string[]): string {
+  for (const name of names) {
+    const meta = document.querySelector(`meta[property="${name}"], meta[name="${name}"]`);
+    const content = cleanText(meta?.getAttribute('content'));
+    if (content) return content;
+  }
+  return '';
+}
+
+function headlineOf(document: Document): string {
+  const h1 = document.querySelector('article h1, main h1') ?? document.querySelector('h1');
+  return cleanText(h1?.textContent) || metaContent(document, 'og:title', 'twitter:title');
+}
+
+function leadOf(document: Document): string {
+  const paragraphs = [
+    ...document.querySelectorAll('article p, main p'),
+    ...document.querySelectorAll('p'),
+  ].slice(0, MAX_PARAGRAPHS_SCANNED * 2);
+  for (const paragraph of paragraphs) {
+    if (paragraph.closest('nav, header, footer, aside, form, [aria-hidden="true"]')) continue;
+    const text = cleanText(paragraph.textContent);
+    if (text.length >= MIN_LEAD_LENGTH) return text;
+  }
+  return metaContent(document, 'description', 'og:description', 'twitter:description');
+}
+
+function hostOf(url: string): string {
+  return new URL(url).hostname.replace(/^www\./, '');
+}
+
+/** "AAPL — Apple's services keep growing", unless the headline already names the symbol. */
+function titleFor(tickers: readonly string[], headline: string, fallback: string): string {
+  const base = headline || fallback;
+  const lead = tickers[0];
+  const named = lead !== undefined && new RegExp(`(^|[^A-Z0-9])\\$?${lead.replace(/[.^=]/g, '\\$&')}([^A-Z0-9]|$)`).test(base);
+  const title = lead && !named ? `${lead} — ${base}` : base;
+  return boundedText(title, DRAFT_LIMITS.title);
+}
+
+interface DraftParts {
+  sourceUrl: string;
+  sourceTitle: string;
+  headline: string;
+  lead: string;
+  selection: string;
+  detected: DetectedTicker[];
+}
+
+function assemble(parts: DraftParts): PlaybookDraft {
+  const tickers = parts.detected.map((ticker) => ticker.symbol).slice(0, DRAFT_LIMITS.tickers);
+  const host = hostOf(parts.sourceUrl);
+  const fallbackTitle = parts.sourceTitle || `Notes from ${host}`;
+  const thesisText = parts.selection || [parts.headline, parts.lead].filter(Boolean).join('\n\n') || fallbackTitle;
+  return {
+    title: titleFor(tickers, parts.headline || parts.sourceTitle, `Notes from ${host}`),
+    thesis: boundedText(thesisText, DRAFT_LIMITS.thesis, { multiline: true }),
+    tickers,
+    visibility: 'private',
+    source: {
+      url: parts.sourceUrl,
+      title: boundedText(parts.sourceTitle, DRAFT_LIMITS.sourceTitle),
+      excerpt: boundedText(parts.selection || parts.lead, DRAFT_LIMITS.excerpt),
+    },
+  };
+}
+
+/**
+ * The draft for the page the content script runs on. Thesis: the selection, else the headline
+ * and lead. Throws `UncitableUrlError` when the page (or link) is not http(s).
+ */
+export function buildDraft(input: BuildDraftInput): PlaybookDraft {
+  const selection = cleanText(input.selection, { multiline: true });
+  const pageUrl = citableUrl(input.url);
+  if (input.link) {
+    const linkUrl = citableUrl(input.link.url);
+    if (!linkUrl) throw new UncitableUrlError();
+    const linkText = cleanText(input.link.text);
+    return assemble({
+      sourceUrl: linkUrl,
+      sourceTitle: linkText,
+      headline: linkText,
+      lead: '',
+      selection,
+      detected: detectTickers({ url: linkUrl, selection: [linkText, selection].filter(Boolean).join('\n') }),
+    });
+  }
+  if (!pageUrl) throw new UncitableUrlError();
+  const document = input.document;
+  const sourceTitle = cleanText(input.title ?? document?.title);
+  return assemble({
+    sourceUrl: pageUrl,
+    sourceTitle,
+    headline: document ? headlineOf(document) : '',
+    lead: document ? leadOf(document) : '',
+    selection,
+    detected: detectTickers({ url: pageUrl, document, selection }),
+  });
+}
+
+/** The draft for a right-click menu item, built in the background from the click's info alone. */
+export function buildDraftFromContext(input: BuildDraftFromContextInput): PlaybookDraft {
+  const link = input.linkUrl ? { url: input.linkUrl, text: input.linkText } : undefined;
+  return buildDraft({ url: input.pageUrl, title: input.pageTitle, selection: input.selectionText, link });
+}

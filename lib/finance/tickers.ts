@@ -1,0 +1,278 @@
+/**
+ * What a page is about: tickers from the site's URL, JSON-LD, meta tags, cashtags, the title and
+ * the user's selection. Reads the DOM it is handed (never a global one) and bounds its work.
+ */
+import { isFalsePositive, normalizeTicker } from '@/lib/finance/symbols';
+import { siteForUrl } from '@/lib/finance/sites';
+import { DRAFT_LIMITS } from '@/lib/finance/text';
+
+export { normalizeTicker, TICKER_PATTERN, FALSE_POSITIVE_WORDS, isFalsePositive } from '@/lib/finance/symbols';
+
+export type TickerSource = 'url' | 'json-ld' | 'meta' | 'cashtag' | 'selection' | 'title';
+
+export interface DetectedTicker {
+  symbol: string;
+  source: TickerSource;
+  /** 0–1: how sure the source makes us that the page is about this symbol. */
+  confidence: number;
+}
+
+export interface DetectTickersInput {
+  url: string;
+  document?: Document;
+  selection?: string;
+}
+
+/** Strong sources name a ticker on purpose; weak ones may be prose, so false positives are dropped. */
+const CONFIDENCE: Readonly<Record<TickerSource, number>> = {
+  url: 0.95,
+  'json-ld': 0.9,
+  meta: 0.8,
+  selection: 0.75,
+  cashtag: 0.6,
+  title: 0.55,
+};
+/** A lone capitalized word in the selection is a weaker hint than a cashtag or `NYSE: X`. */
+const BARE_WORD_PENALTY = 0.25;
+
+export const DETECTION_LIMITS = {
+  tickers: DRAFT_LIMITS.tickers,
+  /** Characters of body text scanned for cashtags. */
+  bodyText: 50_000,
+  selectionText: 20_000,
+  /** Candidate tokens examined per text, so thousands of `$` cost a bounded amount. */
+  tokensPerText: 2_000,
+  jsonLdScripts: 20,
+  jsonLdChars: 200_000,
+  jsonLdNodes: 5_000,
+  metaTags: 500,
+} as const;
+
+const SKIPPED_ELEMENTS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'TEXTAREA', 'INPUT']);
+const SHOW_TEXT = 0x4; // NodeFilter.SHOW_TEXT, spelt out so this module also loads in a service worker
+const FILTER_ACCEPT = 1;
+const FILTER_REJECT = 2;
+
+/** Visible text of the body, in document order, up to `max` characters. */
+export function visibleText(document: Document, max: number): string {
+  const root = document.body ?? document.documentElement;
+  if (!root) return '';
+  const walker = document.createTreeWalker(root, SHOW_TEXT, {
+    acceptNode: (node) => {
+      for (let parent = node.parentElement; parent && parent !== root; parent = parent.parentElement) {
+        if (SKIPPED_ELEMENTS.has(parent.tagName.toUpperCase())) return FILTER_REJECT;
+      }
+      return FILTER_ACCEPT;
+    },
+  });
+  const parts: string[] = [];
+  let length = 0;
+  for (let node = walker.nextNode(); node && length < max; node = walker.nextNode()) {
+    const text = node.nodeValue ?? '';
+    parts.push(text);
+    length += text.length + 1;
+  }
+  return parts.join(' ').slice(0, max);
+}
+
+// `$AAPL`, `$brk.b`, `$BTC-USD`, `$GC=F`: letters first, so `$100` and `$5B` are money, not tickers.
+const CASHTAG = /(?<![\w$])\$([A-Za-z^][A-Za-z0-9]{0,9}(?:[.-][A-Za-z]{1,4})?(?:=[FXfx])?)(?![\w$])/g;
+// `NASDAQ: AAPL`, `(NYSE:BRK.B)`, `LON:VOD`, `AAPL:NASDAQ`.
+const QUALIFIED =
+  /(?<![\w$])([A-Z]{2,12}:\s?[A-Z0-9^.][A-Z0-9.-]{0,11}|[A-Z0-9^.][A-Z0-9.-]{0,11}:[A-Z]{2,12})(?![\w$])/g;
+// `Apple Inc. (AAPL)`, `(BRK.B)`.
+const PARENTHESIZED = /\(([A-Z^][A-Z0-9.=-]{1,11})\)/g;
+// A lone capitalized word, for the selection only.
+const BARE_WORD = /(?<![\w$^.])([A-Z]{2,5}(?:\.[A-Z])?)(?![\w$])/g;
+// `AAPL | Apple Inc. Stock Price`, `TSLA: Tesla Inc.`: a title that starts with the symbol.
+const TITLE_LEAD = /^([A-Z^][A-Z0-9.=-]{0,11})\s*[|:–—-]\s/;
+
+interface Candidate {
+  raw: string;
+  /** Exchange-qualified or explicit ($, parentheses): false positives need no filtering then. */
+  explicit: boolean;
+  bare: boolean;
+}
+
+function* scan(text: string, pattern: RegExp, kind: Omit<Candidate, 'raw'>): Generator<Candidate> {
+  let examined = 0;
+  for (const match of text.matchAll(pattern)) {
+    if (++examined > DETECTION_LIMITS.tokensPerText) return;
+    // A sentence may end right after the symbol: `… NYSE: BRK.B.`
+    yield { raw: match[1].replace(/[.-]+$/, ''), ...kind };
+  }
+}
+
+function* mentions(text: string, options: { bareWords: boolean }): Generator<Candidate> {
+  yield* scan(text, QUALIFIED, { explicit: true, bare: false });
+  yield* scan(text, CASHTAG, { explicit: false, bare: false });
+  yield* scan(text, PARENTHESIZED, { explicit: false, bare: false });
+  if (options.bareWords) yield* scan(text, BARE_WORD, { explicit: false, bare: true });
+}
+
+/** Cashtags are prose too, but a mixed-case one (`$Money`) is a word, not a ticker. */
+function plausibleCashtag(raw: string): boolean {
+  const letters = raw.replace(/[^A-Za-z]/g, '');
+  return letters === letters.toUpperCase() || letters === letters.toLowerCase();
+}
+
+class TickerCollector {
+  private readonly found = new Map<string, DetectedTicker>();
+
+  get full(): boolean {
+    return this.found.size >= DETECTION_LIMITS.tickers;
+  }
+
+  add(raw: string, source: TickerSource, options: { weak: boolean; bare?: boolean; confidence?: number }): void {
+    if (this.full) return;
+    const symbol = normalizeTicker(raw);
+    if (!symbol || this.found.has(symbol)) return;
+    if (options.weak && isFalsePositive(symbol, options.bare ?? false)) return;
+    this.found.set(symbol, { symbol, source, confidence: options.confidence ?? CONFIDENCE[source] });
+  }
+
+  /** Adds mentions found in text, most frequent first (a page's subject repeats). */
+  addMentions(candidates: Iterable<Candidate>, source: TickerSource): void {
+    const counts = new Map<string, { count: number; candidate: Candidate }>();
+    for (const candidate of candidates) {
+      if (!plausibleCashtag(candidate.raw)) continue;
+      const key = candidate.raw.toUpperCase();
+      const entry = counts.get(key);
+      if (entry) entry.count += 1;
+      else counts.set(key, { count: 1, candidate });
+    }
+    const ranked = [...counts.values()].sort((a, b) => b.count - a.count);
+    for (const { candidate } of ranked) {
+      const confidence = CONFIDENCE[source] - (candidate.bare ? BARE_WORD_PENALTY : 0);
+      this.add(candidate.raw, source, { weak: !candidate.explicit, bare: candidate.bare, confidence });
+    }
+  }
+
+  result(): DetectedTicker[] {
+    return [...this.found.values()];
+  }
+}
+
+function tickersFromUrl(rawUrl: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    return [];
+  }
+  const site = siteForUrl(url);
+  if (site) return site.tickersFromUrl(url);
+  // Sites the user added: only an explicit query parameter is trusted.
+  const param = url.searchParams.get('symbol') ?? url.searchParams.get('ticker');
+  return param ? [param] : [];
+}
+
+function collectTickerSymbols(value: unknown, out: string[], budget: { nodes: number }, depth = 0): void {
+  if (depth > 12 || --budget.nodes < 0 || value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const item of value) collectTickerSymbols(item, out, budget, depth + 1);
+    return;
+  }
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    if (key === 'tickerSymbol') {
+      for (const symbol of Array.isArray(item) ? item : [item]) {
+        if (typeof symbol === 'string') out.push(symbol);
+      }
+    } else {
+      collectTickerSymbols(item, out, budget, depth + 1);
+    }
+  }
+}
+
+function jsonLdTickers(document: Document): string[] {
+  const out: string[] = [];
+  const budget = { nodes: DETECTION_LIMITS.jsonLdNodes };
+  const scripts = [...document.querySelectorAll('script[type="application/ld+json" i]')];
+  for (const script of scripts.slice(0, DETECTION_LIMITS.jsonLdScripts)) {
+    const text = script.textContent ?? '';
+    if (text.length > DETECTION_LIMITS.jsonLdChars) continue;
+    try {
+      collectTickerSymbols(JSON.parse(text), out, budget);
+    } catch {
+      // Malformed JSON-LD is common in the wild and simply says nothing.
+    }
+  }
+  return out;
+}
+
+const TICKER_META_NAMES = new Set(['ticker', 'tickers', 'symbol', 'stock-symbol', 'stock_symbol', 'tickersymbol']);
+const TITLE_META_NAMES = new Set(['og:title', 'twitter:title']);
+
+interface MetaReading {
+  explicit: string[];
+  titles: string[];
+}
+
+/** Meta tags: named ticker tags, microdata `tickerSymbol`, Twitter label/data pairs, iXBRL trading symbol. */
+function metaTickers(document: Document): MetaReading {
+  const explicit: string[] = [];
+  const titles: string[] = [];
+  const labels = new Map<string, string>();
+  const metas = [...document.querySelectorAll('meta')].slice(0, DETECTION_LIMITS.metaTags);
+  for (const meta of metas) {
+    const name = (meta.getAttribute('name') ?? meta.getAttribute('property') ?? '').toLowerCase();
+    const content = meta.getAttribute('content') ?? '';
+    if (TICKER_META_NAMES.has(name)) explicit.push(...content.split(/[,;\s]+/).slice(0, DETECTION_LIMITS.tickers));
+    else if (meta.getAttribute('itemprop') === 'tickerSymbol') explicit.push(content);
+    else if (TITLE_META_NAMES.has(name)) titles.push(content);
+    else if (/^twitter:(label|data)\d$/.test(name)) labels.set(name, content);
+  }
+  for (const [name, label] of labels) {
+    if (name.startsWith('twitter:label') && /^(ticker|symbol)$/i.test(label.trim())) {
+      explicit.push(labels.get(name.replace('label', 'data')) ?? '');
+    }
+  }
+  for (const element of [...document.querySelectorAll('[itemprop="tickerSymbol"]:not(meta)')].slice(0, 20)) {
+    explicit.push(element.textContent ?? '');
+  }
+  // Inline XBRL filings (EDGAR) tag the registrant's trading symbol.
+  for (const element of [...document.querySelectorAll('[name="dei:TradingSymbol"]')].slice(0, 20)) {
+    explicit.push(element.getAttribute('content') ?? element.textContent ?? '');
+  }
+  return { explicit, titles };
+}
+
+function titleTickers(collector: TickerCollector, title: string): void {
+  const lead = TITLE_LEAD.exec(title);
+  if (lead) collector.add(lead[1], 'title', { weak: true });
+  collector.addMentions(mentions(title, { bareWords: false }), 'title');
+}
+
+/**
+ * Tickers the page is about, strongest source first, unique, at most `DETECTION_LIMITS.tickers`.
+ * A symbol found by several sources keeps its strongest one.
+ */
+export function detectTickers(input: DetectTickersInput): DetectedTicker[] {
+  const collector = new TickerCollector();
+  for (const raw of tickersFromUrl(input.url)) collector.add(raw, 'url', { weak: false });
+
+  const document = input.document;
+  if (document) {
+    for (const raw of jsonLdTickers(document)) collector.add(raw, 'json-ld', { weak: false });
+    const meta = metaTickers(document);
+    for (const raw of meta.explicit) collector.add(raw, 'meta', { weak: true });
+    for (const title of meta.titles) collector.addMentions(mentions(title.slice(0, 500), { bareWords: false }), 'meta');
+  }
+
+  const selection = (input.selection ?? '').slice(0, DETECTION_LIMITS.selectionText);
+  if (selection.trim()) {
+    // Shouting text makes every word a capitalized word: then only explicit mentions count.
+    const letters = selection.replace(/[^A-Za-z]/g, '');
+    const mostlyUpper = letters.length > 20 && letters.replace(/[^A-Z]/g, '').length / letters.length > 0.6;
+    collector.addMentions(mentions(selection, { bareWords: !mostlyUpper }), 'selection');
+  }
+
+  if (document && !collector.full) {
+    const body = visibleText(document, DETECTION_LIMITS.bodyText);
+    collector.addMentions(scan(body, CASHTAG, { explicit: false, bare: false }), 'cashtag');
+    const h1 = document.querySelector('h1')?.textContent ?? '';
+    titleTickers(collector, (document.title ?? '').slice(0, 500));
+    titleTickers(collector, h1.slice(0, 500));
+  }
+  return collector.result();
+}
