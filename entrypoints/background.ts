@@ -1,1 +1,4 @@
-export default defineBackground(() => {});
+import { defineBackground } from 'wxt/utils/define-background';
+import { startBackground } from '@/lib/background';
+
+export default defineBackground({ type: 'module', main: startBackground });

@@ -1,0 +1,3 @@
+export function Disclaimer() {
+  return <p class="disclaimer">Decision support, not financial advice.</p>;
+}

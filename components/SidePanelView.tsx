@@ -1,0 +1,56 @@
+import { useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import { Disclaimer } from './Disclaimer';
+
+export type SidePanelTab = 'playbooks' | 'discovery' | 'events';
+
+const TABS: { id: SidePanelTab; label: string }[] = [
+  { id: 'playbooks', label: 'Playbooks' },
+  { id: 'discovery', label: 'Discovery' },
+  { id: 'events', label: 'Events' },
+];
+
+export interface SidePanelViewProps {
+  initialTab?: SidePanelTab;
+  panels: Record<SidePanelTab, ComponentChildren>;
+}
+
+/** WAI-ARIA tabs: arrow keys move between tabs, only the selected tab is in the tab order. */
+export function SidePanelView({ initialTab = 'playbooks', panels }: SidePanelViewProps) {
+  const [selected, setSelected] = useState<SidePanelTab>(initialTab);
+  const move = (from: number, step: number) => {
+    const next = TABS[(from + step + TABS.length) % TABS.length]!;
+    setSelected(next.id);
+    document.getElementById(`tab-${next.id}`)?.focus();
+  };
+  return (
+    <main class="stack sidepanel">
+      <div role="tablist" aria-label="Side panel" class="row">
+        {TABS.map((tab, index) => (
+          <button
+            key={tab.id}
+            id={`tab-${tab.id}`}
+            role="tab"
+            type="button"
+            aria-selected={selected === tab.id}
+            aria-controls={`panel-${tab.id}`}
+            tabIndex={selected === tab.id ? 0 : -1}
+            onClick={() => setSelected(tab.id)}
+            onKeyDown={(event) => {
+              if (event.key === 'ArrowRight') move(index, 1);
+              if (event.key === 'ArrowLeft') move(index, -1);
+            }}
+          >
+            {tab.label}
+          </button>
+        ))}
+      </div>
+      {TABS.map((tab) => (
+        <section key={tab.id} id={`panel-${tab.id}`} role="tabpanel" aria-labelledby={`tab-${tab.id}`} hidden={selected !== tab.id}>
+          {panels[tab.id]}
+        </section>
+      ))}
+      <Disclaimer />
+    </main>
+  );
+}

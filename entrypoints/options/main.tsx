@@ -1,0 +1,5 @@
+import { render } from 'preact';
+import '@/components/theme.css';
+import { OptionsPage } from '@/lib/ui/OptionsPage';
+
+render(<OptionsPage />, document.getElementById('app')!);

@@ -1,0 +1,5 @@
+import { render } from 'preact';
+import '@/components/theme.css';
+import { PopupPage } from '@/lib/ui/PopupPage';
+
+render(<PopupPage />, document.getElementById('app')!);

@@ -1,0 +1,5 @@
+import { render } from 'preact';
+import '@/components/theme.css';
+import { SidePanelPage } from '@/lib/ui/SidePanelPage';
+
+render(<SidePanelPage />, document.getElementById('app')!);

@@ -1,0 +1,46 @@
+import { browser, type Browser } from 'wxt/browser';
+import { log } from '@/lib/log';
+import { addToOutbox } from '@/lib/outbox';
+import { openConfirmWindow } from './confirmWindow';
+
+export const MENU_ITEMS = [
+  { id: 'playbook-from-selection', title: 'Turn selection into a playbook', contexts: ['selection'] },
+  { id: 'playbook-from-link', title: 'Turn this link into a playbook', contexts: ['link'] },
+  { id: 'playbook-from-page', title: 'Turn this page into a playbook', contexts: ['page'] },
+] as const;
+
+export type MenuItemId = (typeof MENU_ITEMS)[number]['id'];
+
+export async function installContextMenus(): Promise<void> {
+  await browser.contextMenus.removeAll();
+  for (const item of MENU_ITEMS) {
+    browser.contextMenus.create({ id: item.id, title: item.title, contexts: [...item.contexts] });
+  }
+}
+
+/** What the menu knows about the click: the browser's own info, never page DOM. */
+export interface MenuContext {
+  menuItemId: string;
+  selectionText?: string;
+  linkUrl?: string;
+  pageUrl?: string;
+  pageTitle?: string;
+}
+
+export function menuContextFrom(info: Browser.contextMenus.OnClickData, tab?: Browser.tabs.Tab): MenuContext {
+  return {
+    menuItemId: String(info.menuItemId),
+    selectionText: info.selectionText,
+    linkUrl: info.linkUrl,
+    pageUrl: info.pageUrl ?? tab?.url,
+    pageTitle: tab?.title,
+  };
+}
+
+export async function handleMenuClick(context: MenuContext): Promise<string | undefined> {
+  if (!MENU_ITEMS.some((item) => item.id === context.menuItemId)) return undefined;
+  const entry = await addToOutbox({ origin: 'context-menu', operationId: 'createPlaybook', draft: context });
+  log.info('menu.draft-created', { item: context.menuItemId, draftId: entry.id });
+  await openConfirmWindow(entry.id);
+  return entry.id;
+}

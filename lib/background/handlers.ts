@@ -1,0 +1,49 @@
+import { log } from '@/lib/log';
+import type { HandlerRegistry } from '@/lib/messaging';
+import { HandledError } from '@/lib/messaging';
+import { addToOutbox, getOutboxEntry, removeFromOutbox } from '@/lib/outbox';
+import { removeApiKey, storeApiKey } from '@/lib/store/apiKey';
+import { saveSettings } from '@/lib/store/settings';
+import { openConfirmWindow } from './confirmWindow';
+import { readAppState } from './state';
+
+/** Every message the service worker answers, in one place. */
+export function registerHandlers(registry: HandlerRegistry): void {
+  registry.register('getState', () => readAppState());
+
+  registry.register('saveSettings', async (request) => {
+    const change = await saveSettings(request);
+    log.info('settings.saved', { serviceChanged: change.serviceChanged });
+    return readAppState();
+  });
+
+  registry.register('saveApiKey', async ({ key }) => {
+    const state = await storeApiKey(key);
+    log.info('key.saved', { last4: state.last4 });
+    return state;
+  });
+
+  registry.register('removeApiKey', async () => {
+    log.info('key.removed');
+    return removeApiKey();
+  });
+
+  registry.register('getDraft', async ({ id }) => {
+    const entry = await getOutboxEntry(id);
+    if (!entry) throw new HandledError({ code: 'draft-not-found', message: 'This draft no longer exists.' });
+    return entry;
+  });
+
+  registry.register('discardDraft', async ({ id }) => {
+    await removeFromOutbox(id);
+    log.info('draft.discarded', { draftId: id });
+    return { discarded: true as const };
+  });
+
+  registry.register('submitPageDraft', async ({ draft }, sender) => {
+    const entry = await addToOutbox({ origin: 'content-script', operationId: 'createPlaybook', draft });
+    log.info('draft.from-page', { draftId: entry.id, tabId: sender.kind === 'content-script' ? sender.tabId : undefined });
+    await openConfirmWindow(entry.id);
+    return { draftId: entry.id };
+  });
+}

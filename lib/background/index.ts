@@ -1,0 +1,23 @@
+import { browser } from 'wxt/browser';
+import { createHandlerRegistry } from '@/lib/messaging';
+import { originOf } from '@/lib/messaging/sender';
+import { log } from '@/lib/log';
+import { handleMenuClick, installContextMenus, menuContextFrom } from './contextMenus';
+import { registerHandlers } from './handlers';
+
+/** Wires every listener synchronously, as MV3 requires, so a woken worker misses no event. */
+export function startBackground(): void {
+  const registry = createHandlerRegistry({
+    extensionId: browser.runtime.id,
+    extensionOrigin: originOf(browser.runtime.getURL('/')) ?? '',
+  });
+  registerHandlers(registry);
+
+  browser.runtime.onMessage.addListener((message, sender) => registry.dispatch(message, sender));
+  browser.runtime.onInstalled.addListener(() => {
+    installContextMenus().catch((error: unknown) => log.error('menu.install-failed', { error }));
+  });
+  browser.contextMenus.onClicked.addListener((info, tab) => {
+    handleMenuClick(menuContextFrom(info, tab)).catch((error: unknown) => log.error('menu.click-failed', { error }));
+  });
+}

@@ -1,0 +1,24 @@
+import { browser } from 'wxt/browser';
+import type { AppState } from '@/lib/messaging/protocol';
+import { apiKeyState } from '@/lib/store/apiKey';
+import { getSettings, serviceOrigins, type Settings } from '@/lib/store/settings';
+
+/** Origins of the configured service the browser does not yet let the extension reach. */
+export async function missingHostAccess(settings: Settings): Promise<string[]> {
+  const missing: string[] = [];
+  for (const origin of serviceOrigins(settings)) {
+    const granted = await browser.permissions.contains({ origins: [`${origin}/*`] });
+    if (!granted) missing.push(origin);
+  }
+  return missing;
+}
+
+export async function readAppState(): Promise<AppState> {
+  const settings = await getSettings();
+  return {
+    version: browser.runtime.getManifest().version,
+    settings,
+    key: await apiKeyState(),
+    hostAccess: { missingOrigins: await missingHostAccess(settings) },
+  };
+}

@@ -1,0 +1,88 @@
+import type { z } from 'zod';
+import { log } from '@/lib/log';
+import { envelopeSchema, messages, type Envelope, type MessageName, type ParsedRequestOf, type ResponseOf, type WireError } from './protocol';
+import { classifySender, type ClassifiedSender, type SenderIdentity } from './sender';
+
+export type Handler<N extends MessageName> = (
+  request: ParsedRequestOf<N>,
+  sender: Exclude<ClassifiedSender, { kind: 'foreign' }>,
+) => Promise<ResponseOf<N>> | ResponseOf<N>;
+
+/** An error a handler throws on purpose: its code and message reach the sender as they are. */
+export class HandledError extends Error {
+  constructor(
+    readonly wire: WireError,
+  ) {
+    super(wire.message);
+    this.name = 'HandledError';
+  }
+}
+
+export interface HandlerRegistry {
+  register<N extends MessageName>(name: N, handler: Handler<N>): void;
+  dispatch(raw: unknown, sender: unknown): Promise<Envelope<unknown>>;
+}
+
+function fail(code: WireError['code'], message: string, extra: Partial<WireError> = {}): Envelope<never> {
+  return { ok: false, error: { code, message, ...extra } };
+}
+
+function fieldErrors(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const path = issue.path.map(String).join('.') || '(message)';
+    fields[path] ??= issue.message;
+  }
+  return fields;
+}
+
+function isMessageName(name: string): name is MessageName {
+  return Object.prototype.hasOwnProperty.call(messages, name);
+}
+
+/** Fails closed: unknown names, malformed payloads and disallowed senders never reach a handler. */
+export function createHandlerRegistry(identity: SenderIdentity): HandlerRegistry {
+  const handlers = new Map<MessageName, Handler<MessageName>>();
+
+  return {
+    register(name, handler) {
+      if (!isMessageName(name)) throw new Error(`No message named ${String(name)} in the message map`);
+      if (handlers.has(name)) throw new Error(`A handler for ${name} is already registered`);
+      handlers.set(name, handler as unknown as Handler<MessageName>);
+    },
+
+    async dispatch(raw, rawSender) {
+      const envelope = envelopeSchema.safeParse(raw);
+      if (!envelope.success) return fail('malformed-message', 'The message is not of the expected form.');
+      const { type, payload } = envelope.data;
+      if (!isMessageName(type)) {
+        log.warn('messaging.unknown', { type });
+        return fail('unknown-message', 'Unknown message.');
+      }
+      const spec = messages[type];
+      const sender = classifySender(rawSender as Parameters<typeof classifySender>[0], identity);
+      if (sender.kind === 'foreign' || !(spec.senders as readonly string[]).includes(sender.kind)) {
+        log.warn('messaging.sender-refused', { type, sender: sender.kind });
+        return fail('sender-not-allowed', 'This part of the extension may not send that message.');
+      }
+      if (spec.topFrameOnly && sender.kind === 'content-script' && !sender.topFrame) {
+        log.warn('messaging.sender-refused', { type, sender: 'sub-frame' });
+        return fail('sender-not-allowed', 'Only the top frame may send that message.');
+      }
+      const request = (spec.request as z.ZodType).safeParse(payload);
+      if (!request.success) {
+        return fail('malformed-message', 'The message payload is not valid.', { fields: fieldErrors(request.error) });
+      }
+      const handler = handlers.get(type);
+      if (!handler) return fail('no-handler', 'That action is not available yet.');
+      try {
+        const value = await handler(request.data as ParsedRequestOf<MessageName>, sender);
+        return { ok: true, value };
+      } catch (error) {
+        if (error instanceof HandledError) return { ok: false, error: error.wire };
+        log.error('messaging.handler-failed', { type, error });
+        return fail('internal', 'Something went wrong in the extension. Try again.');
+      }
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import type { Browser } from 'wxt/browser';
+
+/**
+ * Who sent a runtime message, decided only from what the browser itself sets: `sender.id`
+ * (which extension), whether `sender.tab` is present (a page in a tab), `sender.frameId`, and
+ * for senders in a tab the browser-set origin of the sending frame. A web page can never hold the
+ * extension's origin, so that one comparison tells our own pages in a tab (the confirm window,
+ * the options page opened in a tab) from content scripts. Nothing the message says about itself,
+ * and no URL path, is ever trusted.
+ */
+export type SenderKind = 'extension-page' | 'content-script' | 'foreign';
+
+export type ClassifiedSender =
+  | { kind: 'extension-page'; tabId?: number }
+  | { kind: 'content-script'; tabId: number; frameId: number; topFrame: boolean }
+  | { kind: 'foreign' };
+
+export interface SenderIdentity {
+  extensionId: string;
+  extensionOrigin: string;
+}
+
+type SenderLike = Pick<Browser.runtime.MessageSender, 'id' | 'tab' | 'frameId' | 'url'> & { origin?: string };
+
+function frameOrigin(sender: SenderLike): string | undefined {
+  // Chrome sets `origin`; Firefox only sets `url`. Both are written by the browser, not the page.
+  if (typeof sender.origin === 'string') return sender.origin;
+  if (typeof sender.url !== 'string') return undefined;
+  return originOf(sender.url);
+}
+
+/** `scheme://host[:port]`, spelled out because `URL.origin` is "null" for extension schemes in some runtimes. */
+export function originOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.host ? `${parsed.protocol}//${parsed.host}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function classifySender(sender: SenderLike | undefined, self: SenderIdentity): ClassifiedSender {
+  if (!sender || typeof sender.id !== 'string' || sender.id !== self.extensionId) return { kind: 'foreign' };
+  const tab = sender.tab;
+  if (!tab) return { kind: 'extension-page' };
+  const tabId = typeof tab.id === 'number' ? tab.id : -1;
+  if (frameOrigin(sender) === self.extensionOrigin) return { kind: 'extension-page', tabId };
+  if (tabId < 0) return { kind: 'foreign' };
+  const frameId = typeof sender.frameId === 'number' ? sender.frameId : -1;
+  return { kind: 'content-script', tabId, frameId, topFrame: frameId === 0 };
+}

@@ -1,0 +1,50 @@
+import { createStore, del, entries, get, set } from 'idb-keyval';
+
+/**
+ * Drafts the user started, kept in IndexedDB of the extension origin from the moment of the click,
+ * so a service-worker restart, a closed tab or a browser restart loses nothing.
+ */
+export type DraftOrigin = 'content-script' | 'context-menu' | 'extension-page';
+export type OutboxStatus = 'pending' | 'sending' | 'failed' | 'sent';
+
+export interface OutboxEntry<T = unknown> {
+  id: string;
+  origin: DraftOrigin;
+  /** The operation the draft will become once confirmed. */
+  operationId: string;
+  draft: T;
+  status: OutboxStatus;
+  createdAt: string;
+  updatedAt: string;
+  error?: { message: string; code?: string };
+}
+
+const outbox = createStore('playbook-companion-outbox', 'drafts');
+
+export async function addToOutbox<T>(input: Pick<OutboxEntry<T>, 'origin' | 'operationId' | 'draft'>): Promise<OutboxEntry<T>> {
+  const now = new Date().toISOString();
+  const entry: OutboxEntry<T> = { id: crypto.randomUUID(), status: 'pending', createdAt: now, updatedAt: now, ...input };
+  await set(entry.id, entry, outbox);
+  return entry;
+}
+
+export async function getOutboxEntry<T = unknown>(id: string): Promise<OutboxEntry<T> | undefined> {
+  return get<OutboxEntry<T>>(id, outbox);
+}
+
+export async function updateOutboxEntry<T>(id: string, change: Partial<Omit<OutboxEntry<T>, 'id' | 'createdAt'>>): Promise<OutboxEntry<T> | undefined> {
+  const current = await getOutboxEntry<T>(id);
+  if (!current) return undefined;
+  const next: OutboxEntry<T> = { ...current, ...change, updatedAt: new Date().toISOString() };
+  await set(id, next, outbox);
+  return next;
+}
+
+export async function removeFromOutbox(id: string): Promise<void> {
+  await del(id, outbox);
+}
+
+export async function listOutbox(): Promise<OutboxEntry[]> {
+  const all = await entries<string, OutboxEntry>(outbox);
+  return all.map(([, entry]) => entry).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
