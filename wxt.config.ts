@@ -1,9 +1,20 @@
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
 
+/** The sandbox runs on loopback; real services are reached only after the user grants them. */
+const SANDBOX_HOSTS = ['http://127.0.0.1/*', 'http://localhost/*'];
+
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   // Explicit imports everywhere: a reader sees where every name comes from.
   imports: false,
   vite: () => ({ plugins: [preact()] }),
+  manifest: ({ browser }) => ({
+    name: 'Playbook Companion',
+    description:
+      'Turn what you read on finance sites into investing playbooks with your AI investing agent. Decision support, not financial advice.',
+    permissions: ['storage', 'alarms', 'contextMenus', 'notifications', ...(browser === 'chrome' ? ['sidePanel'] : [])],
+    host_permissions: SANDBOX_HOSTS,
+    optional_host_permissions: ['https://*/*', 'http://*/*'],
+  }),
 });

@@ -1,0 +1,126 @@
+import { createServer, type Server } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { basename } from 'node:path';
+import { test as base, chromium, type BrowserContext, type Page, type Worker } from '@playwright/test';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { CHROMIUM_ARGS, findChromium } from './chromium';
+import { EXTENSION_DIR, FIXTURE_PAGES } from './paths';
+
+export interface PagesServer {
+  /** `http://127.0.0.1:<port>/demo/<name>`: inside the content script's sandbox demo matches. */
+  url(name: string): string;
+}
+
+export interface ExtensionHandle {
+  id: string;
+  url(page: string): string;
+  /** Points the extension at the test's sandbox, as the options page would, optionally with the demo key. */
+  configure(options?: { key?: string | null }): Promise<void>;
+  /** Opens an extension page and waits for it to render. */
+  open(page: string): Promise<Page>;
+}
+
+interface WorkerFixtures {
+  sandbox: Sandbox;
+  pages: PagesServer;
+}
+
+interface TestFixtures {
+  context: BrowserContext;
+  serviceWorker: Worker;
+  extension: ExtensionHandle;
+}
+
+async function startPagesServer(): Promise<{ server: Server; origin: string }> {
+  const server = createServer((request, response) => {
+    const name = basename(new URL(request.url ?? '/', 'http://x').pathname);
+    readFile(`${FIXTURE_PAGES}/${name}`).then(
+      (body) => {
+        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        response.end(body);
+      },
+      () => {
+        response.writeHead(404, { 'content-type': 'text/plain' });
+        response.end('not found');
+      },
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('pages server has no port');
+  return { server, origin: `http://127.0.0.1:${address.port}` };
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  sandbox: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const sandbox = await startSandbox({
+        port: 0,
+        db: ':memory:',
+        seed: 25,
+        quiet: true,
+        demoKey: `pbk_sentinel_${randomBytes(12).toString('hex')}`,
+        backtestDelayMs: 500,
+      });
+      await use(sandbox);
+      await sandbox.close();
+    },
+    { scope: 'worker' },
+  ],
+
+  pages: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const { server, origin } = await startPagesServer();
+      await use({ url: (name) => `${origin}/demo/${name}` });
+      await new Promise((resolve) => server.close(resolve));
+    },
+    { scope: 'worker' },
+  ],
+
+  // eslint-disable-next-line no-empty-pattern
+  context: async ({}, use) => {
+    const context = await chromium.launchPersistentContext('', {
+      executablePath: findChromium(),
+      headless: true,
+      args: [...CHROMIUM_ARGS, `--disable-extensions-except=${EXTENSION_DIR}`, `--load-extension=${EXTENSION_DIR}`],
+    });
+    await use(context);
+    await context.close();
+  },
+
+  serviceWorker: async ({ context }, use) => {
+    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    await use(worker);
+  },
+
+  extension: async ({ context, serviceWorker, sandbox }, use) => {
+    const id = new URL(serviceWorker.url()).host;
+    const url = (page: string) => `chrome-extension://${id}/${page}`;
+    const open = async (page: string) => {
+      const tab = await context.newPage();
+      await tab.goto(url(page));
+      return tab;
+    };
+    const configure = async ({ key = sandbox.demoKey }: { key?: string | null } = {}) => {
+      const tab = await open('options.html');
+      await tab.evaluate(
+        async ({ serviceUrl, apiUrl, key }) => {
+          const send = async (type: string, payload: unknown) => {
+            const answer = (await chrome.runtime.sendMessage({ type, payload })) as { ok: boolean; error?: { message: string } };
+            if (!answer.ok) throw new Error(`${type}: ${answer.error?.message}`);
+          };
+          await send('saveSettings', { serviceUrl, apiUrl });
+          if (key) await send('saveApiKey', { key });
+        },
+        { serviceUrl: sandbox.baseUrl, apiUrl: sandbox.apiUrl, key },
+      );
+      await tab.close();
+    };
+    await use({ id, url, open, configure });
+  },
+});
+
+export const expect = test.expect;

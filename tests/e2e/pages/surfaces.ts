@@ -1,0 +1,71 @@
+import type { Locator, Page } from '@playwright/test';
+
+/** Page objects: each surface's landmarks, found by role and accessible name (CONTRACT.md §6). */
+export class PopupPage {
+  constructor(readonly page: Page) {}
+  get list(): Locator {
+    return this.page.getByRole('list', { name: 'Playbooks' });
+  }
+  get status(): Locator {
+    return this.page.getByRole('region', { name: 'Service status' });
+  }
+  get openSidePanel(): Locator {
+    return this.page.getByRole('link', { name: 'Open side panel' });
+  }
+  get disclaimer(): Locator {
+    return this.page.getByText('Decision support, not financial advice');
+  }
+}
+
+export class OptionsPage {
+  constructor(readonly page: Page) {}
+  get serviceUrl(): Locator {
+    return this.page.getByRole('textbox', { name: 'Service URL' });
+  }
+  get apiUrl(): Locator {
+    return this.page.getByRole('textbox', { name: 'API URL' });
+  }
+  get apiKey(): Locator {
+    // Password inputs have no textbox role in the accessibility tree; find them by label.
+    return this.page.getByLabel('API key');
+  }
+  get save(): Locator {
+    return this.page.getByRole('button', { name: 'Save' });
+  }
+  get createKeyLink(): Locator {
+    return this.page.getByRole('link', { name: 'Create an API key' });
+  }
+  get status(): Locator {
+    return this.page.getByRole('status');
+  }
+}
+
+export class SidePanelPage {
+  constructor(readonly page: Page) {}
+  tab(name: 'Playbooks' | 'Discovery' | 'Events'): Locator {
+    return this.page.getByRole('tab', { name });
+  }
+}
+
+export class ConfirmPage {
+  constructor(readonly page: Page) {}
+  get dialog(): Locator {
+    return this.page.getByRole('dialog', { name: 'Confirm' });
+  }
+  get confirm(): Locator {
+    return this.dialog.getByRole('button', { name: 'Confirm' });
+  }
+  get cancel(): Locator {
+    return this.dialog.getByRole('button', { name: 'Cancel' });
+  }
+  get visibility(): Locator {
+    return this.dialog.getByLabel('Visibility');
+  }
+}
+
+export class FinancePage {
+  constructor(readonly page: Page) {}
+  get offer(): Locator {
+    return this.page.getByRole('button', { name: 'Turn this into a playbook' });
+  }
+}
