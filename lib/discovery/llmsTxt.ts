@@ -1,0 +1,101 @@
+/**
+ * llmstxt.org files (`# Name`, `> summary`, `## Section` lists of `- [title](url): note`) parsed
+ * into sections and links. Hostile input is bounded: over-long lines are skipped, counts are
+ * capped, and only http(s) link targets survive (resolved against the file's own URL).
+ */
+import { z } from 'zod';
+import { resolveWebUrl } from './urls';
+
+const MAX_LINE_LENGTH = 8_192;
+const MAX_SECTIONS = 200;
+const MAX_LINKS = 2_000;
+const MAX_TITLE = 500;
+const MAX_TEXT = 4_000;
+
+export const LlmsLinkSchema = z.object({
+  title: z.string().max(MAX_TITLE),
+  url: z.url({ protocol: /^https?$/ }),
+  note: z.string().max(MAX_TEXT),
+});
+export const LlmsSectionSchema = z.object({
+  title: z.string().max(MAX_TITLE),
+  links: z.array(LlmsLinkSchema),
+});
+export const LlmsTxtSchema = z.object({
+  name: z.string().max(MAX_TITLE),
+  summary: z.string().max(MAX_TEXT),
+  details: z.string().max(MAX_TEXT),
+  sections: z.array(LlmsSectionSchema).max(MAX_SECTIONS),
+});
+export type LlmsLink = z.infer<typeof LlmsLinkSchema>;
+export type LlmsSection = z.infer<typeof LlmsSectionSchema>;
+export type LlmsTxt = z.infer<typeof LlmsTxtSchema>;
+
+// Bounded, non-nested character classes only, so a hostile line cannot make the match backtrack.
+const LINK_LINE = /^[-*+]\s+\[([^\]]{0,500})\]\(\s*([^\s)]{1,4096})(?:\s+"[^"]{0,500}")?\s*\)\s*(?::\s*(.*))?$/;
+const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
+
+function clip(text: string, max: number): string {
+  const clean = text.replace(/\s+/g, ' ').trim();
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+}
+
+export function parseLlmsTxt(text: string, documentUrl: string): LlmsTxt {
+  const result: LlmsTxt = { name: '', summary: '', details: '', sections: [] };
+  const summaryLines: string[] = [];
+  const detailLines: string[] = [];
+  let current: LlmsSection | null = null;
+  let linkCount = 0;
+  let seenSection = false;
+
+  for (const rawLine of text.split(/\r?\n/)) {
+    if (rawLine.length > MAX_LINE_LENGTH) continue;
+    const line = rawLine.trim();
+    if (line.length === 0) continue;
+
+    const heading = HEADING.exec(line);
+    if (heading) {
+      const level = heading[1].length;
+      const title = clip(heading[2] ?? '', MAX_TITLE);
+      if (level === 1 && !result.name && !seenSection) {
+        result.name = title;
+      } else if (level === 2) {
+        seenSection = true;
+        if (result.sections.length >= MAX_SECTIONS) {
+          current = null;
+          continue;
+        }
+        current = { title, links: [] };
+        result.sections.push(current);
+      }
+      continue;
+    }
+
+    if (!seenSection && line.startsWith('>')) {
+      if (detailLines.length === 0) summaryLines.push(line.replace(/^>\s?/, ''));
+      continue;
+    }
+
+    const link = LINK_LINE.exec(line);
+    if (link) {
+      if (linkCount >= MAX_LINKS) continue;
+      const url = resolveWebUrl(link[2] ?? '', documentUrl);
+      if (!url) continue;
+      if (!current) {
+        // Links before any `##` heading still count; they get an untitled section.
+        current = { title: '', links: [] };
+        result.sections.push(current);
+        seenSection = true;
+      }
+      current.links.push({ title: clip(link[1] ?? '', MAX_TITLE), url, note: clip(link[3] ?? '', MAX_TEXT) });
+      linkCount += 1;
+      continue;
+    }
+
+    if (!seenSection) detailLines.push(line);
+  }
+
+  result.summary = clip(summaryLines.join(' '), MAX_TEXT);
+  result.details = clip(detailLines.join(' '), MAX_TEXT);
+  return LlmsTxtSchema.parse(result);
+}
