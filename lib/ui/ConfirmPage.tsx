@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ConfirmDialog, type ConfirmFields } from '@/components/ConfirmDialog';
-import { sendMessage, type OutboxEntryView } from '@/lib/messaging';
+import { sendMessage } from '@/lib/messaging/client';
+import type { OutboxEntryView } from '@/lib/messaging/protocol';
 import { errorText, useAsync } from './useAsync';
 
 function initialFields(entry: OutboxEntryView): ConfirmFields {

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { OptionsForm, type OptionsSubmit } from '@/components/OptionsForm';
-import { MessageError, sendMessage, type AppState } from '@/lib/messaging';
+import { MessageError, sendMessage } from '@/lib/messaging/client';
+import type { AppState } from '@/lib/messaging/protocol';
 import { errorText, useAsync } from './useAsync';
 
 export function OptionsPage() {

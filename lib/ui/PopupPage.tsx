@@ -1,7 +1,7 @@
 import { browser } from 'wxt/browser';
 import { PopupView } from '@/components/PopupView';
 import { log } from '@/lib/log';
-import { sendMessage } from '@/lib/messaging';
+import { sendMessage } from '@/lib/messaging/client';
 import { openSidePanel } from './sidePanel';
 import { useAsync } from './useAsync';
 

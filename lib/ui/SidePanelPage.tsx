@@ -1,6 +1,6 @@
 import { SidePanelView } from '@/components/SidePanelView';
 import { StatusRegion } from '@/components/StatusRegion';
-import { sendMessage } from '@/lib/messaging';
+import { sendMessage } from '@/lib/messaging/client';
 import { useAsync } from './useAsync';
 
 export function SidePanelPage() {

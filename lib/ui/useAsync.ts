@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { MessageError } from '@/lib/messaging';
+import { MessageError } from '@/lib/messaging/client';
 
 export interface AsyncState<T> {
   value?: T;
