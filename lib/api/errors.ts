@@ -1,0 +1,302 @@
+/**
+ * The one error type of the API client. Every failure a caller can see is an ApiError with a
+ * kind, the operation that failed and a user-facing message built from templates and the
+ * service's problem body — never from request headers, so the API key cannot end up in it.
+ */
+import type { Problem } from './schemas';
+
+export const API_ERROR_KINDS = [
+  'validation',
+  'unauthorized',
+  'forbidden',
+  'not-found',
+  'conflict',
+  'precondition-failed',
+  'idempotency-mismatch',
+  'rate-limited',
+  'server',
+  'network',
+  'timeout',
+  'malformed-response',
+  'sunset',
+  'origin-refused',
+  'unconfirmed-write',
+  'deferred',
+] as const;
+export type ApiErrorKind = (typeof API_ERROR_KINDS)[number];
+
+/** The plain, structured-clone-safe form sent over extension messaging. */
+export interface ApiErrorData {
+  name: 'ApiError';
+  kind: ApiErrorKind;
+  operationId: string;
+  message: string;
+  status?: number;
+  code?: string;
+  /** JSON Pointer of the field (`/title`, `/tickers/0`, `/` for the whole body) → message. */
+  fieldErrors?: Record<string, string>;
+  /** A page the user can open to fix it (the /apikey page for 401). */
+  link?: string;
+  /** Epoch ms after which a deferred or rate-limited call may be tried again. */
+  retryAt?: number;
+  /** How many attempts were made before giving up. */
+  attempts?: number;
+  /** For 403: the permission the account lacks, when the problem names one. */
+  missingPermission?: string;
+  /** For 403: the account state that blocks the call (for example no brokerage linked). */
+  accountState?: string;
+}
+
+export type ApiErrorInit = Omit<ApiErrorData, 'name'>;
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly kind: ApiErrorKind;
+  readonly operationId: string;
+  readonly status?: number;
+  readonly code?: string;
+  readonly fieldErrors?: Record<string, string>;
+  readonly link?: string;
+  readonly retryAt?: number;
+  readonly attempts?: number;
+  readonly missingPermission?: string;
+  readonly accountState?: string;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message);
+    this.kind = init.kind;
+    this.operationId = init.operationId;
+    this.status = init.status;
+    this.code = init.code;
+    this.fieldErrors = init.fieldErrors;
+    this.link = init.link;
+    this.retryAt = init.retryAt;
+    this.attempts = init.attempts;
+    this.missingPermission = init.missingPermission;
+    this.accountState = init.accountState;
+  }
+
+  toJSON(): ApiErrorData {
+    const data: ApiErrorData = {
+      name: 'ApiError',
+      kind: this.kind,
+      operationId: this.operationId,
+      message: this.message,
+    };
+    if (this.status !== undefined) data.status = this.status;
+    if (this.code !== undefined) data.code = this.code;
+    if (this.fieldErrors !== undefined) data.fieldErrors = { ...this.fieldErrors };
+    if (this.link !== undefined) data.link = this.link;
+    if (this.retryAt !== undefined) data.retryAt = this.retryAt;
+    if (this.attempts !== undefined) data.attempts = this.attempts;
+    if (this.missingPermission !== undefined) data.missingPermission = this.missingPermission;
+    if (this.accountState !== undefined) data.accountState = this.accountState;
+    return data;
+  }
+
+  /** A copy with more context (attempt count, retry time) without losing the original kind. */
+  with(extra: Partial<ApiErrorInit>): ApiError {
+    return new ApiError({ ...this.toJSON(), ...extra });
+  }
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError;
+}
+
+/** Rebuilds an ApiError from its message form (the receiving side of messaging). */
+export function apiErrorFromData(data: ApiErrorData): ApiError {
+  return new ApiError(data);
+}
+
+/** Turns any path the service or the validator gives (`title`, `#/source/url`, `tickers.0`) into a JSON Pointer. */
+export function toFieldPointer(path: string | undefined): string {
+  if (path === undefined) return '/';
+  let trimmed = path.trim();
+  if (trimmed.startsWith('#')) trimmed = trimmed.slice(1);
+  if (trimmed.startsWith('$')) trimmed = trimmed.slice(1);
+  if (trimmed === '' || trimmed === '/') return '/';
+  if (trimmed.startsWith('/')) return trimmed;
+  const segments = trimmed
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .filter((segment) => segment !== '');
+  if (segments[0] === 'body') segments.shift();
+  return `/${segments.join('/')}`;
+}
+
+/** The site page where a user signs in and creates a key. */
+export function apiKeyPageUrl(siteUrl: string): string {
+  return new URL('/apikey', siteUrl).href;
+}
+
+export interface ErrorFromStatusInput {
+  operationId: string;
+  status: number;
+  problem?: Problem;
+  /** Where the /apikey page lives ({base_url}). */
+  siteUrl: string;
+  /** True when the request carried an Idempotency-Key, so 422 means another body under the same key. */
+  idempotent?: boolean;
+  retryAt?: number;
+}
+
+const MAX_PROBLEM_TEXT = 300;
+
+/** Keeps the service's words short and on one line; they are shown to the user as text. */
+function problemText(problem: Problem | undefined): string | undefined {
+  const text = problem?.detail ?? problem?.title;
+  if (text === undefined) return undefined;
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat === '') return undefined;
+  return flat.length > MAX_PROBLEM_TEXT ? `${flat.slice(0, MAX_PROBLEM_TEXT)}…` : flat;
+}
+
+function pickString(problem: Problem | undefined, names: string[]): string | undefined {
+  if (problem === undefined) return undefined;
+  const record = problem as Record<string, unknown>;
+  for (const name of names) {
+    const value = record[name];
+    if (typeof value === 'string' && value.trim() !== '') return value.trim();
+    if (Array.isArray(value) && value.every((item) => typeof item === 'string') && value.length > 0) {
+      return value.join(', ');
+    }
+  }
+  return undefined;
+}
+
+function fieldErrorsOf(problem: Problem | undefined): Record<string, string> | undefined {
+  if (!problem?.errors || problem.errors.length === 0) return undefined;
+  const out: Record<string, string> = {};
+  for (const item of problem.errors) {
+    const pointer = toFieldPointer(item.path);
+    // First message per field wins: a form shows one line per field.
+    if (!(pointer in out)) out[pointer] = item.message;
+  }
+  return out;
+}
+
+/** Maps an HTTP error status and its problem body to the ApiError the interface prescribes. */
+export function errorFromStatus(input: ErrorFromStatusInput): ApiError {
+  const { operationId, status, problem } = input;
+  const code = problem?.code;
+  const said = problemText(problem);
+  const base = { operationId, status, code };
+  if (status === 401) {
+    const link = apiKeyPageUrl(input.siteUrl);
+    return new ApiError({
+      ...base,
+      kind: 'unauthorized',
+      link,
+      message: `${operationId} needs a valid API key. Sign in or create a key at ${link}`,
+    });
+  }
+  if (status === 403) {
+    const missingPermission = pickString(problem, [
+      'missing_permission',
+      'required_permission',
+      'permission',
+      'permissions',
+    ]);
+    const accountState = pickString(problem, ['account_state', 'accountState', 'state']);
+    const reason = missingPermission
+      ? `your key lacks the permission "${missingPermission}"`
+      : accountState
+        ? `your account is in the state "${accountState}"`
+        : undefined;
+    const sentence = `${operationId} is not allowed${reason ? `: ${reason}` : ''}${said ? `. ${said}` : ''}`;
+    return new ApiError({
+      ...base,
+      kind: 'forbidden',
+      missingPermission,
+      accountState,
+      message: sentence.replace(/[.\s]*$/, '.'),
+    });
+  }
+  if (status === 400 || (status === 422 && !input.idempotent)) {
+    const fieldErrors = fieldErrorsOf(problem);
+    const summary = fieldErrors
+      ? Object.entries(fieldErrors)
+          .map(([path, message]) => `${path}: ${message}`)
+          .join('; ')
+      : said;
+    return new ApiError({
+      ...base,
+      kind: 'validation',
+      fieldErrors,
+      message: `${operationId} was rejected as invalid${summary ? `: ${summary}` : '.'}`,
+    });
+  }
+  if (status === 422) {
+    return new ApiError({
+      ...base,
+      kind: 'idempotency-mismatch',
+      message: `${operationId} was refused: its Idempotency-Key was already used with a different body. Confirm the change again.`,
+    });
+  }
+  if (status === 404 || status === 410) {
+    return new ApiError({
+      ...base,
+      kind: 'not-found',
+      message: `${operationId}: not found${said ? ` (${said})` : '.'}`,
+    });
+  }
+  if (status === 409) {
+    return new ApiError({
+      ...base,
+      kind: 'conflict',
+      message: `${operationId} conflicts with another request${said ? `: ${said}` : '. Try again in a moment.'}`,
+    });
+  }
+  if (status === 412) {
+    return new ApiError({
+      ...base,
+      kind: 'precondition-failed',
+      message: `${operationId} was refused because the playbook changed since it was loaded. Reload it and try again.`,
+    });
+  }
+  if (status === 429) {
+    return new ApiError({
+      ...base,
+      kind: 'rate-limited',
+      retryAt: input.retryAt,
+      message: `${operationId} hit the service's rate limit${
+        input.retryAt !== undefined
+          ? `; it may be tried again at ${new Date(input.retryAt).toISOString()}`
+          : ''
+      }.`,
+    });
+  }
+  if (status >= 500) {
+    return new ApiError({
+      ...base,
+      kind: 'server',
+      message: `${operationId} failed: the service answered ${status}${said ? ` (${said})` : ''}.`,
+    });
+  }
+  return new ApiError({
+    ...base,
+    kind: 'validation',
+    message: `${operationId} was refused with status ${status}${said ? `: ${said}` : '.'}`,
+  });
+}
+
+/** Removes a secret from every string of an error, in case the service echoed it back. */
+export function scrubSecret(error: ApiError, secret: string | undefined): ApiError {
+  if (!secret || secret.length < 4) return error;
+  const data = error.toJSON();
+  const clean = (text: string) => text.split(secret).join('[redacted]');
+  const fieldErrors = data.fieldErrors
+    ? Object.fromEntries(
+        Object.entries(data.fieldErrors).map(([path, message]) => [clean(path), clean(message)]),
+      )
+    : undefined;
+  return new ApiError({
+    ...data,
+    message: clean(data.message),
+    fieldErrors,
+    code: data.code === undefined ? undefined : clean(data.code),
+    missingPermission: data.missingPermission === undefined ? undefined : clean(data.missingPermission),
+    accountState: data.accountState === undefined ? undefined : clean(data.accountState),
+  });
+}

@@ -1,0 +1,403 @@
+/**
+ * Finds operations by operationId in the service's OpenAPI 3.1 document and builds their URLs.
+ * Method, path and parameters always come from the document, never from constants here.
+ */
+import { z } from 'zod';
+import { ApiError } from './errors';
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+export type HttpMethod = Uppercase<(typeof HTTP_METHODS)[number]>;
+
+const jsonSchemaObject = z.record(z.string(), z.unknown());
+
+const parameterSchema = z.looseObject({
+  name: z.string().min(1),
+  in: z.enum(['path', 'query', 'header', 'cookie']),
+  required: z.boolean().optional(),
+  deprecated: z.boolean().optional(),
+  schema: jsonSchemaObject.optional(),
+});
+const refSchema = z.looseObject({ $ref: z.string() });
+const parameterOrRef = z.union([refSchema, parameterSchema]);
+
+const securityRequirements = z.array(z.record(z.string(), z.array(z.string())));
+
+const operationSchema = z.looseObject({
+  operationId: z.string().min(1).optional(),
+  deprecated: z.boolean().optional(),
+  'x-sunset': z.string().optional(),
+  'x-replaced-by': z.string().optional(),
+  security: securityRequirements.optional(),
+  parameters: z.array(parameterOrRef).optional(),
+  requestBody: z
+    .union([
+      refSchema,
+      z.looseObject({
+        required: z.boolean().optional(),
+        content: z.record(z.string(), z.looseObject({ schema: jsonSchemaObject.optional() })).optional(),
+      }),
+    ])
+    .optional(),
+});
+type RawOperation = z.infer<typeof operationSchema>;
+
+const pathItemSchema = z.looseObject({
+  parameters: z.array(parameterOrRef).optional(),
+  get: operationSchema.optional(),
+  put: operationSchema.optional(),
+  post: operationSchema.optional(),
+  delete: operationSchema.optional(),
+  options: operationSchema.optional(),
+  head: operationSchema.optional(),
+  patch: operationSchema.optional(),
+  trace: operationSchema.optional(),
+});
+
+const serverSchema = z.looseObject({
+  url: z.string(),
+  variables: z.record(z.string(), z.looseObject({ default: z.string() })).optional(),
+});
+
+export const openApiDocumentSchema = z.looseObject({
+  openapi: z.string().regex(/^3\./, 'not an OpenAPI 3 document'),
+  servers: z.array(serverSchema).optional(),
+  paths: z.record(z.string(), pathItemSchema),
+  components: z.looseObject({}).optional(),
+  security: securityRequirements.optional(),
+});
+export type OpenApiDocument = z.infer<typeof openApiDocumentSchema>;
+
+export interface OperationParameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required: boolean;
+  schema?: Record<string, unknown>;
+}
+
+export interface ResolvedOperation {
+  operationId: string;
+  /** The operationId the caller asked for, when a replacement was chosen instead. */
+  requestedOperationId: string;
+  method: HttpMethod;
+  pathTemplate: string;
+  /** Absolute server URL, possibly with a path prefix, without a trailing slash. */
+  serverUrl: string;
+  requiresAuth: boolean;
+  parameters: OperationParameter[];
+  requestBodySchema?: Record<string, unknown>;
+  requestBodyRequired: boolean;
+  deprecated: boolean;
+  sunset?: Date;
+  replacedBy?: string;
+  warnings: string[];
+}
+
+/** Parses the document leniently: unknown keys stay, wrong shapes of the parts we read fail. */
+export function parseOpenApiDocument(json: unknown): OpenApiDocument {
+  const parsed = openApiDocumentSchema.safeParse(json);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new ApiError({
+      kind: 'malformed-response',
+      operationId: 'openapi',
+      message: `The service's OpenAPI document is not usable: ${first ? `${first.path.join('.') || '(root)'}: ${first.message}` : 'invalid'}.`,
+    });
+  }
+  return parsed.data;
+}
+
+const FULL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** RFC 3339 full-date (start of that day UTC) or date-time; anything else is undefined. */
+export function parseSunset(value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  const full = FULL_DATE.exec(text);
+  if (full) {
+    const [year, month, day] = [Number(full[1]), Number(full[2]), Number(full[3])];
+    const at = new Date(Date.UTC(year, month - 1, day));
+    // Date.UTC rolls 2025-02-30 over to March; a date that does not round-trip is not a date.
+    if (at.getUTCFullYear() !== year || at.getUTCMonth() !== month - 1 || at.getUTCDate() !== day)
+      return undefined;
+    return at;
+  }
+  const dateTime = DATE_TIME.exec(text);
+  if (dateTime) {
+    const [month, day, hour, minute, second] = dateTime.slice(2, 7).map(Number) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
+      return undefined;
+    const ms = Date.parse(text.replace(' ', 'T'));
+    return Number.isNaN(ms) ? undefined : new Date(ms);
+  }
+  return undefined;
+}
+
+interface FoundOperation {
+  raw: RawOperation;
+  method: HttpMethod;
+  pathTemplate: string;
+  pathParameters: unknown[];
+}
+
+function findOperation(doc: OpenApiDocument, operationId: string): FoundOperation | undefined {
+  for (const [pathTemplate, item] of Object.entries(doc.paths)) {
+    for (const method of HTTP_METHODS) {
+      const raw = item[method];
+      if (raw?.operationId === operationId) {
+        return {
+          raw,
+          method: method.toUpperCase() as HttpMethod,
+          pathTemplate,
+          pathParameters: item.parameters ?? [],
+        };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Follows a local `$ref` (`#/components/...`) inside the document; other refs are not fetched. */
+export function resolveLocalRef(doc: unknown, value: unknown, depth = 0): unknown {
+  if (depth > 16 || typeof value !== 'object' || value === null) return value;
+  const ref = (value as { $ref?: unknown }).$ref;
+  if (typeof ref !== 'string') return value;
+  if (!ref.startsWith('#/')) return undefined;
+  let target: unknown = doc;
+  for (const rawSegment of ref.slice(2).split('/')) {
+    const segment = decodeURIComponent(rawSegment).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (typeof target !== 'object' || target === null || !Object.hasOwn(target, segment)) return undefined;
+    target = (target as Record<string, unknown>)[segment];
+  }
+  return resolveLocalRef(doc, target, depth + 1);
+}
+
+function collectParameters(doc: OpenApiDocument, found: FoundOperation): OperationParameter[] {
+  const byKey = new Map<string, OperationParameter>();
+  // Operation-level parameters override path-level ones with the same name and location.
+  for (const entry of [...found.pathParameters, ...(found.raw.parameters ?? [])]) {
+    const parsed = parameterSchema.safeParse(resolveLocalRef(doc, entry));
+    if (!parsed.success) continue;
+    const { name, in: location, required, schema } = parsed.data;
+    byKey.set(`${location}:${name}`, {
+      name,
+      in: location,
+      required: location === 'path' ? true : (required ?? false),
+      schema,
+    });
+  }
+  return [...byKey.values()];
+}
+
+function requestBodyOf(
+  doc: OpenApiDocument,
+  raw: RawOperation,
+): { schema?: Record<string, unknown>; required: boolean } {
+  const body = resolveLocalRef(doc, raw.requestBody) as
+    { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> } | undefined;
+  if (!body || typeof body !== 'object') return { required: false };
+  const content = body.content ?? {};
+  const jsonType = Object.keys(content).find((type) => /^application\/(.+\+)?json\b/i.test(type));
+  return { schema: jsonType ? content[jsonType]?.schema : undefined, required: body.required === true };
+}
+
+function serverUrlOf(doc: OpenApiDocument, documentUrl: string): string {
+  const server = doc.servers?.[0];
+  let url = server?.url ?? '/';
+  for (const [name, variable] of Object.entries(server?.variables ?? {})) {
+    url = url.split(`{${name}}`).join(variable.default);
+  }
+  const absolute = new URL(url, documentUrl);
+  absolute.search = '';
+  absolute.hash = '';
+  return absolute.href.replace(/\/+$/, '');
+}
+
+export interface ResolveOptions {
+  /** Where the document was fetched from: relative `servers` URLs resolve against it. */
+  documentUrl: string;
+}
+
+const MAX_REPLACEMENT_HOPS = 5;
+
+/**
+ * Resolves an operationId to what the client needs to call it, preferring current operations:
+ * a deprecated one with a usable `x-replaced-by` gives way to its replacement, a deprecated one
+ * without is used with a warning, and one past its sunset is refused.
+ */
+export function resolveOperation(
+  doc: OpenApiDocument,
+  operationId: string,
+  now: number,
+  options: ResolveOptions,
+): ResolvedOperation {
+  const warnings: string[] = [];
+  let found = findOperation(doc, operationId);
+  if (!found) {
+    throw new ApiError({
+      kind: 'not-found',
+      operationId,
+      message: `${operationId} is not an operation of the service's OpenAPI document.`,
+    });
+  }
+  let currentId = operationId;
+  const visited = new Set([operationId]);
+  for (let hop = 0; hop < MAX_REPLACEMENT_HOPS && found.raw.deprecated === true; hop++) {
+    const replacementId = found.raw['x-replaced-by'];
+    if (!replacementId || visited.has(replacementId)) break;
+    const replacement = findOperation(doc, replacementId);
+    if (!replacement) {
+      warnings.push(
+        `${currentId} names ${replacementId} as its replacement, but the document has no such operation.`,
+      );
+      break;
+    }
+    const replacementSunset = parseSunset(replacement.raw['x-sunset']);
+    if (replacementSunset && replacementSunset.getTime() <= now) break;
+    warnings.push(`${currentId} is deprecated; using its replacement ${replacementId}.`);
+    visited.add(replacementId);
+    currentId = replacementId;
+    found = replacement;
+  }
+
+  const { raw } = found;
+  const deprecated = raw.deprecated === true;
+  const sunsetText = raw['x-sunset'];
+  const sunset = parseSunset(sunsetText);
+  if (sunsetText !== undefined && sunset === undefined) {
+    warnings.push(`${currentId} has an unreadable x-sunset "${sunsetText.slice(0, 40)}".`);
+  }
+  if (sunset && sunset.getTime() <= now) {
+    throw new ApiError({
+      kind: 'sunset',
+      operationId: currentId,
+      message: `${currentId} reached its sunset on ${sunset.toISOString()} and is no longer called${
+        raw['x-replaced-by'] ? `; its replacement ${raw['x-replaced-by']} is not available` : ''
+      }.`,
+    });
+  }
+  if (deprecated) {
+    warnings.push(
+      `${currentId} is deprecated${sunset ? ` and stops working on ${sunset.toISOString()}` : ''}; it is still used because no current replacement exists.`,
+    );
+  }
+
+  const security = raw.security ?? doc.security ?? [];
+  // `security: []` (or only empty requirement objects) means anonymous access is allowed.
+  const requiresAuth =
+    security.length > 0 && security.every((requirement) => Object.keys(requirement).length > 0);
+  const body = requestBodyOf(doc, raw);
+  return {
+    operationId: currentId,
+    requestedOperationId: operationId,
+    method: found.method,
+    pathTemplate: found.pathTemplate,
+    serverUrl: serverUrlOf(doc, options.documentUrl),
+    requiresAuth,
+    parameters: collectParameters(doc, found),
+    requestBodySchema: body.schema,
+    requestBodyRequired: body.required,
+    deprecated,
+    sunset,
+    replacedBy: raw['x-replaced-by'],
+    warnings,
+  };
+}
+
+export type ParameterValue = string | number | boolean;
+export type QueryValue = ParameterValue | ParameterValue[] | null | undefined;
+
+export interface UrlArguments {
+  path?: Record<string, ParameterValue>;
+  query?: Record<string, QueryValue>;
+}
+
+/** Builds the request URL: server URL (with its prefix) + path with encoded params + declared query params. */
+export function buildOperationUrl(operation: ResolvedOperation, args: UrlArguments = {}): string {
+  const fieldErrors: Record<string, string> = {};
+  const pathValues = args.path ?? {};
+  const path = operation.pathTemplate.replace(/\{([^}]+)\}/g, (_match, name: string) => {
+    const value = Object.hasOwn(pathValues, name) ? pathValues[name] : undefined;
+    const text = value === undefined ? '' : String(value);
+    // "." and ".." would be normalised away by URL parsing and walk to another resource.
+    if (text === '' || text === '.' || text === '..') {
+      fieldErrors[`/path/${name}`] = text === '' ? 'Required.' : 'Not a valid identifier.';
+      return '_';
+    }
+    return encodeURIComponent(text);
+  });
+  const declaredQuery = new Set(operation.parameters.filter((p) => p.in === 'query').map((p) => p.name));
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(args.query ?? {})) {
+    if (value === undefined || value === null) continue;
+    if (!declaredQuery.has(name)) {
+      fieldErrors[`/query/${name}`] = `Not a parameter of ${operation.operationId}.`;
+      continue;
+    }
+    for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item));
+  }
+  for (const parameter of operation.parameters) {
+    if (parameter.in === 'query' && parameter.required && args.query?.[parameter.name] == null) {
+      fieldErrors[`/query/${parameter.name}`] = 'Required.';
+    }
+  }
+  if (Object.keys(fieldErrors).length > 0) {
+    throw new ApiError({
+      kind: 'validation',
+      operationId: operation.operationId,
+      fieldErrors,
+      message: `${operation.operationId} was not sent: ${Object.entries(fieldErrors)
+        .map(([field, message]) => `${field}: ${message}`)
+        .join('; ')}`,
+    });
+  }
+  const query = search.toString();
+  return `${operation.serverUrl}${path.startsWith('/') ? '' : '/'}${path}${query ? `?${query}` : ''}`;
+}
+
+export interface PageSizeBounds {
+  minimum: number;
+  maximum: number;
+  default?: number;
+}
+
+/** The `limit` bounds the operation declares (minimum, maximum, default), or undefined without a limit. */
+export function pageSizeBounds(
+  operation: ResolvedOperation,
+  parameterName = 'limit',
+): PageSizeBounds | undefined {
+  const parameter = operation.parameters.find((p) => p.in === 'query' && p.name === parameterName);
+  if (!parameter) return undefined;
+  const schema = parameter.schema ?? {};
+  const numberOr = (value: unknown, fallback: number) =>
+    typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+  let minimum = Math.max(1, Math.ceil(numberOr(schema.minimum, 1)));
+  if (typeof schema.exclusiveMinimum === 'number')
+    minimum = Math.max(minimum, Math.floor(schema.exclusiveMinimum) + 1);
+  let maximum = Math.floor(numberOr(schema.maximum, Number.MAX_SAFE_INTEGER));
+  if (typeof schema.exclusiveMaximum === 'number')
+    maximum = Math.min(maximum, Math.ceil(schema.exclusiveMaximum) - 1);
+  if (maximum < minimum) maximum = minimum;
+  const declaredDefault = typeof schema.default === 'number' ? Math.floor(schema.default) : undefined;
+  return {
+    minimum,
+    maximum,
+    default:
+      declaredDefault === undefined ? undefined : Math.min(maximum, Math.max(minimum, declaredDefault)),
+  };
+}
+
+/** Clamps a requested page size to the declared bounds; without a request the declared default wins. */
+export function choosePageSize(bounds: PageSizeBounds, requested?: number): number {
+  const wanted =
+    requested !== undefined && Number.isFinite(requested)
+      ? Math.floor(requested)
+      : (bounds.default ?? Math.min(bounds.maximum, Math.max(bounds.minimum, 20)));
+  return Math.min(bounds.maximum, Math.max(bounds.minimum, wanted));
+}

@@ -1,0 +1,106 @@
+/**
+ * Stale-while-revalidate cache of popup reads in the extension origin's IndexedDB: the popup
+ * shows the last answer at once, marked stale when old, while a fresh one is fetched.
+ */
+import { clear as clearStore, createStore, del, get, set, type UseStore } from 'idb-keyval';
+import { log } from '@/lib/log';
+
+export interface CachedRead<T> {
+  value: T;
+  fetchedAt: number;
+  stale: boolean;
+}
+
+export interface ReadCacheOptions {
+  store?: UseStore;
+  now?: () => number;
+  /** Age after which an entry is shown as stale and revalidated. */
+  freshForMs?: number;
+}
+
+export interface ReadCache {
+  get<T>(key: string): Promise<CachedRead<T> | undefined>;
+  /** Runs the loader (once for concurrent callers of the same key) and stores its value. */
+  revalidate<T>(key: string, loader: () => Promise<T>): Promise<CachedRead<T>>;
+  /** The cached value at once (revalidated in the background when stale), or the loader's when none. */
+  read<T>(
+    key: string,
+    loader: () => Promise<T>,
+  ): Promise<CachedRead<T> & { refreshed?: Promise<CachedRead<T>> }>;
+  delete(key: string): Promise<void>;
+  /** Used when the service URL changes: nothing of the old service may show. */
+  clear(): Promise<void>;
+}
+
+interface StoredRead {
+  value: unknown;
+  fetchedAt: number;
+}
+
+export const DEFAULT_FRESH_FOR_MS = 60_000;
+
+export function readCacheStore(): UseStore {
+  return createStore('playbook-companion-read-cache', 'reads');
+}
+
+export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
+  const store = options.store ?? readCacheStore();
+  const now = options.now ?? Date.now;
+  const freshForMs = options.freshForMs ?? DEFAULT_FRESH_FOR_MS;
+  const inFlight = new Map<string, Promise<CachedRead<unknown>>>();
+  // Bumped by clear(): a revalidation that started before must not write the old service's data back.
+  let generation = 0;
+
+  function view<T>(stored: StoredRead): CachedRead<T> {
+    return {
+      value: stored.value as T,
+      fetchedAt: stored.fetchedAt,
+      stale: now() - stored.fetchedAt >= freshForMs,
+    };
+  }
+
+  async function getEntry<T>(key: string): Promise<CachedRead<T> | undefined> {
+    const stored = await get<StoredRead>(key, store);
+    if (!stored || typeof stored.fetchedAt !== 'number') return undefined;
+    return view<T>(stored);
+  }
+
+  function revalidate<T>(key: string, loader: () => Promise<T>): Promise<CachedRead<T>> {
+    const running = inFlight.get(key);
+    if (running) return running as Promise<CachedRead<T>>;
+    const startedIn = generation;
+    const task = (async () => {
+      try {
+        const value = await loader();
+        const stored: StoredRead = { value, fetchedAt: now() };
+        if (startedIn === generation) await set(key, stored, store);
+        return view<T>(stored);
+      } finally {
+        inFlight.delete(key);
+      }
+    })();
+    inFlight.set(key, task);
+    return task;
+  }
+
+  return {
+    get: getEntry,
+    revalidate,
+    async read<T>(key: string, loader: () => Promise<T>) {
+      const cached = await getEntry<T>(key);
+      if (!cached) return revalidate(key, loader);
+      if (!cached.stale) return cached;
+      const refreshed = revalidate(key, loader);
+      refreshed.catch((error: unknown) => log.warn('api.read-cache.revalidate-failed', { key, error }));
+      return { ...cached, refreshed };
+    },
+    async delete(key) {
+      await del(key, store);
+    },
+    async clear() {
+      generation++;
+      inFlight.clear();
+      await clearStore(store);
+    },
+  };
+}

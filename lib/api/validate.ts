@@ -1,0 +1,219 @@
+/**
+ * Validation at both ends of a call: request bodies against the operation's JSON Schema before
+ * anything is sent (@cfworker/json-schema: no eval, so it runs under the extension CSP), and
+ * response bodies through a bounded reader and zod.
+ */
+import { Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
+import type { z } from 'zod';
+import { ApiError, toFieldPointer } from './errors';
+import type { OpenApiDocument, ResolvedOperation } from './operations';
+
+/** Bodies above this are refused unread beyond the cap. */
+export const DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+// Keywords that only report "something below me failed"; the error below is the useful one.
+const WRAPPER_KEYWORDS = new Set([
+  '$ref',
+  '$dynamicRef',
+  '$recursiveRef',
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'unevaluatedItems',
+  'allOf',
+  'dependentSchemas',
+  'if',
+  'then',
+  'else',
+]);
+
+const REQUIRED_PROPERTY = /required property "([^"]+)"/;
+
+function fieldErrorsFrom(units: OutputUnit[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const unit of units) {
+    if (WRAPPER_KEYWORDS.has(unit.keyword)) continue;
+    let pointer = toFieldPointer(unit.instanceLocation);
+    let message = unit.error;
+    if (unit.keyword === 'required') {
+      const missing = REQUIRED_PROPERTY.exec(unit.error)?.[1];
+      if (missing !== undefined) {
+        pointer = `${pointer === '/' ? '' : pointer}/${missing.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+        message = 'Required.';
+      }
+    } else if (unit.keyword === 'false') {
+      message = 'Not an allowed field.';
+    }
+    if (!(pointer in out)) out[pointer] = message;
+  }
+  return out;
+}
+
+const validators = new WeakMap<OpenApiDocument, Map<string, Validator>>();
+
+function validatorFor(
+  doc: OpenApiDocument,
+  operation: ResolvedOperation,
+  schema: Record<string, unknown>,
+): Validator {
+  let perDocument = validators.get(doc);
+  if (!perDocument) {
+    perDocument = new Map();
+    validators.set(doc, perDocument);
+  }
+  let validator = perDocument.get(operation.operationId);
+  if (!validator) {
+    // The body schema is validated as the root of a document that also holds `components`, so
+    // `#/components/schemas/...` references resolve exactly as they do in the OpenAPI document.
+    const root = { ...schema, components: doc.components ?? {} } as Schema;
+    validator = new Validator(root, '2020-12', false);
+    perDocument.set(operation.operationId, validator);
+  }
+  return validator;
+}
+
+/** Throws a 'validation' ApiError with field pointers when the body does not fit the operation's schema. */
+export function validateRequestBody(doc: OpenApiDocument, operation: ResolvedOperation, body: unknown): void {
+  const { operationId } = operation;
+  if (body === undefined) {
+    if (operation.requestBodyRequired) {
+      throw new ApiError({
+        kind: 'validation',
+        operationId,
+        fieldErrors: { '/': 'Required.' },
+        message: `${operationId} was not sent: it needs a request body.`,
+      });
+    }
+    return;
+  }
+  if (!operation.requestBodySchema) return;
+  let result;
+  try {
+    result = validatorFor(doc, operation, operation.requestBodySchema).validate(body);
+  } catch {
+    // A schema the validator cannot compile (for example an unresolvable $ref) must not let the body through unchecked.
+    throw new ApiError({
+      kind: 'validation',
+      operationId,
+      message: `${operationId} was not sent: its request schema in the OpenAPI document cannot be used.`,
+    });
+  }
+  if (result.valid) return;
+  const fieldErrors = fieldErrorsFrom(result.errors);
+  if (Object.keys(fieldErrors).length === 0) fieldErrors['/'] = 'Does not match the expected shape.';
+  throw new ApiError({
+    kind: 'validation',
+    operationId,
+    fieldErrors,
+    message: `${operationId} was not sent: ${Object.entries(fieldErrors)
+      .slice(0, 5)
+      .map(([path, message]) => `${path}: ${message}`)
+      .join('; ')}`,
+  });
+}
+
+function malformed(operationId: string, message: string, status?: number): ApiError {
+  return new ApiError({
+    kind: 'malformed-response',
+    operationId,
+    status,
+    message: `${operationId}: ${message}`,
+  });
+}
+
+/** Reads at most `maxBytes` of a body; a longer one is cancelled and refused. */
+export async function readBoundedText(
+  response: Response,
+  operationId: string,
+  maxBytes = DEFAULT_MAX_BODY_BYTES,
+): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw malformed(
+      operationId,
+      `the response is ${declared} bytes, more than the ${maxBytes} allowed.`,
+      response.status,
+    );
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw malformed(
+        operationId,
+        `the response is longer than the ${maxBytes} bytes allowed.`,
+        response.status,
+      );
+    }
+    chunks.push(value);
+  }
+  const joined = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(joined);
+  } catch {
+    throw malformed(operationId, 'the response is not valid UTF-8 text.', response.status);
+  }
+}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+export function isJsonContentType(value: string | null): boolean {
+  return value !== null && JSON_TYPE.test(value.trim());
+}
+
+/** Reads a JSON body: checks the content type, the size and the syntax before anything uses it. */
+export async function readJsonBody(
+  response: Response,
+  operationId: string,
+  maxBytes = DEFAULT_MAX_BODY_BYTES,
+): Promise<unknown> {
+  const contentType = response.headers.get('content-type');
+  if (!isJsonContentType(contentType)) {
+    await response.body?.cancel().catch(() => undefined);
+    throw malformed(
+      operationId,
+      `expected JSON but the service sent ${contentType ? `"${contentType.slice(0, 60)}"` : 'no content type'}.`,
+      response.status,
+    );
+  }
+  const text = await readBoundedText(response, operationId, maxBytes);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw malformed(operationId, 'the response is not valid JSON.', response.status);
+  }
+}
+
+/** Checks a decoded body against a known shape; a mismatch is 'malformed-response' naming the first bad field. */
+export function parseKnownShape<T extends z.ZodType>(
+  schema: T,
+  value: unknown,
+  operationId: string,
+  status?: number,
+): z.output<T> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? `/${issue.path.map(String).join('/')}` : '/';
+  throw malformed(
+    operationId,
+    `the response does not have the expected shape (${where}: ${issue?.message ?? 'invalid'}).`,
+    status,
+  );
+}
