@@ -1,0 +1,46 @@
+/**
+ * A minimal check of the OpenAPI document (3.1.x, `servers[0].url`, `paths`) so discovery can
+ * report it; operation lookup and everything else belongs to lib/api.
+ */
+import { z } from 'zod';
+import { resolveWebUrl } from './urls';
+
+const OpenApiShapeSchema = z.looseObject({
+  openapi: z.string().regex(/^3\.1\.\d+$/, 'expected an OpenAPI 3.1.x document'),
+  info: z.looseObject({ title: z.string().max(500).optional(), version: z.string().max(100).optional() }).optional(),
+  servers: z.array(z.looseObject({ url: z.string().min(1).max(4_096) })).min(1, 'servers[0].url is required'),
+  paths: z.record(z.string(), z.unknown()),
+});
+
+export interface OpenApiSummary {
+  openapi: string;
+  title: string;
+  version: string;
+  /** `servers[0].url` made absolute (it may be relative to the document, and may carry a path prefix). */
+  apiUrl: string;
+  /** Origin of `apiUrl`: the only origin an API key may be sent to. */
+  apiOrigin: string;
+  pathCount: number;
+}
+
+export class OpenApiFormatError extends Error {
+  override name = 'OpenApiFormatError';
+}
+
+export function checkOpenApiDocument(json: unknown, documentUrl: string): OpenApiSummary {
+  const parsed = OpenApiShapeSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new OpenApiFormatError(`Not a usable OpenAPI document: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ').slice(0, 300)}`);
+  }
+  const doc = parsed.data;
+  const apiUrl = resolveWebUrl(doc.servers[0].url, documentUrl);
+  if (!apiUrl) throw new OpenApiFormatError('servers[0].url is not an http(s) URL.');
+  return {
+    openapi: doc.openapi,
+    title: doc.info?.title ?? '',
+    version: doc.info?.version ?? '',
+    apiUrl,
+    apiOrigin: new URL(apiUrl).origin,
+    pathCount: Object.keys(doc.paths).length,
+  };
+}
