@@ -24,7 +24,7 @@ function closure(root: string, start: string[]): Set<string> {
     if (!file.endsWith('.js')) continue;
     const text = readFileSync(file, 'utf8');
     for (const match of text.matchAll(IMPORT)) {
-      const spec = match[1] ?? match[2]!;
+      const spec = match[1] ?? match[2];
       queue.push(spec.startsWith('/') ? join(root, spec) : normalize(join(dirname(file), spec)));
     }
   }
@@ -35,7 +35,7 @@ function entryFiles(root: string, entrypoint: string): string[] {
   const html = join(root, `${entrypoint}.html`);
   if (existsSync(html)) {
     const text = readFileSync(html, 'utf8');
-    return [...text.matchAll(HTML_ASSET)].map((m) => (m[1]!.startsWith('/') ? join(root, m[1]!) : join(root, m[1]!)));
+    return [...text.matchAll(HTML_ASSET)].map((m) => (m[1].startsWith('/') ? join(root, m[1]) : join(root, m[1])));
   }
   return [join(root, `${entrypoint}.js`), join(root, `${entrypoint}.css`)].filter((file) => existsSync(file));
 }

@@ -19,7 +19,7 @@ export interface SidePanelViewProps {
 export function SidePanelView({ initialTab = 'playbooks', panels }: SidePanelViewProps) {
   const [selected, setSelected] = useState<SidePanelTab>(initialTab);
   const move = (from: number, step: number) => {
-    const next = TABS[(from + step + TABS.length) % TABS.length]!;
+    const next = TABS[(from + step + TABS.length) % TABS.length];
     setSelected(next.id);
     document.getElementById(`tab-${next.id}`)?.focus();
   };

@@ -32,7 +32,7 @@ async function startSandbox(key: string): Promise<{ baseUrl: string; stop: () =>
     lines.on('line', (line) => {
       if (!line.startsWith('demo API key:')) console.log(`sandbox | ${line}`);
       const match = /^listening on (\S+)/.exec(line);
-      if (match) resolve(match[1]!);
+      if (match) resolve(match[1]);
     });
   });
   return { baseUrl, stop: () => child.kill('SIGINT') };

@@ -13,6 +13,8 @@ export function startBackground(): void {
   });
   registerHandlers(registry);
 
+  // The polyfill answers the sender with whatever the returned promise resolves to.
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises
   browser.runtime.onMessage.addListener((message, sender) => registry.dispatch(message, sender));
   browser.runtime.onInstalled.addListener(() => {
     installContextMenus().catch((error: unknown) => log.error('menu.install-failed', { error }));

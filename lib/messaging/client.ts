@@ -15,7 +15,7 @@ export class MessageError extends Error {
 export async function sendMessage<N extends MessageName>(type: N, payload: RequestOf<N>): Promise<ResponseOf<N>> {
   let envelope: Envelope<ResponseOf<N>> | undefined;
   try {
-    envelope = (await browser.runtime.sendMessage({ type, payload })) as Envelope<ResponseOf<N>> | undefined;
+    envelope = await browser.runtime.sendMessage<unknown, Envelope<ResponseOf<N>> | undefined>({ type, payload });
   } catch (error) {
     const text = error instanceof Error ? error.message : '';
     if (/context invalidated/i.test(text)) {

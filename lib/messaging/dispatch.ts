@@ -48,7 +48,7 @@ export function createHandlerRegistry(identity: SenderIdentity): HandlerRegistry
     register(name, handler) {
       if (!isMessageName(name)) throw new Error(`No message named ${String(name)} in the message map`);
       if (handlers.has(name)) throw new Error(`A handler for ${name} is already registered`);
-      handlers.set(name, handler as unknown as Handler<MessageName>);
+      handlers.set(name, handler);
     },
 
     async dispatch(raw, rawSender) {

@@ -26,7 +26,7 @@ export function useAsync<T>(loader: () => Promise<T>): AsyncState<T> {
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the loader is fixed per page
+    // The loader is fixed for the page's lifetime; only reload() re-runs it.
   }, [generation]);
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
   return { ...state, reload };

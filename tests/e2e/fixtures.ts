@@ -109,7 +109,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await tab.evaluate(
         async ({ serviceUrl, apiUrl, key }) => {
           const send = async (type: string, payload: unknown) => {
-            const answer = (await chrome.runtime.sendMessage({ type, payload })) as { ok: boolean; error?: { message: string } };
+            const answer = await chrome.runtime.sendMessage<unknown, { ok: boolean; error?: { message: string } }>({ type, payload });
             if (!answer.ok) throw new Error(`${type}: ${answer.error?.message}`);
           };
           await send('saveSettings', { serviceUrl, apiUrl });
