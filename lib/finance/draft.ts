@@ -4,7 +4,7 @@
  * page-derived data: cleaned, bounded, never interpreted.
  */
 import type { PlaybookDraft } from '@/lib/finance/schema';
-import { detectTickers, type DetectedTicker } from '@/lib/finance/tickers';
+import { detectTickers, normalizeTicker, type DetectedTicker } from '@/lib/finance/tickers';
 import { boundedText, citableUrl, cleanText, DRAFT_LIMITS } from '@/lib/finance/text';
 
 export { DRAFT_LIMITS } from '@/lib/finance/text';
@@ -50,7 +50,10 @@ function metaContent(document: Document, ...names: string[]): string {
 
 function headlineOf(document: Document): string {
   const h1 = document.querySelector('article h1, main h1') ?? document.querySelector('h1');
-  return cleanText(h1?.textContent) || metaContent(document, 'og:title', 'twitter:title');
+  const heading = cleanText(h1?.textContent);
+  // A quote page's h1 may be the bare symbol (`AMD`): that says nothing the tickers do not.
+  const useful = heading && !(heading.length <= 12 && normalizeTicker(heading) !== null);
+  return useful ? heading : metaContent(document, 'og:title', 'twitter:title');
 }
 
 function leadOf(document: Document): string {
@@ -74,7 +77,9 @@ function hostOf(url: string): string {
 function titleFor(tickers: readonly string[], headline: string, fallback: string): string {
   const base = headline || fallback;
   const lead = tickers[0];
-  const named = lead !== undefined && new RegExp(`(^|[^A-Z0-9])\\$?${lead.replace(/[.^=]/g, '\\$&')}([^A-Z0-9]|$)`).test(base);
+  // `BRK.B` is also written `BRK-B` or `BRK/B`.
+  const spelled = lead?.replace(/[\^=]/g, '\\$&').replace('.', '[.\\-/]');
+  const named = spelled !== undefined && new RegExp(`(^|[^A-Z0-9])\\$?${spelled}([^A-Z0-9]|$)`).test(base);
   const title = lead && !named ? `${lead} — ${base}` : base;
   return boundedText(title, DRAFT_LIMITS.title);
 }

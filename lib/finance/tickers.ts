@@ -89,17 +89,19 @@ const TITLE_LEAD = /^([A-Z^][A-Z0-9.=-]{0,11})\s*[|:–—-]\s/;
 
 interface Candidate {
   raw: string;
+  /** Where in the text it was found, so ties keep reading order. */
+  index: number;
   /** Exchange-qualified or explicit ($, parentheses): false positives need no filtering then. */
   explicit: boolean;
   bare: boolean;
 }
 
-function* scan(text: string, pattern: RegExp, kind: Omit<Candidate, 'raw'>): Generator<Candidate> {
+function* scan(text: string, pattern: RegExp, kind: Omit<Candidate, 'raw' | 'index'>): Generator<Candidate> {
   let examined = 0;
   for (const match of text.matchAll(pattern)) {
     if (++examined > DETECTION_LIMITS.tokensPerText) return;
     // A sentence may end right after the symbol: `… NYSE: BRK.B.`
-    yield { raw: match[1].replace(/[.-]+$/, ''), ...kind };
+    yield { raw: match[1].replace(/[.-]+$/, ''), index: match.index, ...kind };
   }
 }
 
@@ -138,10 +140,16 @@ class TickerCollector {
       if (!plausibleCashtag(candidate.raw)) continue;
       const key = candidate.raw.toUpperCase();
       const entry = counts.get(key);
-      if (entry) entry.count += 1;
-      else counts.set(key, { count: 1, candidate });
+      if (!entry) counts.set(key, { count: 1, candidate });
+      else {
+        entry.count += 1;
+        // The same symbol written `NYSE: X` somewhere is explicit wherever else it appears.
+        const explicit = candidate.explicit || entry.candidate.explicit;
+        if (candidate.index < entry.candidate.index) entry.candidate = { ...candidate, explicit };
+        else entry.candidate.explicit = explicit;
+      }
     }
-    const ranked = [...counts.values()].sort((a, b) => b.count - a.count);
+    const ranked = [...counts.values()].sort((a, b) => b.count - a.count || a.candidate.index - b.candidate.index);
     for (const { candidate } of ranked) {
       const confidence = CONFIDENCE[source] - (candidate.bare ? BARE_WORD_PENALTY : 0);
       this.add(candidate.raw, source, { weak: !candidate.explicit, bare: candidate.bare, confidence });
