@@ -1,0 +1,173 @@
+/**
+ * One discovery document over the network, revalidated against the cache. Discovery requests
+ * never carry credentials: no cookies (`credentials: 'omit'`), no Authorization header, no
+ * referrer. Bodies are size-bounded while streaming and must be valid UTF-8 (so the cached text
+ * re-encodes to exactly the bytes the server sent, which skill digests depend on).
+ */
+import type { CachedDocument, DocumentCache } from './cache';
+
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export const DEFAULT_MAX_DOCUMENT_BYTES = 1_000_000;
+export const DEFAULT_DOCUMENT_TIMEOUT_MS = 15_000;
+
+export interface DocumentFetchDeps {
+  fetch: FetchLike;
+  now: () => number;
+  cache: DocumentCache;
+  signal?: AbortSignal;
+  maxBytes?: number;
+  timeoutMs?: number;
+}
+
+export type DocumentStatus = 'ok' | 'not-modified' | 'stale' | 'failed' | 'invalid';
+
+export interface FetchedDocument {
+  url: string;
+  /** The URL relative references inside the document resolve against (after redirects). */
+  baseUrl: string;
+  status: DocumentStatus;
+  httpStatus?: number;
+  source: 'network' | 'cache';
+  /** Decoded text; null when nothing usable arrived. */
+  body: string | null;
+  /** The raw bytes of `body` (for digests). */
+  bytes: Uint8Array | null;
+  contentType: string;
+  size: number;
+  error?: string;
+}
+
+class OversizeError extends Error {}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const encoder = new TextEncoder();
+
+async function readBounded(response: Response, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new OversizeError();
+  }
+  if (!response.body) return new Uint8Array(await response.arrayBuffer());
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new OversizeError();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+function fromCache(url: string, cached: CachedDocument, status: DocumentStatus, extra: Partial<FetchedDocument>): FetchedDocument {
+  return {
+    url,
+    baseUrl: url,
+    status,
+    source: 'cache',
+    body: cached.body,
+    bytes: encoder.encode(cached.body),
+    contentType: cached.contentType,
+    size: cached.size,
+    ...extra,
+  };
+}
+
+function failed(url: string, error: string, extra: Partial<FetchedDocument> = {}): FetchedDocument {
+  return { url, baseUrl: url, status: 'failed', source: 'network', body: null, bytes: null, contentType: '', size: 0, error, ...extra };
+}
+
+function requestSignal(deps: DocumentFetchDeps): AbortSignal {
+  const timeout = AbortSignal.timeout(deps.timeoutMs ?? DEFAULT_DOCUMENT_TIMEOUT_MS);
+  return deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout;
+}
+
+/** GETs `url` (conditionally when cached) and falls back to the cached copy when offline. */
+export async function fetchDiscoveryDocument(url: string, accept: string, deps: DocumentFetchDeps): Promise<FetchedDocument> {
+  const maxBytes = deps.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
+  const cached = await deps.cache.get(url).catch(() => undefined);
+  const headers = new Headers({ Accept: accept });
+  if (cached?.etag) headers.set('If-None-Match', cached.etag);
+
+  let response: Response;
+  try {
+    response = await deps.fetch(url, {
+      method: 'GET',
+      headers,
+      credentials: 'omit',
+      // Our own cache does the revalidation; the HTTP cache must not answer in its place.
+      cache: 'no-store',
+      redirect: 'follow',
+      referrerPolicy: 'no-referrer',
+      signal: requestSignal(deps),
+    });
+  } catch (error) {
+    if (deps.signal?.aborted) throw error;
+    const reason = error instanceof Error && error.name === 'TimeoutError' ? 'timed out' : 'network error';
+    if (cached) return fromCache(url, cached, 'stale', { error: `Served from cache: ${reason}.` });
+    return failed(url, `Could not fetch the document (${reason}).`);
+  }
+
+  if (response.status === 304 && cached) {
+    await response.body?.cancel().catch(() => undefined);
+    const refreshed = { ...cached, fetchedAt: deps.now() };
+    await deps.cache.set(refreshed).catch(() => undefined);
+    return fromCache(url, refreshed, 'not-modified', { httpStatus: 304 });
+  }
+
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => undefined);
+    // A struggling server is treated like being offline; a 4xx means the document is gone.
+    if (response.status >= 500 && cached) {
+      return fromCache(url, cached, 'stale', { httpStatus: response.status, error: `Served from cache: HTTP ${response.status}.` });
+    }
+    return failed(url, `HTTP ${response.status}`, { httpStatus: response.status });
+  }
+
+  const contentType = response.headers.get('content-type') ?? '';
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBounded(response, maxBytes);
+  } catch (error) {
+    if (deps.signal?.aborted) throw error;
+    if (error instanceof OversizeError) {
+      return { ...failed(url, `Document larger than ${maxBytes} bytes; not used.`), status: 'invalid', httpStatus: response.status, contentType };
+    }
+    if (cached) return fromCache(url, cached, 'stale', { error: 'Served from cache: the download broke off.' });
+    return failed(url, 'The download broke off.', { httpStatus: response.status });
+  }
+
+  let body: string;
+  try {
+    body = utf8.decode(bytes);
+  } catch {
+    return { ...failed(url, 'Document is not valid UTF-8; not used.'), status: 'invalid', httpStatus: response.status, contentType, size: bytes.byteLength };
+  }
+
+  const document: CachedDocument = { url, etag: response.headers.get('etag'), contentType, body, fetchedAt: deps.now(), size: bytes.byteLength };
+  await deps.cache.set(document).catch(() => undefined);
+  return {
+    url,
+    baseUrl: response.url || url,
+    status: 'ok',
+    httpStatus: response.status,
+    source: 'network',
+    body,
+    bytes,
+    contentType,
+    size: bytes.byteLength,
+  };
+}
