@@ -94,6 +94,9 @@ export const FINANCE_SITES: readonly FinanceSite[] = [
       // `EUR-USD` is Google's spelling of a currency pair.
       const pair = raw ? /^([A-Z]{3})-([A-Z]{3})$/.exec(raw) : null;
       if (pair && !['BTC', 'ETH'].includes(pair[1])) return canonical(`${pair[1]}${pair[2]}=X`);
+      // Indices sit on pseudo-exchanges: `.INX:INDEXSP`, `.DJI:INDEXDJX`.
+      const index = raw ? /^\.?([A-Z0-9]{1,10}):INDEX[A-Z]*$/.exec(raw) : null;
+      if (index) return canonical(`^${index[1]}`);
       return canonical(raw);
     },
   },

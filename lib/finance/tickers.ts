@@ -4,7 +4,7 @@
  */
 import { isFalsePositive, normalizeTicker } from '@/lib/finance/symbols';
 import { siteForUrl } from '@/lib/finance/sites';
-import { DRAFT_LIMITS } from '@/lib/finance/text';
+import { cleanText, DRAFT_LIMITS } from '@/lib/finance/text';
 
 export { normalizeTicker, TICKER_PATTERN, FALSE_POSITIVE_WORDS, isFalsePositive } from '@/lib/finance/symbols';
 
@@ -83,7 +83,8 @@ const QUALIFIED =
 // `Apple Inc. (AAPL)`, `(BRK.B)`.
 const PARENTHESIZED = /\(([A-Z^][A-Z0-9.=-]{1,11})\)/g;
 // A lone capitalized word, for the selection only.
-const BARE_WORD = /(?<![\w$^.])([A-Z]{2,5}(?:\.[A-Z])?)(?![\w$])/g;
+// Not next to a colon: `TYO:7203` is an exchange and a symbol, read by QUALIFIED.
+const BARE_WORD = /(?<![\w$^.:])([A-Z]{2,5}(?:\.[A-Z])?)(?![\w$]|\s?:)/g;
 // `AAPL | Apple Inc. Stock Price`, `TSLA: Tesla Inc.`: a title that starts with the symbol.
 const TITLE_LEAD = /^([A-Z^][A-Z0-9.=-]{0,11})\s*[|:–—-]\s/;
 
@@ -149,7 +150,12 @@ class TickerCollector {
         else entry.candidate.explicit = explicit;
       }
     }
-    const ranked = [...counts.values()].sort((a, b) => b.count - a.count || a.candidate.index - b.candidate.index);
+    const ranked = [...counts.values()].sort(
+      (a, b) =>
+        Number(a.candidate.bare) - Number(b.candidate.bare) ||
+        b.count - a.count ||
+        a.candidate.index - b.candidate.index,
+    );
     for (const { candidate } of ranked) {
       const confidence = CONFIDENCE[source] - (candidate.bare ? BARE_WORD_PENALTY : 0);
       this.add(candidate.raw, source, { weak: !candidate.explicit, bare: candidate.bare, confidence });
@@ -267,7 +273,8 @@ export function detectTickers(input: DetectTickersInput): DetectedTicker[] {
     for (const title of meta.titles) collector.addMentions(mentions(title.slice(0, 500), { bareWords: false }), 'meta');
   }
 
-  const selection = (input.selection ?? '').slice(0, DETECTION_LIMITS.selectionText);
+  // Cleaned first, so a zero-width character cannot split `$AA\u200BPL` into two words.
+  const selection = cleanText((input.selection ?? '').slice(0, DETECTION_LIMITS.selectionText));
   if (selection.trim()) {
     // Shouting text makes every word a capitalized word: then only explicit mentions count.
     const letters = selection.replace(/[^A-Za-z]/g, '');
@@ -276,7 +283,7 @@ export function detectTickers(input: DetectTickersInput): DetectedTicker[] {
   }
 
   if (document && !collector.full) {
-    const body = visibleText(document, DETECTION_LIMITS.bodyText);
+    const body = cleanText(visibleText(document, DETECTION_LIMITS.bodyText));
     collector.addMentions(scan(body, CASHTAG, { explicit: false, bare: false }), 'cashtag');
     const h1 = document.querySelector('h1')?.textContent ?? '';
     titleTickers(collector, (document.title ?? '').slice(0, 500));
