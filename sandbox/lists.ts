@@ -1,0 +1,70 @@
+/** Keyset list pages shared by REST and GraphQL, so both walks are equal. */
+import type { SandboxContext } from './context';
+import { CursorError, decodeCursor, encodeCursor } from './cursor';
+import { badRequest, type ProblemDetails } from './http';
+import { LIMIT_MAX, LIMIT_MIN, visibilitySchema } from './schemas';
+import type { Playbook, Visibility } from './store';
+
+export class ListError extends Error {
+  constructor(readonly problem: ProblemDetails) {
+    super(problem.detail);
+  }
+}
+
+export interface PlaybookListPage {
+  data: Playbook[];
+  seqs: number[];
+  has_more: boolean;
+  next_cursor: string | null;
+  kind: string;
+  filter: string;
+}
+
+/** One keyset page of playbooks, shared by REST and GraphQL so both walks are equal. */
+export function pagePlaybooks(
+  ctx: SandboxContext,
+  scope: { ownerId: string } | { public: true },
+  visibility: Visibility | undefined,
+  cursor: string | undefined,
+  limit: number,
+): PlaybookListPage {
+  const kind = 'ownerId' in scope ? 'playbooks' : 'public';
+  const filter = 'ownerId' in scope ? `${scope.ownerId}:${visibility ?? '*'}` : 'public';
+  let beforeSeq: number | null = null;
+  if (cursor !== undefined) {
+    try {
+      beforeSeq = decodeCursor(cursor, kind, filter);
+    } catch (error) {
+      if (error instanceof CursorError) throw new ListError(badRequest(error.message, 'invalid_cursor', [{ path: 'cursor', message: error.message }]));
+      throw error;
+    }
+  }
+  const page = ctx.store.listPlaybooks('ownerId' in scope ? { ownerId: scope.ownerId, visibility } : { visibility: 'public' }, beforeSeq, limit);
+  let hasMore = page.hasMore;
+  let next = page.hasMore && page.lastSeq !== null ? encodeCursor(kind, filter, page.lastSeq) : null;
+  if (ctx.faults.config.endlessHasMore) {
+    hasMore = true;
+    next = encodeCursor(kind, filter, page.lastSeq ?? beforeSeq ?? 0, true);
+  }
+  if (ctx.faults.config.repeatingCursor) {
+    hasMore = true;
+    next = cursor ?? next ?? encodeCursor(kind, filter, page.lastSeq ?? 0);
+  }
+  return { data: page.rows, seqs: page.seqs, has_more: hasMore, next_cursor: next, kind, filter };
+}
+
+export function parseLimit(value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d{1,4}$/.test(value)) throw new ListError(badRequest(`limit must be an integer from ${LIMIT_MIN} to ${LIMIT_MAX}.`, 'invalid_limit', [{ path: 'limit', message: 'not an integer' }]));
+  const limit = Number(value);
+  if (limit < LIMIT_MIN || limit > LIMIT_MAX) throw new ListError(badRequest(`limit must be from ${LIMIT_MIN} to ${LIMIT_MAX}.`, 'invalid_limit', [{ path: 'limit', message: `must be ${LIMIT_MIN}–${LIMIT_MAX}` }]));
+  return limit;
+}
+
+export function parseVisibility(value: string | undefined): Visibility | undefined {
+  if (value === undefined) return undefined;
+  const parsed = visibilitySchema.safeParse(value);
+  if (!parsed.success) throw new ListError(badRequest('visibility must be private, unlisted or public.', 'invalid_visibility', [{ path: 'visibility', message: 'unknown visibility' }]));
+  return parsed.data;
+}
+
