@@ -233,8 +233,18 @@ export function fakeFetch(route: Route) {
       body: request.body ? await request.clone().text() : '',
     };
     requests.push(recorded);
-    if (init?.signal?.aborted) throw init.signal.reason;
-    return route(request, recorded);
+    const signal = init?.signal;
+    // Like a real fetch, an abort rejects the pending request even when the route never answers.
+    return new Promise<Response>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason as Error);
+        return;
+      }
+      signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+      Promise.resolve()
+        .then(() => route(request, recorded))
+        .then(resolve, reject);
+    });
   }) as typeof globalThis.fetch;
   return { fetch, requests };
 }
