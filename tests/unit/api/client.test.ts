@@ -371,7 +371,7 @@ describe('coalescing, deprecations', () => {
     const { client, requests } = clientFor(() => json({ data: [], has_more: false, next_cursor: null }));
     const result = await client.call('listPlaybooksLegacy');
     expect(result.operationId).toBe('listPlaybooks');
-    expect(new URL(requests[0]!.url).pathname).toBe('/v1/playbooks');
+    expect(new URL(requests[0].url).pathname).toBe('/v1/playbooks');
     expect(client.deprecations()).toEqual([
       expect.objectContaining({
         operationId: 'listPlaybooksLegacy',
@@ -449,7 +449,7 @@ describe('pagination', () => {
       openApi: openApiDocument({ limit }),
     });
     await collect(client.paginate('listPlaybooks', { pageSize }));
-    expect(new URL(requests[0]!.url).searchParams.get('limit')).toBe(expected);
+    expect(new URL(requests[0].url).searchParams.get('limit')).toBe(expected);
   });
 
   it('stops on a cursor it has already seen and does not claim completeness', async () => {
@@ -509,7 +509,7 @@ describe('pagination', () => {
     ).toBe(true);
     expect(bodies[0]).toMatchObject({ variables: { first: 100, visibility: 'PRIVATE' } });
     expect(pages.at(-1)).toMatchObject({ stopReason: 'repeated-cursor', complete: false });
-    expect(pages[0]!.items[0]).toMatchObject({ id: 'first', visibility: 'private', status: 'draft' });
+    expect(pages[0].items[0]).toMatchObject({ id: 'first', visibility: 'private', status: 'draft' });
   });
 });
 
