@@ -48,7 +48,11 @@ export const DETECTION_LIMITS = {
   metaTags: 500,
 } as const;
 
-const SKIPPED_ELEMENTS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'TEXTAREA', 'INPUT']);
+// Code, form fields and the page's chrome (menus, sidebars of related or trending tickers) say
+// nothing about what this page is about.
+const SKIPPED_ELEMENTS = new Set([
+  'SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'TEXTAREA', 'INPUT', 'SELECT', 'NAV', 'ASIDE', 'HEADER', 'FOOTER',
+]);
 const SHOW_TEXT = 0x4; // NodeFilter.SHOW_TEXT, spelt out so this module also loads in a service worker
 const FILTER_ACCEPT = 1;
 const FILTER_REJECT = 2;
@@ -92,12 +96,11 @@ interface Candidate {
   raw: string;
   /** Where in the text it was found, so ties keep reading order. */
   index: number;
-  /** Exchange-qualified or explicit ($, parentheses): false positives need no filtering then. */
-  explicit: boolean;
+  /** A lone capitalized word, not marked by `$`, parentheses or an exchange: everyday words are dropped too. */
   bare: boolean;
 }
 
-function* scan(text: string, pattern: RegExp, kind: Omit<Candidate, 'raw' | 'index'>): Generator<Candidate> {
+function* scan(text: string, pattern: RegExp, kind: Pick<Candidate, 'bare'>): Generator<Candidate> {
   let examined = 0;
   for (const match of text.matchAll(pattern)) {
     if (++examined > DETECTION_LIMITS.tokensPerText) return;
@@ -106,11 +109,11 @@ function* scan(text: string, pattern: RegExp, kind: Omit<Candidate, 'raw' | 'ind
   }
 }
 
-function* mentions(text: string, options: { bareWords: boolean }): Generator<Candidate> {
-  yield* scan(text, QUALIFIED, { explicit: true, bare: false });
-  yield* scan(text, CASHTAG, { explicit: false, bare: false });
-  yield* scan(text, PARENTHESIZED, { explicit: false, bare: false });
-  if (options.bareWords) yield* scan(text, BARE_WORD, { explicit: false, bare: true });
+function* mentions(text: string, options: { bareWords: boolean; parenthesized: boolean }): Generator<Candidate> {
+  yield* scan(text, QUALIFIED, { bare: false });
+  yield* scan(text, CASHTAG, { bare: false });
+  if (options.parenthesized) yield* scan(text, PARENTHESIZED, { bare: false });
+  if (options.bareWords) yield* scan(text, BARE_WORD, { bare: true });
 }
 
 /** Cashtags are prose too, but a mixed-case one (`$Money`) is a word, not a ticker. */
@@ -144,10 +147,8 @@ class TickerCollector {
       if (!entry) counts.set(key, { count: 1, candidate });
       else {
         entry.count += 1;
-        // The same symbol written `NYSE: X` somewhere is explicit wherever else it appears.
-        const explicit = candidate.explicit || entry.candidate.explicit;
-        if (candidate.index < entry.candidate.index) entry.candidate = { ...candidate, explicit };
-        else entry.candidate.explicit = explicit;
+        // Marked once (`$X`, `NYSE: X`) means marked: the word is no longer only bare.
+        entry.candidate = { ...entry.candidate, bare: entry.candidate.bare && candidate.bare };
       }
     }
     const ranked = [...counts.values()].sort(
@@ -158,7 +159,7 @@ class TickerCollector {
     );
     for (const { candidate } of ranked) {
       const confidence = CONFIDENCE[source] - (candidate.bare ? BARE_WORD_PENALTY : 0);
-      this.add(candidate.raw, source, { weak: !candidate.explicit, bare: candidate.bare, confidence });
+      this.add(candidate.raw, source, { weak: true, bare: candidate.bare, confidence });
     }
   }
 
@@ -254,7 +255,7 @@ function metaTickers(document: Document): MetaReading {
 function titleTickers(collector: TickerCollector, title: string): void {
   const lead = TITLE_LEAD.exec(title);
   if (lead) collector.add(lead[1], 'title', { weak: true });
-  collector.addMentions(mentions(title, { bareWords: false }), 'title');
+  collector.addMentions(mentions(title, { bareWords: false, parenthesized: true }), 'title');
 }
 
 /**
@@ -270,7 +271,7 @@ export function detectTickers(input: DetectTickersInput): DetectedTicker[] {
     for (const raw of jsonLdTickers(document)) collector.add(raw, 'json-ld', { weak: false });
     const meta = metaTickers(document);
     for (const raw of meta.explicit) collector.add(raw, 'meta', { weak: true });
-    for (const title of meta.titles) collector.addMentions(mentions(title.slice(0, 500), { bareWords: false }), 'meta');
+    for (const title of meta.titles) collector.addMentions(mentions(title.slice(0, 500), { bareWords: false, parenthesized: true }), 'meta');
   }
 
   // Cleaned first, so a zero-width character cannot split `$AA\u200BPL` into two words.
@@ -279,12 +280,13 @@ export function detectTickers(input: DetectTickersInput): DetectedTicker[] {
     // Shouting text makes every word a capitalized word: then only explicit mentions count.
     const letters = selection.replace(/[^A-Za-z]/g, '');
     const mostlyUpper = letters.length > 20 && letters.replace(/[^A-Z]/g, '').length / letters.length > 0.6;
-    collector.addMentions(mentions(selection, { bareWords: !mostlyUpper }), 'selection');
+    collector.addMentions(mentions(selection, { bareWords: !mostlyUpper, parenthesized: true }), 'selection');
   }
 
   if (document && !collector.full) {
     const body = cleanText(visibleText(document, DETECTION_LIMITS.bodyText));
-    collector.addMentions(scan(body, CASHTAG, { explicit: false, bare: false }), 'cashtag');
+    // Tagged mentions in the text: `$AAPL`, and news style `Nvidia (NASDAQ: NVDA)`.
+    collector.addMentions(mentions(body, { bareWords: false, parenthesized: false }), 'cashtag');
     const h1 = document.querySelector('h1')?.textContent ?? '';
     titleTickers(collector, (document.title ?? '').slice(0, 500));
     titleTickers(collector, h1.slice(0, 500));

@@ -78,6 +78,11 @@ describe('detectTickers: cashtags in the page', () => {
     expect(symbols({ url: PLAIN_PAGE, document: page('', `<p>${body}</p>`) })).toEqual(expected);
   });
 
+  it('skips the page chrome: menus, headers, footers and sidebars of related tickers', () => {
+    const body = '<header>$HDR</header><nav>$NAV</nav><main><p>Apple (NASDAQ: AAPL) rose.</p><aside>Related: $REL</aside></main><footer>$FTR</footer>';
+    expect(detectTickers({ url: PLAIN_PAGE, document: page('', body) })).toEqual([{ symbol: 'AAPL', source: 'cashtag', confidence: 0.6 }]);
+  });
+
   it('reads visible text only: scripts, styles and templates say nothing', () => {
     const body = '<script>"$EVIL"</script><style>/* $CSS */</style><template>$TPL</template><noscript>$NOS</noscript><p>$GOOD</p>';
     expect(symbols({ url: PLAIN_PAGE, document: page('', body) })).toEqual(['GOOD']);
@@ -119,7 +124,7 @@ describe('detectTickers: selection', () => {
     const [explicit, bare] = detectTickers({ url: PLAIN_PAGE, selection: 'NVDA vs $AMD' });
     expect(explicit).toMatchObject({ symbol: 'AMD' });
     expect(bare).toMatchObject({ symbol: 'NVDA' });
-    expect(explicit!.confidence).toBeGreaterThan(bare!.confidence);
+    expect(explicit.confidence).toBeGreaterThan(bare.confidence);
   });
 });
 
