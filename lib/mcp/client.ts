@@ -1,0 +1,189 @@
+/**
+ * A read-only client of the service's public MCP endpoint (Streamable HTTP), built on the
+ * official SDK. CSP-safe for an MV3 extension: JSON Schema checks use the SDK's @cfworker
+ * validator (no Ajv code generation, no eval). It never sends credentials, talks only to the
+ * endpoint's origin, and refuses to call any tool that does not declare `readOnlyHint: true`.
+ */
+import { Client, StreamableHTTPClientTransport, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
+import { log } from '@/lib/log';
+
+export type McpFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+export interface ConnectMcpOptions {
+  fetch?: McpFetch;
+  /** Aborts the connection handshake. */
+  signal?: AbortSignal;
+  /** Per-request timeout; the SDK's default is a minute, too long for a service worker event. */
+  timeoutMs?: number;
+  /**
+   * `auto` (default) probes for a newer protocol revision and falls back to the 2025 handshake,
+   * so a server offering a newer version is accepted; `legacy` skips the probe.
+   */
+  protocol?: 'auto' | 'legacy';
+}
+
+export interface McpToolSummary {
+  name: string;
+  title: string;
+  description: string;
+  /** True only when the server declares `annotations.readOnlyHint: true`. */
+  readOnly: boolean;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface McpResourceSummary {
+  uri: string;
+  name: string;
+  title: string;
+  description: string;
+  mimeType: string;
+}
+
+export interface McpReadOnlySession {
+  readonly endpoint: string;
+  readonly serverName: string;
+  readonly serverVersion: string;
+  readonly protocolVersion: string;
+  listTools(): Promise<McpToolSummary[]>;
+  listResources(): Promise<McpResourceSummary[]>;
+  /** Calls `name` only if the server marks it read-only; otherwise throws McpToolRefusedError. */
+  callReadOnlyTool(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+export type McpRefusalReason = 'not-read-only' | 'unknown-tool';
+
+export class McpToolRefusedError extends Error {
+  override name = 'McpToolRefusedError';
+  constructor(
+    readonly toolName: string,
+    readonly reason: McpRefusalReason,
+  ) {
+    super(
+      reason === 'unknown-tool'
+        ? `The MCP server does not offer a tool named "${toolName.slice(0, 100)}".`
+        : `The MCP tool "${toolName.slice(0, 100)}" is not marked read-only, so the extension will not call it.`,
+    );
+  }
+}
+
+export class McpEndpointError extends Error {
+  override name = 'McpEndpointError';
+}
+
+export const MCP_CLIENT_INFO = { name: 'playbook-companion', version: '0.1.0' } as const;
+const DEFAULT_TIMEOUT_MS = 15_000;
+
+const defaultFetch: McpFetch = (url, init) => fetch(url, init);
+
+function parseEndpoint(endpoint: string): URL {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    throw new McpEndpointError('The MCP endpoint is not a valid URL.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new McpEndpointError('The MCP endpoint must use http or https.');
+  if (url.username || url.password) throw new McpEndpointError('The MCP endpoint must not carry credentials.');
+  return url;
+}
+
+/**
+ * Wraps fetch so no request can carry credentials or leave the endpoint's origin, whatever the
+ * SDK (or a future version of it) puts into RequestInit.
+ */
+export function credentialFreeFetch(base: McpFetch, allowedOrigin: string): McpFetch {
+  return (url, init) => {
+    const target = new URL(typeof url === 'string' ? url : url.href);
+    if (target.origin !== allowedOrigin) {
+      return Promise.reject(new McpEndpointError(`Refused an MCP request to ${target.origin}: only ${allowedOrigin} is allowed.`));
+    }
+    const headers = new Headers(init?.headers);
+    headers.delete('authorization');
+    headers.delete('cookie');
+    headers.delete('proxy-authorization');
+    return base(target.href, { ...init, headers, credentials: 'omit', referrerPolicy: 'no-referrer' });
+  };
+}
+
+function summarizeTool(tool: Tool): McpToolSummary {
+  return {
+    name: tool.name,
+    title: tool.title ?? tool.annotations?.title ?? '',
+    description: tool.description ?? '',
+    readOnly: tool.annotations?.readOnlyHint === true,
+    inputSchema: tool.inputSchema,
+  };
+}
+
+/** Connects to the public MCP endpoint and returns a session that can only read. */
+export async function connectMcp(endpoint: string, options: ConnectMcpOptions = {}): Promise<McpReadOnlySession> {
+  const url = parseEndpoint(endpoint);
+  const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const transport = new StreamableHTTPClientTransport(url, {
+    fetch: credentialFreeFetch(options.fetch ?? defaultFetch, url.origin),
+    redirectPolicy: 'same-origin',
+    requestInit: { credentials: 'omit' },
+  });
+  const client = new Client(MCP_CLIENT_INFO, {
+    capabilities: {},
+    jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+    versionNegotiation: { mode: options.protocol ?? 'auto' },
+  });
+
+  try {
+    await client.connect(transport, { timeout, signal: options.signal });
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    log.warn('mcp.connect-failed', { endpoint: url.href, error });
+    throw error;
+  }
+
+  const server = client.getServerVersion();
+  const protocolVersion = client.getNegotiatedProtocolVersion() ?? '';
+  log.info('mcp.connected', { endpoint: url.href, server: server?.name, protocolVersion });
+
+  // Fetched once per session and reused, so the read-only check does not cost a round trip per call.
+  let toolsByName: Map<string, Tool> | undefined;
+  const loadTools = async (): Promise<Map<string, Tool>> => {
+    const { tools } = await client.listTools(undefined, { timeout });
+    toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
+    return toolsByName;
+  };
+
+  return {
+    endpoint: url.href,
+    serverName: server?.name ?? '',
+    serverVersion: server?.version ?? '',
+    protocolVersion,
+    async listTools() {
+      return [...(await loadTools()).values()].map(summarizeTool);
+    },
+    async listResources() {
+      const { resources } = await client.listResources(undefined, { timeout });
+      return resources.map((resource) => ({
+        uri: resource.uri,
+        name: resource.name,
+        title: resource.title ?? '',
+        description: resource.description ?? '',
+        mimeType: resource.mimeType ?? '',
+      }));
+    },
+    async callReadOnlyTool(name, args = {}) {
+      let tool = toolsByName?.get(name);
+      // A tool missing from an older listing may have appeared since; look once more before refusing.
+      if (!tool) tool = (await loadTools()).get(name);
+      if (!tool) throw new McpToolRefusedError(name, 'unknown-tool');
+      if (tool.annotations?.readOnlyHint !== true) {
+        log.warn('mcp.tool-refused', { tool: name, reason: 'not-read-only' });
+        throw new McpToolRefusedError(name, 'not-read-only');
+      }
+      log.info('mcp.tool-call', { tool: name });
+      return client.callTool({ name, arguments: args }, { timeout, toolDefinition: tool });
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
