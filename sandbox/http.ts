@@ -49,12 +49,12 @@ export type BodyResult<T> = { ok: true; value: T; raw: unknown } | { ok: false; 
 /** Reads a JSON body of at most 64 KB and validates it; an empty body reads as `{}` when allowed. */
 export async function readJsonBody<T>(c: AppContext, schema: z.ZodType<T>, options: { allowEmpty?: boolean } = {}): Promise<BodyResult<T>> {
   const declared = Number(c.req.header('content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES) return { ok: false, problem: badRequest(`The body is larger than ${MAX_BODY_BYTES} bytes.`, 'body_too_large') };
+  if (declared > MAX_BODY_BYTES) return { ok: false, problem: badRequest(`The body is larger than ${MAX_BODY_BYTES} bytes.`, 'body_too_large', [{ path: '(body)', message: `larger than ${MAX_BODY_BYTES} bytes` }]) };
   const text = await c.req.text();
-  if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES) return { ok: false, problem: badRequest(`The body is larger than ${MAX_BODY_BYTES} bytes.`, 'body_too_large') };
+  if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES) return { ok: false, problem: badRequest(`The body is larger than ${MAX_BODY_BYTES} bytes.`, 'body_too_large', [{ path: '(body)', message: `larger than ${MAX_BODY_BYTES} bytes` }]) };
   let raw: unknown = {};
   if (text.trim().length === 0) {
-    if (!options.allowEmpty) return { ok: false, problem: badRequest('A JSON body is required.', 'body_required') };
+    if (!options.allowEmpty) return { ok: false, problem: badRequest('A JSON body is required.', 'body_required', [{ path: '(body)', message: 'required' }]) };
   } else {
     const type = (c.req.header('content-type') ?? '').toLowerCase();
     if (!/^application\/(.+\+)?json\b/.test(type)) {

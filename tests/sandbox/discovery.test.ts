@@ -69,7 +69,7 @@ describe('discovery documents', () => {
     expect(text).toMatch(/^## Docs$/m);
     const links = [...text.matchAll(/^- \[([^\]]+)\]\(([^)]+)\): .+$/gm)];
     expect(links.length).toBeGreaterThan(5);
-    for (const [, , url] of links) expect((await fetch(url!, { method: 'HEAD' })).status).toBe(200);
+    for (const [, , url] of links) expect((await fetch(url, { method: 'HEAD' })).status).toBe(200);
   });
 
   it('pricing.md holds exactly one Markdown table of plans with prices', async () => {
@@ -158,7 +158,7 @@ describe('discovery documents', () => {
     const recorded = sb.requests();
     expect(recorded).toHaveLength(1);
     expect(recorded[0]).toMatchObject({ method: 'GET', path: '/openapi.json' });
-    expect(recorded[0]!.headers.authorization).toBeUndefined();
+    expect(recorded[0].headers.authorization).toBeUndefined();
   });
 });
 
@@ -177,12 +177,12 @@ describe('/apikey', () => {
       redirect: 'manual',
     });
     expect(signIn.status).toBe(303);
-    const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+    const cookie = signIn.headers.get('set-cookie')!.split(';')[0];
     expect(signIn.headers.get('set-cookie')).toMatch(/HttpOnly/i);
     const created = await fetch(`${sb.baseUrl}/apikey/keys`, { method: 'POST', headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' }, body: form({ label: 'test' }) });
     expect(created.status).toBe(201);
     const html = await created.text();
-    const key = /<code id="new-api-key"[^>]*>([^<]+)<\/code>/.exec(html)![1]!;
+    const key = /<code id="new-api-key"[^>]*>([^<]+)<\/code>/.exec(html)![1];
     expect(key).toMatch(/^iak_/);
     const account = await api(sb, '/account', { key });
     expect(account.status).toBe(200);

