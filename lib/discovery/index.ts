@@ -1,0 +1,13 @@
+/** Discovery's public surface: what the background wiring and the API client import. */
+export { runDiscovery, getOpenApiDocument, DiscoveryDocumentError } from './run';
+export type { DiscoveryReport, DiscoveryStep, DiscoveryStepStatus, DiscoverySkill, DiscoveryDocuments, DiscoveryOptions, OpenApiDocument, OpenApiFetchDeps } from './run';
+export { clearDiscoveryCache, idbDocumentCache } from './cache';
+export type { CachedDocument, DocumentCache } from './cache';
+export { DISCOVERY_DOCUMENTS } from './documents';
+export type { SafeBlock, SafeInline, SafeListItem } from './markdown';
+export type { LlmsTxt } from './llmsTxt';
+export type { PricingRow } from './pricing';
+export type { AgentCard } from './agentCard';
+export type { McpCard } from './mcpCard';
+export type { OpenApiSummary } from './openapi';
+export type { SkillVerification } from './verify';
