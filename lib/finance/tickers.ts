@@ -96,6 +96,7 @@ interface Candidate {
   raw: string;
   /** Where in the text it was found, so ties keep reading order. */
   index: number;
+  length: number;
   /** A lone capitalized word, not marked by `$`, parentheses or an exchange: everyday words are dropped too. */
   bare: boolean;
 }
@@ -105,7 +106,8 @@ function* scan(text: string, pattern: RegExp, kind: Pick<Candidate, 'bare'>): Ge
   for (const match of text.matchAll(pattern)) {
     if (++examined > DETECTION_LIMITS.tokensPerText) return;
     // A sentence may end right after the symbol: `… NYSE: BRK.B.`
-    yield { raw: match[1].replace(/[.-]+$/, ''), index: match.index, ...kind };
+    const index = match.index + match[0].indexOf(match[1]);
+    yield { raw: match[1].replace(/[.-]+$/, ''), index, length: match[1].length, ...kind };
   }
 }
 
@@ -140,9 +142,14 @@ class TickerCollector {
   /** Adds mentions found in text, most frequent first (a page's subject repeats). */
   addMentions(candidates: Iterable<Candidate>, source: TickerSource): void {
     const counts = new Map<string, { count: number; candidate: Candidate }>();
+    // Text already read as a marked mention: `(AAPL)` must not count again as the bare word AAPL.
+    const marked = new Set<number>();
     for (const candidate of candidates) {
-      if (!plausibleCashtag(candidate.raw)) continue;
-      const key = candidate.raw.toUpperCase();
+      if (candidate.bare && marked.has(candidate.index)) continue;
+      if (!candidate.bare) for (let i = 0; i < candidate.length; i++) marked.add(candidate.index + i);
+      // Counted by canonical symbol: `$BRK.B` and `NYSE: BRK-B` are one mention each of BRK.B.
+      const key = plausibleCashtag(candidate.raw) ? normalizeTicker(candidate.raw) : null;
+      if (key === null) continue;
       const entry = counts.get(key);
       if (!entry) counts.set(key, { count: 1, candidate });
       else {
@@ -259,8 +266,10 @@ function titleTickers(collector: TickerCollector, title: string): void {
 }
 
 /**
- * Tickers the page is about, strongest source first, unique, at most `DETECTION_LIMITS.tickers`.
- * A symbol found by several sources keeps its strongest one.
+ * Tickers the page is about, unique, at most `DETECTION_LIMITS.tickers`, in source order: url,
+ * json-ld, meta, selection, cashtag (tagged mentions in the text), title. Within a source, marked
+ * mentions come before bare words, then the most frequent, then reading order. A symbol found by
+ * several sources keeps the first.
  */
 export function detectTickers(input: DetectTickersInput): DetectedTicker[] {
   const collector = new TickerCollector();
