@@ -563,3 +563,73 @@ describe('batchGet', () => {
     expect(requests).toEqual([]);
   });
 });
+
+describe('the key never leaves in an error', () => {
+  it.each([
+    ['401 echoing the key', () => problem(401, { detail: `Bearer ${SENTINEL_KEY} rejected` })],
+    [
+      '403 echoing the key',
+      () => problem(403, { detail: `key ${SENTINEL_KEY}`, missing_permission: SENTINEL_KEY }),
+    ],
+    [
+      '400 echoing the key in errors[]',
+      () => problem(400, { errors: [{ path: SENTINEL_KEY, message: SENTINEL_KEY }] }),
+    ],
+    ['500 echoing the key', () => problem(500, { detail: SENTINEL_KEY })],
+    [
+      'a network failure whose message holds the key',
+      () => Promise.reject(new TypeError(`failed with ${SENTINEL_KEY}`)),
+    ],
+    [
+      'a redirect off the origin',
+      () =>
+        new Response(null, {
+          status: 301,
+          headers: { location: `https://evil.example.test/?k=${SENTINEL_KEY}` },
+        }),
+    ],
+  ])('%s', async (_name, answer) => {
+    const { client, requests } = clientFor(answer);
+    const error = (await rejection(client.call('getAccount'))) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(JSON.stringify(error.toJSON())).not.toContain(SENTINEL_KEY);
+    expect(error.message).not.toContain(SENTINEL_KEY);
+    expect(keyLeaks(requests)).toEqual([]);
+  });
+});
+
+describe('stream()', () => {
+  it('hands back an event stream once its headers are in, with the key, and the attempt timeout no longer applies', async () => {
+    const encoder = new TextEncoder();
+    let push: (text: string) => void = () => undefined;
+    let close: () => void = () => undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        push = (text) => controller.enqueue(encoder.encode(text));
+        close = () => controller.close();
+      },
+    });
+    const { client, requests } = clientFor(
+      () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+      {
+        timeoutSignal: (ms) => AbortSignal.timeout(ms),
+        attemptTimeoutMs: 10,
+      },
+    );
+    const response = await client.stream('streamEvents', { headers: { 'Last-Event-ID': 'evt_9' } });
+    expect(requests[0].headers).toMatchObject({
+      accept: 'text/event-stream',
+      'last-event-id': 'evt_9',
+      authorization: `Bearer ${SENTINEL_KEY}`,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    push('id: evt_10\nevent: playbook.created\ndata: {}\n\n');
+    close();
+    expect(await response.text()).toContain('evt_10');
+  });
+
+  it('a non-stream answer is malformed-response', async () => {
+    const { client } = clientFor(() => json({}));
+    expect(((await rejection(client.stream('streamEvents'))) as ApiError).kind).toBe('malformed-response');
+  });
+});

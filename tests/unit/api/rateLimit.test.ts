@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import {
   ApiError,
@@ -13,7 +13,13 @@ import {
   retryAtFrom,
   sessionHoldStore,
 } from '@/lib/api';
-import { fakeClock, memoryHoldStore, rejection, START } from './support';
+import { captureLogs, fakeClock, memoryHoldStore, rejection, START } from './support';
+
+let restoreLogs: () => void;
+beforeEach(() => {
+  restoreLogs = captureLogs().restore;
+});
+afterEach(() => restoreLogs());
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0); // Thu, 15 Jan 2026 12:00:00 GMT
 

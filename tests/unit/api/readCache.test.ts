@@ -1,0 +1,89 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createStore } from 'idb-keyval';
+import { createReadCache } from '@/lib/api';
+import { captureLogs, fakeClock } from './support';
+
+let restoreLogs: () => void;
+let storeCount = 0;
+beforeEach(() => {
+  restoreLogs = captureLogs().restore;
+});
+afterEach(() => restoreLogs());
+
+function setup() {
+  storeCount++;
+  const clock = fakeClock();
+  const store = createStore(`test-read-cache-${storeCount}-${Date.now()}`, 'reads');
+  const cache = createReadCache({ store, now: clock.now, freshForMs: 30_000 });
+  return { cache, clock, store };
+}
+
+describe('read cache (stale-while-revalidate)', () => {
+  it('loads on a miss, then serves fresh from the cache without loading', async () => {
+    const { cache } = setup();
+    let loads = 0;
+    const loader = () => Promise.resolve({ n: ++loads });
+    const first = await cache.read('status', loader);
+    const second = await cache.read('status', loader);
+    expect(first).toMatchObject({ value: { n: 1 }, stale: false });
+    expect(second).toMatchObject({ value: { n: 1 }, stale: false });
+    expect(second.refreshed).toBeUndefined();
+    expect(loads).toBe(1);
+  });
+
+  it('serves a stale value at once, marked stale, and revalidates behind it', async () => {
+    const { cache, clock } = setup();
+    let loads = 0;
+    const loader = () => Promise.resolve({ n: ++loads });
+    await cache.read('status', loader);
+    clock.advance(30_000);
+    const stale = await cache.read('status', loader);
+    expect(stale).toMatchObject({ value: { n: 1 }, stale: true });
+    expect(await stale.refreshed).toMatchObject({ value: { n: 2 }, stale: false });
+    expect(await cache.get('status')).toMatchObject({ value: { n: 2 }, stale: false });
+  });
+
+  it('concurrent revalidations of one key run the loader once', async () => {
+    const { cache } = setup();
+    let loads = 0;
+    const loader = async () => {
+      loads++;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return loads;
+    };
+    await Promise.all([
+      cache.revalidate('k', loader),
+      cache.revalidate('k', loader),
+      cache.revalidate('k', loader),
+    ]);
+    expect(loads).toBe(1);
+  });
+
+  it('a failed revalidation keeps the old value', async () => {
+    const { cache, clock } = setup();
+    await cache.revalidate('k', () => Promise.resolve('old'));
+    clock.advance(60_000);
+    const stale = await cache.read('k', () => Promise.reject(new Error('offline')));
+    await expect(stale.refreshed).rejects.toThrow('offline');
+    expect(await cache.get('k')).toMatchObject({ value: 'old', stale: true });
+  });
+
+  it('clear() forgets everything, and a revalidation started before it does not write back', async () => {
+    const { cache } = setup();
+    await cache.revalidate('a', () => Promise.resolve(1));
+    let release: (value: number) => void = () => undefined;
+    const pending = cache.revalidate('b', () => new Promise<number>((resolve) => (release = resolve)));
+    await cache.clear();
+    release(2);
+    await pending;
+    expect(await cache.get('a')).toBeUndefined();
+    expect(await cache.get('b')).toBeUndefined();
+  });
+
+  it('survives a worker restart: a new cache on the same store sees the value', async () => {
+    const { cache, clock, store } = setup();
+    await cache.revalidate('k', () => Promise.resolve('kept'));
+    const restarted = createReadCache({ store, now: clock.now, freshForMs: 30_000 });
+    expect(await restarted.get('k')).toMatchObject({ value: 'kept' });
+  });
+});
