@@ -117,7 +117,6 @@ function assemble(parts: DraftParts): PlaybookDraft {
  */
 export function buildDraft(input: BuildDraftInput): PlaybookDraft {
   const selection = cleanText(input.selection, { multiline: true });
-  const pageUrl = citableUrl(input.url);
   if (input.link) {
     const linkUrl = citableUrl(input.link.url);
     if (!linkUrl) throw new UncitableUrlError();
@@ -131,6 +130,7 @@ export function buildDraft(input: BuildDraftInput): PlaybookDraft {
       detected: detectTickers({ url: linkUrl, selection: [linkText, selection].filter(Boolean).join('\n') }),
     });
   }
+  const pageUrl = citableUrl(input.url);
   if (!pageUrl) throw new UncitableUrlError();
   const document = input.document;
   const sourceTitle = cleanText(input.title ?? document?.title);
