@@ -196,7 +196,7 @@ describe('write()', () => {
     const result = await client.write({ ...intent, confirmation: await ledger.issue(intent) });
     expect(result.status).toBe(201);
     expect(result.idempotentReplayed).toBe(true);
-    expect(result.data.id).toBe('pb_1');
+    expect((result.data as { id: string }).id).toBe('pb_1');
     expect(requests).toHaveLength(3);
     expect(new Set(requests.map((request) => request.headers['idempotency-key']))).toEqual(
       new Set([intent.idempotencyKey]),
