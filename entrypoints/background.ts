@@ -1,3 +1,4 @@
+import '@/lib/csp';
 import { defineBackground } from 'wxt/utils/define-background';
 import { startBackground } from '@/lib/background';
 
