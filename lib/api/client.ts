@@ -20,7 +20,7 @@ import {
   type ResolvedOperation,
   type UrlArguments,
 } from './operations';
-import { RateLimitGate, sessionHoldStore, type RateLimitState } from './rateLimit';
+import { sessionHoldStore, sharedRateLimitGate, type RateLimitGate, type RateLimitState } from './rateLimit';
 import {
   abortableSleep,
   DEFAULT_BACKOFF,
@@ -255,7 +255,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const gate =
     deps.rateLimitGate ??
-    new RateLimitGate({ origin: apiOrigin, now, sleep, holdStore: sessionHoldStore(), maxInWorkerWaitMs });
+    sharedRateLimitGate({ origin: apiOrigin, now, sleep, holdStore: sessionHoldStore(), maxInWorkerWaitMs });
   const budget = deps.retryBudget ?? new RetryBudget({ capacity: 10, refillPerSecond: 0.5, now });
   const deprecationRecord = new DeprecationRecord();
   const inFlightReads = new Map<string, Promise<ExecuteResult>>();

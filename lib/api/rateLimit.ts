@@ -313,3 +313,18 @@ export class RateLimitGate {
     };
   }
 }
+
+const gatesByOrigin = new Map<string, RateLimitGate>();
+
+/**
+ * The one gate of an origin for this worker's lifetime: every client made for that origin shares
+ * it, so a 429 seen by one holds back all. The hold itself also lives in the hold store.
+ */
+export function sharedRateLimitGate(options: RateLimitGateOptions): RateLimitGate {
+  let gate = gatesByOrigin.get(options.origin);
+  if (!gate) {
+    gate = new RateLimitGate(options);
+    gatesByOrigin.set(options.origin, gate);
+  }
+  return gate;
+}

@@ -12,6 +12,7 @@ import {
   RateLimitGate,
   retryAtFrom,
   sessionHoldStore,
+  sharedRateLimitGate,
 } from '@/lib/api';
 import { captureLogs, fakeClock, memoryHoldStore, rejection, START } from './support';
 
@@ -213,5 +214,25 @@ describe('RateLimitGate', () => {
     });
     expect(await store.get('https://api.example.test')).toBe(1234);
     expect(await fakeBrowser.storage.local.get(null)).toEqual({});
+  });
+});
+
+describe('sharedRateLimitGate', () => {
+  it('gives every client of one origin the same gate, and another origin its own', () => {
+    const clock = fakeClock();
+    const options = (origin: string) => ({
+      origin,
+      now: clock.now,
+      sleep: clock.sleep,
+      maxInWorkerWaitMs: 20_000,
+    });
+    const first = sharedRateLimitGate(options('https://shared.example.test'));
+    const second = sharedRateLimitGate(options('https://shared.example.test'));
+    const other = sharedRateLimitGate(options('https://other.example.test'));
+    expect(second).toBe(first);
+    expect(other).not.toBe(first);
+    first.observe(429, new Headers({ 'retry-after': '4' }));
+    expect(second.state().heldUntil).toBe(START + 4_000);
+    expect(other.state().heldUntil).toBeUndefined();
   });
 });
