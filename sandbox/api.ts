@@ -504,7 +504,7 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
   api.all('*', (c) => problem(c, { status: 404, code: 'no_such_operation', title: 'Not found', detail: `No operation answers ${c.req.method} ${c.req.path}. See /openapi.json.` }));
 
   api.onError((error, c) => {
-    console.error('sandbox.api.error', error);
+    ctx.reportError('sandbox.api.error', error);
     return problem(c, { status: 500, code: 'internal_error', title: 'Internal server error', detail: 'The sandbox failed to answer; see its console.' });
   });
 

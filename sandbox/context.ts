@@ -25,6 +25,8 @@ export interface SandboxContext {
   /** Aborted when the sandbox closes: ends SSE streams, hangs and timers. */
   closing: AbortSignal;
   timers: Set<NodeJS.Timeout>;
+  /** Report unexpected errors on stderr (off under `quiet`). */
+  reportError: (event: string, error: unknown) => void;
 }
 
 export interface AppEnv {

@@ -67,5 +67,5 @@ export function createPublicMcp(ctx: SandboxContext): McpHttpHandler {
     }
     return server;
   };
-  return createMcpHandler(factory, { onerror: (error) => console.error('sandbox.mcp.error', error.message) });
+  return createMcpHandler(factory, { onerror: (error) => ctx.reportError('sandbox.mcp.error', error) });
 }

@@ -75,6 +75,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     status: { status: 'operational', components: DEFAULT_COMPONENTS.map((name) => ({ name, status: 'operational' })), updated_at: new Date().toISOString() },
     closing: closing.signal,
     timers: new Set(),
+    reportError: (event, error) => {
+      if (!options.quiet) console.error(event, error instanceof Error ? error.message : error);
+    },
   };
 
   let recorded: RecordedRequest[] = [];

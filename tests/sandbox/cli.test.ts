@@ -51,16 +51,16 @@ describe('CLI', () => {
     expect(first.lines[1]).toMatch(/^admin token: \S{20,}$/);
     expect(first.lines[2]).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
     expect(first.lines[3]).toMatch(/^demo sign-in: \S+@\S+ \/ \S+$/);
-    const baseUrl = first.lines[2]!.slice('listening on '.length);
+    const baseUrl = first.lines[2].slice('listening on '.length);
     const headers = { Authorization: 'Bearer iak_cli_demo_key_123456', 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() };
     const created = await fetch(`${baseUrl}/api/v1/playbooks`, { method: 'POST', headers, body: JSON.stringify({ title: 'Kept', thesis: 'Survives a restart', visibility: 'private' }) });
     expect(created.status).toBe(201);
-    const token = first.lines[1]!.slice('admin token: '.length);
+    const token = first.lines[1].slice('admin token: '.length);
     expect((await fetch(`${baseUrl}/__admin/faults`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.json())).latencyMs).toBe(1);
     expect(await stop(first.child)).toBe(0);
 
     const second = await startCli(['--port', '0', '--db', db, '--demo-key', 'iak_cli_demo_key_123456']);
-    const url2 = second.lines[2]!.slice('listening on '.length);
+    const url2 = second.lines[2].slice('listening on '.length);
     const list = await (await fetch(`${url2}/api/v1/playbooks?limit=100`, { headers: { Authorization: 'Bearer iak_cli_demo_key_123456' } })).json();
     expect(list.data).toHaveLength(13);
     expect(list.data[0].title).toBe('Kept');

@@ -76,4 +76,14 @@ describe('MCP (official client)', () => {
     expect(mcpRequests.length).toBeGreaterThan(0);
     for (const r of mcpRequests) expect(r.headers.authorization).toBeUndefined();
   });
+
+  it('answers CORS preflights from an extension origin', async () => {
+    const response = await fetch(`${sb.baseUrl}/mcp`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'chrome-extension://abc', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,mcp-protocol-version' },
+    });
+    expect(response.status).toBeLessThan(300);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-headers')!.toLowerCase()).toContain('mcp-protocol-version');
+  });
 });
