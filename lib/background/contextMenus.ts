@@ -1,7 +1,6 @@
 import { browser, type Browser } from 'wxt/browser';
 import { log } from '@/lib/log';
-import { addToOutbox } from '@/lib/outbox';
-import { openConfirmWindow } from './confirmWindow';
+import { queueMenuDraft } from './writes';
 
 export const MENU_ITEMS = [
   { id: 'playbook-from-selection', title: 'Turn selection into a playbook', contexts: ['selection'] },
@@ -39,8 +38,7 @@ export function menuContextFrom(info: Browser.contextMenus.OnClickData, tab?: Br
 
 export async function handleMenuClick(context: MenuContext): Promise<string | undefined> {
   if (!MENU_ITEMS.some((item) => item.id === context.menuItemId)) return undefined;
-  const entry = await addToOutbox({ origin: 'context-menu', operationId: 'createPlaybook', draft: context });
-  log.info('menu.draft-created', { item: context.menuItemId, draftId: entry.id });
-  await openConfirmWindow(entry.id);
-  return entry.id;
+  const draftId = await queueMenuDraft(context);
+  log.info('menu.draft-created', { item: context.menuItemId, draftId });
+  return draftId;
 }

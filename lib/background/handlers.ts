@@ -1,10 +1,12 @@
 import { log } from '@/lib/log';
 import type { HandlerRegistry } from '@/lib/messaging';
 import { HandledError } from '@/lib/messaging';
-import { addToOutbox, getOutboxEntry, removeFromOutbox } from '@/lib/outbox';
+import { getOutboxEntry, removeFromOutbox } from '@/lib/outbox';
 import { removeApiKey, storeApiKey } from '@/lib/store/apiKey';
 import { saveSettings } from '@/lib/store/settings';
-import { openConfirmWindow } from './confirmWindow';
+import { registerReadHandlers } from './reads';
+import { forgetService } from './service';
+import { registerWriteHandlers } from './writes';
 import { readAppState } from './state';
 
 /** Every message the service worker answers, in one place. */
@@ -14,6 +16,7 @@ export function registerHandlers(registry: HandlerRegistry): void {
   registry.register('saveSettings', async (request) => {
     const change = await saveSettings(request);
     log.info('settings.saved', { serviceChanged: change.serviceChanged });
+    if (change.serviceChanged) await forgetService();
     return readAppState();
   });
 
@@ -40,10 +43,6 @@ export function registerHandlers(registry: HandlerRegistry): void {
     return { discarded: true as const };
   });
 
-  registry.register('submitPageDraft', async ({ draft }, sender) => {
-    const entry = await addToOutbox({ origin: 'content-script', operationId: 'createPlaybook', draft });
-    log.info('draft.from-page', { draftId: entry.id, tabId: sender.kind === 'content-script' ? sender.tabId : undefined });
-    await openConfirmWindow(entry.id);
-    return { draftId: entry.id };
-  });
+  registerReadHandlers(registry);
+  registerWriteHandlers(registry);
 }

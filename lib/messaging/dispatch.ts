@@ -40,8 +40,13 @@ function isMessageName(name: string): name is MessageName {
   return Object.prototype.hasOwnProperty.call(messages, name);
 }
 
+export interface RegistryOptions {
+  /** Turns a domain error (an API error, say) into what the sender may see; undefined hides it. */
+  mapError?: (error: unknown) => WireError | undefined;
+}
+
 /** Fails closed: unknown names, malformed payloads and disallowed senders never reach a handler. */
-export function createHandlerRegistry(identity: SenderIdentity): HandlerRegistry {
+export function createHandlerRegistry(identity: SenderIdentity, options: RegistryOptions = {}): HandlerRegistry {
   const handlers = new Map<MessageName, Handler<MessageName>>();
 
   return {
@@ -80,6 +85,8 @@ export function createHandlerRegistry(identity: SenderIdentity): HandlerRegistry
         return { ok: true, value };
       } catch (error) {
         if (error instanceof HandledError) return { ok: false, error: error.wire };
+        const mapped = options.mapError?.(error);
+        if (mapped) return { ok: false, error: mapped };
         log.error('messaging.handler-failed', { type, error });
         return fail('internal', 'Something went wrong in the extension. Try again.');
       }

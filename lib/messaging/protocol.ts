@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import type { ApiErrorData } from '@/lib/api/errors';
+import type { Account, Playbook, ServiceEvent, ServiceStatus } from '@/lib/api/schemas';
+import type { DeprecationNotice } from '@/lib/api/deprecations';
+import type { RateLimitState } from '@/lib/api/rateLimit';
+import type { DiscoveryReport } from '@/lib/discovery';
+import type { McpResourceSummary, McpToolSummary } from '@/lib/mcp/client';
 import type { OutboxEntry } from '@/lib/outbox';
 
 export type OutboxEntryView = OutboxEntry;
@@ -60,6 +66,75 @@ export interface AppState {
   hostAccess: HostAccessState;
 }
 
+const visibility = z.enum(['private', 'unlisted', 'public']);
+const opaqueCursor = z.string().min(1).max(2048);
+const playbookId = z.string().min(1).max(200);
+
+/** Where a read came from, so a surface can say "cached, updated 3 min ago" honestly. */
+export interface Freshness {
+  source: 'network' | 'cache';
+  fetchedAt: number;
+  /** Set when the cache is shown because the network answer failed or is still coming. */
+  staleReason?: string;
+}
+
+export interface PlaybookPage extends Freshness {
+  items: Playbook[];
+  nextCursor: string | null;
+  /** Never claim completeness while the service says there is more. */
+  hasMore: boolean;
+}
+
+export interface ServiceOverview {
+  status?: ServiceStatus;
+  statusError?: ApiErrorData;
+  account?: Account;
+  accountError?: ApiErrorData;
+  discovery?: { fetchedAt: string; documentsOk: number; documentsFailed: number; skillsVerified: number; skillsFailed: number; stale: boolean };
+  deprecations: DeprecationNotice[];
+  rateLimit?: RateLimitState;
+}
+
+export type WriteOperation =
+  | 'createPlaybook'
+  | 'updatePlaybook'
+  | 'runBacktest'
+  | 'activatePlaybook'
+  | 'pausePlaybook'
+  | 'createCheckoutSession'
+  | 'createBrokerageLink';
+
+/** What the confirm window shows for a pending write. */
+export interface PendingWrite {
+  entry: OutboxEntry<WriteDraft>;
+  account?: { name: string; email: string; plan: string };
+  /** For live execution and billing: what the user must type to confirm. */
+  typeToConfirm?: string;
+  /** Plain words on what will happen, e.g. "Live automation will place orders…". */
+  consequence: string;
+}
+
+/** An outbox draft of any write: the exact operation, path, body and precondition. */
+export interface WriteDraft {
+  path?: Record<string, string>;
+  body?: Record<string, unknown>;
+  ifMatch?: string;
+  /** Set once the user confirms; reused unchanged by every retry of this exact body. */
+  idempotencyKey?: string;
+  /** After success: what the service answered (for example the new playbook's id). */
+  result?: { playbookId?: string; url?: string };
+}
+
+export const writeOperation = z.enum([
+  'createPlaybook',
+  'updatePlaybook',
+  'runBacktest',
+  'activatePlaybook',
+  'pausePlaybook',
+  'createCheckoutSession',
+  'createBrokerageLink',
+]);
+
 export const messages = {
   getState: message<AppState>()({
     request: z.strictObject({}),
@@ -85,6 +160,89 @@ export const messages = {
     request: z.strictObject({ id: z.uuid() }),
     senders: EXTENSION_PAGES,
   }),
+  /** The confirm window's view of a pending write, with the account it goes to. */
+  getPendingWrite: message<PendingWrite>()({
+    request: z.strictObject({ id: z.uuid() }),
+    senders: EXTENSION_PAGES,
+  }),
+  listOutbox: message<OutboxEntryView[]>()({
+    request: z.strictObject({}),
+    senders: EXTENSION_PAGES,
+  }),
+  /** Side panel actions: queue a write and open the confirm window. Nothing is sent yet. */
+  requestWrite: message<{ draftId: string }>()({
+    request: z.strictObject({
+      operationId: writeOperation,
+      path: z.record(z.string().max(64), z.string().max(200)).optional(),
+      body: z.record(z.string().max(64), z.unknown()).optional(),
+      ifMatch: z.string().max(200).optional(),
+    }),
+    senders: EXTENSION_PAGES,
+  }),
+  /**
+   * The user pressed Confirm (or Retry) in an extension page. The background issues a one-time
+   * confirmation bound to exactly this body and sends the write with its Idempotency-Key.
+   */
+  confirmWrite: message<OutboxEntryView>()({
+    request: z.strictObject({
+      id: z.uuid(),
+      body: z.record(z.string().max(64), z.unknown()).optional(),
+      typed: z.string().max(300).optional(),
+    }),
+    senders: EXTENSION_PAGES,
+  }),
+  runDiscovery: message<DiscoveryReport>()({
+    request: z.strictObject({}),
+    senders: EXTENSION_PAGES,
+  }),
+  getDiscoveryReport: message<DiscoveryReport | null>()({
+    request: z.strictObject({}),
+    senders: EXTENSION_PAGES,
+  }),
+  /** Options page "Test connection": discovery, then getAccount. */
+  testConnection: message<ServiceOverview>()({
+    request: z.strictObject({}),
+    senders: EXTENSION_PAGES,
+  }),
+  /** Popup status region: /status, the account, discovery health, deprecations, rate limits. */
+  getOverview: message<ServiceOverview>()({
+    request: z.strictObject({ refresh: z.boolean().optional() }),
+    senders: EXTENSION_PAGES,
+  }),
+  listPlaybooks: message<PlaybookPage>()({
+    request: z.strictObject({
+      visibility: visibility.optional(),
+      cursor: opaqueCursor.optional(),
+      /** Answer from the cache at once when there is one (the popup's first paint). */
+      preferCache: z.boolean().optional(),
+    }),
+    senders: EXTENSION_PAGES,
+  }),
+  listPublicPlaybooks: message<PlaybookPage>()({
+    request: z.strictObject({ cursor: opaqueCursor.optional() }),
+    senders: EXTENSION_PAGES,
+  }),
+  getPlaybook: message<Playbook>()({
+    request: z.strictObject({ id: playbookId }),
+    senders: EXTENSION_PAGES,
+  }),
+  /** Refresh several playbooks with one batch read; per-item status. */
+  refreshPlaybooks: message<Array<{ id: string; playbook?: Playbook; error?: { status: number | string; message: string } }>>()({
+    request: z.strictObject({ ids: z.array(playbookId).min(1).max(200) }),
+    senders: EXTENSION_PAGES,
+  }),
+  listRecentEvents: message<ServiceEvent[]>()({
+    request: z.strictObject({}),
+    senders: EXTENSION_PAGES,
+  }),
+  mcpListTools: message<{ tools: McpToolSummary[]; resources: McpResourceSummary[]; serverName?: string; protocolVersion?: string }>()({
+    request: z.strictObject({}),
+    senders: EXTENSION_PAGES,
+  }),
+  mcpCallTool: message<{ content: unknown; isError: boolean }>()({
+    request: z.strictObject({ name: z.string().min(1).max(128), args: z.record(z.string().max(128), z.unknown()).optional() }),
+    senders: EXTENSION_PAGES,
+  }),
   discardDraft: message<{ discarded: true }>()({
     request: z.strictObject({ id: z.uuid() }),
     senders: EXTENSION_PAGES,
@@ -101,7 +259,7 @@ export type MessageMap = typeof messages;
 export type MessageName = keyof MessageMap;
 export type RequestOf<N extends MessageName> = z.input<MessageMap[N]['request']>;
 export type ParsedRequestOf<N extends MessageName> = z.output<MessageMap[N]['request']>;
-export type ResponseOf<N extends MessageName> = NonNullable<MessageMap[N]['response']>;
+export type ResponseOf<N extends MessageName> = Exclude<MessageMap[N]['response'], undefined>;
 
 export type MessageErrorCode =
   | 'unknown-message'

@@ -1,35 +1,58 @@
 import { useState } from 'preact/hooks';
 import { ConfirmDialog, type ConfirmFields } from '@/components/ConfirmDialog';
 import { sendMessage } from '@/lib/messaging/client';
-import type { OutboxEntryView } from '@/lib/messaging/protocol';
+import type { PendingWrite } from '@/lib/messaging/protocol';
 import { errorText, useAsync } from './useAsync';
 
-function initialFields(entry: OutboxEntryView): ConfirmFields {
-  const draft = (entry.draft ?? {}) as Record<string, unknown>;
+function initialFields(pending: PendingWrite): ConfirmFields {
+  const body = pending.entry.draft.body ?? {};
   const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  const visibility = body.visibility === 'public' || body.visibility === 'unlisted' ? body.visibility : 'private';
   return {
-    title: text(draft.title) || text(draft.pageTitle),
-    thesis: text(draft.thesis) || text(draft.selectionText),
-    tickers: Array.isArray(draft.tickers) ? draft.tickers.filter((t): t is string => typeof t === 'string') : [],
-    visibility: 'private',
+    title: text(body.title),
+    thesis: text(body.thesis),
+    tickers: Array.isArray(body.tickers) ? body.tickers.filter((t): t is string => typeof t === 'string') : [],
+    visibility,
   };
 }
 
 export function ConfirmPage({ draftId }: { draftId: string }) {
-  const entry = useAsync(() => sendMessage('getDraft', { id: draftId }));
+  const pending = useAsync(() => sendMessage('getPendingWrite', { id: draftId }));
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
 
-  if (!entry.value) {
-    return <main>{entry.error ? <p role="alert" class="error">{entry.error}</p> : <p>Loading the draft…</p>}</main>;
+  if (!pending.value) {
+    return <main>{pending.error ? <p role="alert" class="error">{pending.error}</p> : <p>Loading the draft…</p>}</main>;
   }
+  if (done) {
+    return (
+      <main class="stack">
+        <p role="status">Sent. You can close this window.</p>
+      </main>
+    );
+  }
+  const { entry, account } = pending.value;
   return (
     <ConfirmDialog
-      operation={entry.value.operationId}
-      initial={initialFields(entry.value)}
+      operation={entry.operationId}
+      initial={initialFields(pending.value)}
+      sourceUrl={typeof entry.draft.body?.source === 'object' ? String((entry.draft.body.source as { url?: unknown }).url ?? '') : undefined}
+      account={account ? `${account.name} (${account.email})` : undefined}
       busy={busy}
-      error={error}
-      onConfirm={() => setError('Sending playbooks is not available in this version yet; your draft is kept.')}
+      error={error ?? entry.error?.message}
+      onConfirm={(fields) => {
+        setBusy(true);
+        setError(undefined);
+        const edits = entry.operationId === 'createPlaybook' || entry.operationId === 'updatePlaybook' ? { ...fields } : undefined;
+        sendMessage('confirmWrite', { id: draftId, body: edits }).then(
+          () => setDone(true),
+          (failure: unknown) => {
+            setBusy(false);
+            setError(errorText(failure));
+          },
+        );
+      }}
       onCancel={() => {
         setBusy(true);
         sendMessage('discardDraft', { id: draftId }).then(

@@ -1,0 +1,18 @@
+import { isApiError } from '@/lib/api';
+import { McpEndpointError, McpToolRefusedError } from '@/lib/mcp/client';
+import { DiscoveryDocumentError } from '@/lib/discovery';
+import type { WireError } from '@/lib/messaging';
+
+/** What a page may see of a failure: the API error's own safe form (it never holds the key). */
+export function wireErrorOf(error: unknown): WireError | undefined {
+  if (isApiError(error)) {
+    const data = error.toJSON();
+    return { code: `api.${data.kind}`, message: data.message, fields: data.fieldErrors, details: { ...data } };
+  }
+  if (error instanceof McpToolRefusedError) return { code: 'mcp.refused', message: error.message };
+  if (error instanceof McpEndpointError) return { code: 'mcp.unavailable', message: error.message };
+  if (error instanceof DiscoveryDocumentError) {
+    return { code: 'discovery.failed', message: `The service's ${new URL(error.url).pathname} could not be read: ${error.message}` };
+  }
+  return undefined;
+}

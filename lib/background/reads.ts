@@ -1,0 +1,126 @@
+import { type ApiError, isApiError, type Playbook } from '@/lib/api';
+import { connectMcp } from '@/lib/mcp/client';
+import type { HandlerRegistry, PlaybookPage, ServiceOverview } from '@/lib/messaging';
+import { getSettings } from '@/lib/store/settings';
+import { readState } from '@/lib/store/state';
+import { discover, lastDiscoveryReport, readCache, serviceClient } from './service';
+
+const PAGE_SIZE = 20;
+export const RECENT_EVENTS_KEY = 'recent-events';
+
+async function fetchPlaybookPage(operationId: 'listPlaybooks' | 'listPublicPlaybooks', query: Record<string, string | undefined>): Promise<Omit<PlaybookPage, 'source' | 'fetchedAt'>> {
+  const client = await serviceClient();
+  for await (const page of client.paginate<Playbook>(operationId, { query, pageSize: PAGE_SIZE, maxPages: 1 })) {
+    const more = page.hasMore && page.nextCursor !== null && page.stopReason !== 'repeated-cursor';
+    return { items: page.items, nextCursor: more ? page.nextCursor : null, hasMore: page.hasMore };
+  }
+  return { items: [], nextCursor: null, hasMore: false };
+}
+
+function describeFailure(error: unknown): string {
+  return isApiError(error) ? error.message : 'The service could not be reached.';
+}
+
+/**
+ * A list page with stale-while-revalidate for first pages: `preferCache` answers from the cache
+ * at once; otherwise the network answers, and a failure falls back to the cache, marked stale.
+ */
+async function playbookPage(operationId: 'listPlaybooks' | 'listPublicPlaybooks', query: Record<string, string | undefined>, preferCache: boolean): Promise<PlaybookPage> {
+  const settings = await getSettings();
+  const cacheKey = query.cursor ? undefined : `${settings.serviceUrl}|${operationId}|${query.visibility ?? 'all'}`;
+  const cached = cacheKey ? await readCache.get<Omit<PlaybookPage, 'source' | 'fetchedAt'>>(cacheKey) : undefined;
+  if (preferCache && cached) {
+    return { ...cached.value, source: 'cache', fetchedAt: cached.fetchedAt, staleReason: cached.stale ? 'Refreshing…' : undefined };
+  }
+  try {
+    if (!cacheKey) return { ...(await fetchPlaybookPage(operationId, query)), source: 'network', fetchedAt: Date.now() };
+    const fresh = await readCache.revalidate(cacheKey, () => fetchPlaybookPage(operationId, query));
+    return { ...fresh.value, source: 'network', fetchedAt: fresh.fetchedAt };
+  } catch (error) {
+    const kind = isApiError(error) ? (error as ApiError).kind : 'network';
+    // Only a service that cannot be reached is papered over; 401/403 must reach the user.
+    if (cached && (kind === 'network' || kind === 'timeout' || kind === 'server' || kind === 'rate-limited' || kind === 'deferred')) {
+      return { ...cached.value, source: 'cache', fetchedAt: cached.fetchedAt, staleReason: describeFailure(error) };
+    }
+    throw error;
+  }
+}
+
+async function overview(refresh: boolean): Promise<ServiceOverview> {
+  const result: ServiceOverview = { deprecations: [] };
+  let report = await lastDiscoveryReport();
+  if (!report || refresh) report = await discover().catch(() => report);
+  if (report) {
+    const failed = report.steps.filter((step) => step.status === 'failed' || step.status === 'invalid');
+    result.discovery = {
+      fetchedAt: report.finishedAt,
+      documentsOk: report.steps.length - failed.length,
+      documentsFailed: failed.length,
+      skillsVerified: report.documents.skills.filter((skill) => skill.verification === 'verified').length,
+      skillsFailed: report.documents.skills.filter((skill) => skill.verification !== 'verified').length,
+      stale: report.steps.some((step) => step.status === 'stale'),
+    };
+  }
+  let client;
+  try {
+    client = await serviceClient();
+  } catch (error) {
+    result.statusError = isApiError(error) ? error.toJSON() : { name: 'ApiError', kind: 'network', operationId: 'getStatus', message: describeFailure(error) };
+    return result;
+  }
+  const [status, account] = await Promise.allSettled([client.call('getStatus'), client.call('getAccount')]);
+  if (status.status === 'fulfilled') result.status = status.value.data;
+  else if (isApiError(status.reason)) result.statusError = status.reason.toJSON();
+  if (account.status === 'fulfilled') result.account = account.value.data;
+  else if (isApiError(account.reason)) result.accountError = account.reason.toJSON();
+  result.deprecations = client.deprecations();
+  result.rateLimit = client.rateLimitState();
+  return result;
+}
+
+export function registerReadHandlers(registry: HandlerRegistry): void {
+  registry.register('listPlaybooks', ({ visibility, cursor, preferCache }) => playbookPage('listPlaybooks', { visibility, cursor }, preferCache ?? false));
+  registry.register('listPublicPlaybooks', ({ cursor }) => playbookPage('listPublicPlaybooks', { cursor }, false));
+  registry.register('getPlaybook', async ({ id }) => (await (await serviceClient()).call('getPlaybook', { path: { id } })).data);
+  registry.register('refreshPlaybooks', async ({ ids }) => {
+    const items = await (await serviceClient()).batchGet(ids);
+    return items.map((item) =>
+      item.status === 200
+        ? { id: item.id, playbook: item.playbook }
+        : { id: item.id, error: { status: item.status, message: batchItemMessage(item.error) } },
+    );
+  });
+  registry.register('getOverview', ({ refresh }) => overview(refresh ?? false));
+  registry.register('testConnection', () => overview(true));
+  registry.register('runDiscovery', () => discover());
+  registry.register('getDiscoveryReport', () => lastDiscoveryReport());
+  registry.register('listRecentEvents', async () => (await readState(RECENT_EVENTS_KEY)) ?? []);
+  registry.register('mcpListTools', async () => {
+    const session = await connectMcp(await mcpEndpoint());
+    try {
+      const [tools, resources] = await Promise.all([session.listTools(), session.listResources()]);
+      return { tools, resources, serverName: session.serverName, protocolVersion: session.protocolVersion };
+    } finally {
+      await session.close();
+    }
+  });
+  registry.register('mcpCallTool', async ({ name, args }) => {
+    const session = await connectMcp(await mcpEndpoint());
+    try {
+      const result = await session.callReadOnlyTool(name, args);
+      return { content: result.content, isError: result.isError === true };
+    } finally {
+      await session.close();
+    }
+  });
+}
+
+function batchItemMessage(error: { detail?: unknown; title?: unknown; message?: unknown }): string {
+  for (const text of [error.detail, error.message, error.title]) if (typeof text === 'string' && text) return text;
+  return 'Not available.';
+}
+
+async function mcpEndpoint(): Promise<string> {
+  const report = (await lastDiscoveryReport()) ?? (await discover());
+  return report.documents.mcpEndpoint || new URL('/mcp', (await getSettings()).serviceUrl).toString();
+}
