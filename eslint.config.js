@@ -27,7 +27,16 @@ const bannedMarkup = [
 ];
 
 export default tseslint.config(
-  { ignores: ['.output/', '.wxt/', 'node_modules/', 'test-results/', 'playwright-report/', 'bench/results.json'] },
+  {
+    ignores: [
+      '.output/',
+      '.wxt/',
+      'node_modules/',
+      'test-results/',
+      'playwright-report/',
+      'bench/results.json',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -53,7 +62,10 @@ export default tseslint.config(
     rules: {
       'no-restricted-globals': [
         'error',
-        { name: 'window', message: 'Background code runs in a service worker: there is no window. Use globalThis or self.' },
+        {
+          name: 'window',
+          message: 'Background code runs in a service worker: there is no window. Use globalThis or self.',
+        },
         { name: 'document', message: 'Background code runs in a service worker: there is no document.' },
         { name: 'localStorage', message: 'Not available in a service worker; use lib/store.' },
       ],

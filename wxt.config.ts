@@ -13,7 +13,13 @@ export default defineConfig({
     name: 'Playbook Companion',
     description:
       'Turn what you read on finance sites into investing playbooks with your AI investing agent. Decision support, not financial advice.',
-    permissions: ['storage', 'alarms', 'contextMenus', 'notifications', ...(browser === 'chrome' ? ['sidePanel'] : [])],
+    permissions: [
+      'storage',
+      'alarms',
+      'contextMenus',
+      'notifications',
+      ...(browser === 'chrome' ? ['sidePanel'] : []),
+    ],
     host_permissions: SANDBOX_HOSTS,
     optional_host_permissions: ['https://*/*', 'http://*/*'],
   }),

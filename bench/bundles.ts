@@ -10,7 +10,8 @@ export interface BundleFigure {
   budgetGzipBytes?: number;
 }
 
-const IMPORT = /(?:import|export)\s*(?:[^'"`;]*?from\s*)?["']([^"']+\.js)["']|import\(\s*["']([^"']+\.js)["']\s*\)/g;
+const IMPORT =
+  /(?:import|export)\s*(?:[^'"`;]*?from\s*)?["']([^"']+\.js)["']|import\(\s*["']([^"']+\.js)["']\s*\)/g;
 const HTML_ASSET = /<(?:script[^>]*\ssrc|link[^>]*\shref)="([^"]+\.(?:js|css))"/g;
 
 /** Every file an entrypoint loads: the file itself plus its static and dynamic imports, transitively. */
@@ -35,7 +36,9 @@ function entryFiles(root: string, entrypoint: string): string[] {
   const html = join(root, `${entrypoint}.html`);
   if (existsSync(html)) {
     const text = readFileSync(html, 'utf8');
-    return [...text.matchAll(HTML_ASSET)].map((m) => (m[1].startsWith('/') ? join(root, m[1]) : join(root, m[1])));
+    return [...text.matchAll(HTML_ASSET)].map((m) =>
+      m[1].startsWith('/') ? join(root, m[1]) : join(root, m[1]),
+    );
   }
   return [join(root, `${entrypoint}.js`), join(root, `${entrypoint}.css`)].filter((file) => existsSync(file));
 }
@@ -45,7 +48,8 @@ export function measureBundles(root: string, budgets: Record<string, number>): B
     content_scripts?: { js?: string[] }[];
   };
   const entrypoints = ['background', 'popup', 'options', 'sidepanel', 'confirm'];
-  for (const script of manifest.content_scripts ?? []) for (const js of script.js ?? []) entrypoints.push(js.replace(/\.js$/, ''));
+  for (const script of manifest.content_scripts ?? [])
+    for (const js of script.js ?? []) entrypoints.push(js.replace(/\.js$/, ''));
   return entrypoints
     .filter((entrypoint) => entryFiles(root, entrypoint).length > 0)
     .map((entrypoint) => {

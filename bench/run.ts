@@ -27,7 +27,9 @@ function printBundles(figures: BundleFigure[]): void {
 
 function main(): void {
   if (process.env.BENCH_REUSE_BUILD !== '1') execFileSync('npx', ['wxt', 'build'], { stdio: 'ignore' });
-  const budgets = (JSON.parse(readFileSync('bench/budgets.json', 'utf8')) as { gzipBytes: Record<string, number> }).gzipBytes;
+  const budgets = (
+    JSON.parse(readFileSync('bench/budgets.json', 'utf8')) as { gzipBytes: Record<string, number> }
+  ).gzipBytes;
   const bundles = measureBundles(OUTPUT, budgets);
   printBundles(bundles);
   mkdirSync('bench', { recursive: true });

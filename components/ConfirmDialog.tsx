@@ -29,7 +29,16 @@ function parseTickers(text: string): string[] {
 }
 
 /** Shows exactly what will be sent; nothing is written until the user presses Confirm. */
-export function ConfirmDialog({ operation, initial, sourceUrl, account, busy, error, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  operation,
+  initial,
+  sourceUrl,
+  account,
+  busy,
+  error,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
   const [title, setTitle] = useState(initial.title);
   const [thesis, setThesis] = useState(initial.thesis);
   const [tickers, setTickers] = useState(initial.tickers.join(', '));
@@ -54,7 +63,12 @@ export function ConfirmDialog({ operation, initial, sourceUrl, account, busy, er
       </label>
       <label>
         Thesis
-        <textarea rows={8} value={thesis} maxLength={4000} onInput={(e) => setThesis(e.currentTarget.value)} />
+        <textarea
+          rows={8}
+          value={thesis}
+          maxLength={4000}
+          onInput={(e) => setThesis(e.currentTarget.value)}
+        />
       </label>
       <label>
         Tickers
@@ -75,7 +89,12 @@ export function ConfirmDialog({ operation, initial, sourceUrl, account, busy, er
         </p>
       ) : null}
       <div class="row">
-        <button type="button" class="primary" disabled={busy} onClick={() => onConfirm({ title, thesis, tickers: parseTickers(tickers), visibility })}>
+        <button
+          type="button"
+          class="primary"
+          disabled={busy}
+          onClick={() => onConfirm({ title, thesis, tickers: parseTickers(tickers), visibility })}
+        >
           Confirm
         </button>
         <button type="button" disabled={busy} onClick={onCancel}>

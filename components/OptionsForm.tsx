@@ -19,7 +19,15 @@ export interface OptionsFormProps {
   onGrantAccess: (origins: string[]) => void;
 }
 
-export function OptionsForm({ state, busy, message, fieldErrors = {}, onSave, onRemoveKey, onGrantAccess }: OptionsFormProps) {
+export function OptionsForm({
+  state,
+  busy,
+  message,
+  fieldErrors = {},
+  onSave,
+  onRemoveKey,
+  onGrantAccess,
+}: OptionsFormProps) {
   const [serviceUrl, setServiceUrl] = useState(state.settings.serviceUrl);
   const [apiUrl, setApiUrl] = useState(state.settings.apiUrl);
   const [apiKey, setApiKey] = useState('');
@@ -38,12 +46,24 @@ export function OptionsForm({ state, busy, message, fieldErrors = {}, onSave, on
       >
         <label>
           Service URL
-          <input type="url" required value={serviceUrl} onInput={(e) => setServiceUrl(e.currentTarget.value)} aria-invalid={fieldErrors.serviceUrl ? true : undefined} />
+          <input
+            type="url"
+            required
+            value={serviceUrl}
+            onInput={(e) => setServiceUrl(e.currentTarget.value)}
+            aria-invalid={fieldErrors.serviceUrl ? true : undefined}
+          />
           {fieldErrors.serviceUrl ? <span class="error">{fieldErrors.serviceUrl}</span> : null}
         </label>
         <label>
           API URL
-          <input type="url" required value={apiUrl} onInput={(e) => setApiUrl(e.currentTarget.value)} aria-invalid={fieldErrors.apiUrl ? true : undefined} />
+          <input
+            type="url"
+            required
+            value={apiUrl}
+            onInput={(e) => setApiUrl(e.currentTarget.value)}
+            aria-invalid={fieldErrors.apiUrl ? true : undefined}
+          />
           {fieldErrors.apiUrl ? <span class="error">{fieldErrors.apiUrl}</span> : null}
         </label>
         <label>
@@ -52,12 +72,16 @@ export function OptionsForm({ state, busy, message, fieldErrors = {}, onSave, on
             type="password"
             autocomplete="off"
             value={apiKey}
-            placeholder={state.key.set ? `Stored key ends in ${state.key.last4 ?? '????'}` : 'Paste your API key'}
+            placeholder={
+              state.key.set ? `Stored key ends in ${state.key.last4 ?? '????'}` : 'Paste your API key'
+            }
             onInput={(e) => setApiKey(e.currentTarget.value)}
             aria-invalid={fieldErrors.key ? true : undefined}
           />
           <span class="hint">
-            {state.key.set ? `A key ending in ${state.key.last4 ?? '????'} is stored. Leave empty to keep it.` : 'No key stored yet.'}
+            {state.key.set
+              ? `A key ending in ${state.key.last4 ?? '????'} is stored. Leave empty to keep it.`
+              : 'No key stored yet.'}
           </span>
           {fieldErrors.key ? <span class="error">{fieldErrors.key}</span> : null}
         </label>

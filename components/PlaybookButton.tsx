@@ -14,7 +14,13 @@ export function PlaybookButton({ busy, message, tickers, onActivate, onDismiss }
         Turn this into a playbook
       </button>
       {tickers.length > 0 ? <span class="tickers">{tickers.slice(0, 3).join(' · ')}</span> : null}
-      <button type="button" class="dismiss" aria-label="Hide on this site" title="Hide on this site" onClick={onDismiss}>
+      <button
+        type="button"
+        class="dismiss"
+        aria-label="Hide on this site"
+        title="Hide on this site"
+        onClick={onDismiss}
+      >
         ×
       </button>
       {message ? (

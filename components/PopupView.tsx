@@ -27,8 +27,11 @@ export function PopupView({ state, error, optionsUrl, onOpenSidePanel }: PopupVi
       </header>
       {needsKey ? (
         <p>
-          Add your API key in the <a href={optionsUrl} target="_blank" rel="noreferrer">options</a> to see your
-          playbooks. You can create one at{' '}
+          Add your API key in the{' '}
+          <a href={optionsUrl} target="_blank" rel="noreferrer">
+            options
+          </a>{' '}
+          to see your playbooks. You can create one at{' '}
           <a href={`${state.settings.serviceUrl}/apikey`} target="_blank" rel="noreferrer">
             {state.settings.serviceUrl}/apikey
           </a>

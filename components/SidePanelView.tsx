@@ -46,7 +46,13 @@ export function SidePanelView({ initialTab = 'playbooks', panels }: SidePanelVie
         ))}
       </div>
       {TABS.map((tab) => (
-        <section key={tab.id} id={`panel-${tab.id}`} role="tabpanel" aria-labelledby={`tab-${tab.id}`} hidden={selected !== tab.id}>
+        <section
+          key={tab.id}
+          id={`panel-${tab.id}`}
+          role="tabpanel"
+          aria-labelledby={`tab-${tab.id}`}
+          hidden={selected !== tab.id}
+        >
           {panels[tab.id]}
         </section>
       ))}

@@ -16,12 +16,26 @@ export interface RecordedRequest {
 }
 
 const componentStatus = z.enum(['operational', 'degraded', 'outage']);
-const statusBody = z.object({ status: componentStatus, components: z.array(z.object({ name: z.string().min(1).max(80), status: componentStatus }).strict()).max(20).optional() }).strict();
+const statusBody = z
+  .object({
+    status: componentStatus,
+    components: z
+      .array(z.object({ name: z.string().min(1).max(80), status: componentStatus }).strict())
+      .max(20)
+      .optional(),
+  })
+  .strict();
 const revokeBody = z.object({ key: z.string().min(1).max(200) }).strict();
 const eventBody = z
   .object({
     playbook_id: z.string().min(1).max(64),
-    type: z.enum(['playbook.created', 'playbook.updated', 'backtest.completed', 'execution.started', 'execution.stopped']),
+    type: z.enum([
+      'playbook.created',
+      'playbook.updated',
+      'backtest.completed',
+      'execution.started',
+      'execution.stopped',
+    ]),
     data: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
@@ -32,13 +46,19 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-export function createAdmin(ctx: SandboxContext, recorder: { list: () => RecordedRequest[]; clear: () => void }): Hono<AppEnv> {
+export function createAdmin(
+  ctx: SandboxContext,
+  recorder: { list: () => RecordedRequest[]; clear: () => void },
+): Hono<AppEnv> {
   const admin = new Hono<AppEnv>();
-  const problem = (path: string, status: number, code: string, detail: string) => problemResponse(ctx.baseUrl, path, { status, code, title: code.replace(/_/g, ' '), detail });
+  const problem = (path: string, status: number, code: string, detail: string) =>
+    problemResponse(ctx.baseUrl, path, { status, code, title: code.replace(/_/g, ' '), detail });
 
   admin.use('*', async (c, next) => {
-    if (!isLoopback(c.env.incoming.socket.remoteAddress)) return problem(c.req.path, 403, 'loopback_only', 'Admin routes answer loopback clients only.');
-    if (!tokenMatches(c.req.header('authorization'), ctx.adminToken)) return problem(c.req.path, 401, 'admin_token_required', 'Send Authorization: Bearer <admin token>.');
+    if (!isLoopback(c.env.incoming.socket.remoteAddress))
+      return problem(c.req.path, 403, 'loopback_only', 'Admin routes answer loopback clients only.');
+    if (!tokenMatches(c.req.header('authorization'), ctx.adminToken))
+      return problem(c.req.path, 401, 'admin_token_required', 'Send Authorization: Bearer <admin token>.');
     await next();
   });
 
@@ -61,14 +81,20 @@ export function createAdmin(ctx: SandboxContext, recorder: { list: () => Recorde
   admin.post('/status', async (c) => {
     const body = await readJsonBody(c, statusBody);
     if (!body.ok) return problemResponse(ctx.baseUrl, c.req.path, body.problem);
-    const components = body.value.components ?? DEFAULT_COMPONENTS.map((name, i) => ({ name, status: i === 0 ? body.value.status : 'operational' as const }));
+    const components =
+      body.value.components ??
+      DEFAULT_COMPONENTS.map((name, i) => ({
+        name,
+        status: i === 0 ? body.value.status : ('operational' as const),
+      }));
     ctx.status = { status: body.value.status, components, updated_at: new Date().toISOString() };
     return jsonResponse(200, ctx.status);
   });
   admin.post('/keys/revoke', async (c) => {
     const body = await readJsonBody(c, revokeBody);
     if (!body.ok) return problemResponse(ctx.baseUrl, c.req.path, body.problem);
-    if (!ctx.store.revokeApiKey(body.value.key)) return problem(c.req.path, 404, 'unknown_key', 'No active API key matches.');
+    if (!ctx.store.revokeApiKey(body.value.key))
+      return problem(c.req.path, 404, 'unknown_key', 'No active API key matches.');
     return jsonResponse(200, { revoked: true });
   });
   admin.post('/events', async (c) => {
@@ -76,7 +102,12 @@ export function createAdmin(ctx: SandboxContext, recorder: { list: () => Recorde
     if (!body.ok) return problemResponse(ctx.baseUrl, c.req.path, body.problem);
     const playbook = ctx.store.getPlaybook(body.value.playbook_id);
     if (!playbook) return problem(c.req.path, 404, 'not_found', 'No such playbook.');
-    const event = ctx.store.appendEvent(playbook.owner.id, body.value.type, playbook.id, body.value.data ?? { synthetic: true });
+    const event = ctx.store.appendEvent(
+      playbook.owner.id,
+      body.value.type,
+      playbook.id,
+      body.value.data ?? { synthetic: true },
+    );
     return jsonResponse(201, event);
   });
   admin.all('*', (c) => problem(c.req.path, 404, 'not_found', 'Unknown admin route.'));

@@ -9,7 +9,14 @@ import { API_PREFIX, type AppContext, type AppEnv, type SandboxContext } from '.
 import { CursorError, decodeCursor, encodeCursor } from './cursor';
 import { executeGraphql } from './graphql';
 import { ListError, pagePlaybooks, parseLimit, parseVisibility } from './lists';
-import { badRequest, canonicalJson, jsonResponse, problemResponse, readJsonBody, type ProblemDetails } from './http';
+import {
+  badRequest,
+  canonicalJson,
+  jsonResponse,
+  problemResponse,
+  readJsonBody,
+  type ProblemDetails,
+} from './http';
 import { operation, type OperationId } from './openapi';
 import {
   batchGetBody,
@@ -36,7 +43,15 @@ export const EXPOSED_HEADERS = [
   'Link',
   'Location',
 ];
-export const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match', 'Idempotency-Key', 'Last-Event-ID', 'Accept'];
+export const ALLOWED_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'If-Match',
+  'If-None-Match',
+  'Idempotency-Key',
+  'Last-Event-ID',
+  'Accept',
+];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const OVERSIZE_PADDING_BYTES = 5 * 1024 * 1024 + 4096;
@@ -53,7 +68,14 @@ const KNOWN_QUERY: Partial<Record<OperationId, string[]>> = {
 function rejectUnknownQuery(c: AppContext, id: OperationId): void {
   const known = KNOWN_QUERY[id] ?? [];
   const unknown = Object.keys(c.req.queries()).filter((name) => !known.includes(name));
-  if (unknown.length) throw new ListError(badRequest(`Unknown query parameter: ${unknown.join(', ')}.`, 'unknown_parameter', unknown.map((path) => ({ path, message: 'unknown parameter' }))));
+  if (unknown.length)
+    throw new ListError(
+      badRequest(
+        `Unknown query parameter: ${unknown.join(', ')}.`,
+        'unknown_parameter',
+        unknown.map((path) => ({ path, message: 'unknown parameter' })),
+      ),
+    );
 }
 
 /** The result of a committed write: what the client sees and what a replay returns. */
@@ -63,9 +85,15 @@ interface WriteResult {
   headers?: Record<string, string>;
 }
 
-function backtestSummary(playbookId: string, start: string, end: string, benchmark: string): Record<string, unknown> {
+function backtestSummary(
+  playbookId: string,
+  start: string,
+  end: string,
+  benchmark: string,
+): Record<string, unknown> {
   const digest = createHash('sha256').update(`${playbookId}:${start}:${end}:${benchmark}`).digest();
-  const pct = (byte: number, spread: number, offset: number) => Math.round(((byte / 255) * spread + offset) * 10) / 10;
+  const pct = (byte: number, spread: number, offset: number) =>
+    Math.round(((byte / 255) * spread + offset) * 10) / 10;
   return {
     start,
     end,
@@ -80,9 +108,15 @@ function backtestSummary(playbookId: string, start: string, end: string, benchma
 
 export function createApi(ctx: SandboxContext): Hono<AppEnv> {
   const api = new Hono<AppEnv>();
-  const problem = (c: { req: { path: string } }, p: ProblemDetails, headers: Record<string, string> = {}) => problemResponse(ctx.baseUrl, c.req.path, p, headers);
+  const problem = (c: { req: { path: string } }, p: ProblemDetails, headers: Record<string, string> = {}) =>
+    problemResponse(ctx.baseUrl, c.req.path, p, headers);
   const notFound = (c: AppContext, what = 'playbook') =>
-    problem(c, { status: 404, code: 'not_found', title: 'Not found', detail: `No ${what} with this id is visible to you.` });
+    problem(c, {
+      status: 404,
+      code: 'not_found',
+      title: 'Not found',
+      detail: `No ${what} with this id is visible to you.`,
+    });
 
   api.use(
     '*',
@@ -98,7 +132,8 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
   // Faults that act before the request is served; counters count API requests only.
   api.use('*', async (c, next) => {
     const faults = ctx.faults;
-    if (faults.config.latencyMs > 0) await sleep(faults.config.latencyMs, undefined, { signal: ctx.closing }).catch(() => undefined);
+    if (faults.config.latencyMs > 0)
+      await sleep(faults.config.latencyMs, undefined, { signal: ctx.closing }).catch(() => undefined);
     if (faults.take('resetConnection')) {
       c.env.incoming.socket.destroy();
       return new Response(null, { status: 499 });
@@ -108,13 +143,35 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
     }
     if (faults.take('rateLimitBurst')) {
       const seconds = faults.config.retryAfterSeconds;
-      const headers: Record<string, string> = { 'RateLimit-Reset': String(seconds), ...rateHeaders(0, seconds) };
+      const headers: Record<string, string> = {
+        'RateLimit-Reset': String(seconds),
+        ...rateHeaders(0, seconds),
+      };
       if (faults.config.retryAfterMode === 'seconds') headers['Retry-After'] = String(seconds);
-      if (faults.config.retryAfterMode === 'http-date') headers['Retry-After'] = new Date(Date.now() + seconds * 1000).toUTCString();
-      return problem(c, { status: 429, code: 'rate_limited', title: 'Too many requests', detail: 'The rate limit for this key is exhausted; wait before retrying.' }, headers);
+      if (faults.config.retryAfterMode === 'http-date')
+        headers['Retry-After'] = new Date(Date.now() + seconds * 1000).toUTCString();
+      return problem(
+        c,
+        {
+          status: 429,
+          code: 'rate_limited',
+          title: 'Too many requests',
+          detail: 'The rate limit for this key is exhausted; wait before retrying.',
+        },
+        headers,
+      );
     }
     if (faults.serverErrorNow()) {
-      return problem(c, { status: 503, code: 'service_unavailable', title: 'Service unavailable', detail: 'Injected fault: the service is briefly unavailable.' }, { 'Retry-After': '1', ...rateHeaders(0, 1) });
+      return problem(
+        c,
+        {
+          status: 503,
+          code: 'service_unavailable',
+          title: 'Service unavailable',
+          detail: 'Injected fault: the service is briefly unavailable.',
+        },
+        { 'Retry-After': '1', ...rateHeaders(0, 1) },
+      );
     }
     await next();
   });
@@ -131,18 +188,31 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
     const user = match ? ctx.store.userForKey(match[1]) : null;
     c.set('user', user);
     c.set('apiKey', user && match ? match[1] : null);
-    const bucketId = user && match ? `key:${createHash('sha256').update(match[1]).digest('hex')}` : `ip:${c.env.incoming.socket.remoteAddress ?? 'unknown'}`;
+    const bucketId =
+      user && match
+        ? `key:${createHash('sha256').update(match[1]).digest('hex')}`
+        : `ip:${c.env.incoming.socket.remoteAddress ?? 'unknown'}`;
     const decision = ctx.buckets.consume(bucketId);
     const headers = rateHeaders(decision.remaining, decision.resetSeconds);
     if (!decision.allowed) {
       return problem(
         c,
-        { status: 429, code: 'rate_limited', title: 'Too many requests', detail: `The limit of ${ctx.buckets.quota} requests per ${ctx.buckets.windowSeconds} s is exhausted.` },
-        { ...headers, 'Retry-After': String(decision.retryAfterSeconds), 'RateLimit-Reset': String(decision.retryAfterSeconds) },
+        {
+          status: 429,
+          code: 'rate_limited',
+          title: 'Too many requests',
+          detail: `The limit of ${ctx.buckets.quota} requests per ${ctx.buckets.windowSeconds} s is exhausted.`,
+        },
+        {
+          ...headers,
+          'Retry-After': String(decision.retryAfterSeconds),
+          'RateLimit-Reset': String(decision.retryAfterSeconds),
+        },
       );
     }
     await next();
-    for (const [name, value] of Object.entries(headers)) if (!c.res.headers.has(name)) c.res.headers.set(name, value);
+    for (const [name, value] of Object.entries(headers))
+      if (!c.res.headers.has(name)) c.res.headers.set(name, value);
   });
 
   // Faults that spoil an answer after it was produced.
@@ -153,12 +223,18 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
     const isList = c.req.method === 'GET' && /\/(playbooks|events)$/.test(c.req.path);
     if (isList && ctx.faults.take('oversizedResponse')) {
       const text = await c.res.text();
-      c.res = new Response(text + ' '.repeat(OVERSIZE_PADDING_BYTES), { status: c.res.status, headers: c.res.headers });
+      c.res = new Response(text + ' '.repeat(OVERSIZE_PADDING_BYTES), {
+        status: c.res.status,
+        headers: c.res.headers,
+      });
       c.res.headers.delete('content-length');
     }
     if (ctx.faults.take('malformedJson')) {
       const text = await c.res.text();
-      c.res = new Response(text.slice(0, Math.max(1, Math.floor(text.length / 2))), { status: c.res.status, headers: c.res.headers });
+      c.res = new Response(text.slice(0, Math.max(1, Math.floor(text.length / 2))), {
+        status: c.res.status,
+        headers: c.res.headers,
+      });
       c.res.headers.delete('content-length');
     }
     if (ctx.faults.take('wrongContentType')) c.res.headers.set('Content-Type', 'text/html; charset=utf-8');
@@ -174,13 +250,20 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
           status: 401,
           code: sent ? 'invalid_api_key' : 'missing_api_key',
           title: 'Unauthorized',
-          detail: sent ? 'The API key is not valid or was revoked. Create a new one at /apikey.' : 'Send an API key as Authorization: Bearer <key>. Create one at /apikey.',
+          detail: sent
+            ? 'The API key is not valid or was revoked. Create a new one at /apikey.'
+            : 'Send an API key as Authorization: Bearer <key>. Create one at /apikey.',
         },
         { 'WWW-Authenticate': 'Bearer realm="investing-agent"' },
       );
     }
     if (permission && !user.permissions.includes(permission)) {
-      return problem(c, { status: 403, code: 'permission_denied', title: 'Forbidden', detail: `This key lacks the ${permission} permission.` });
+      return problem(c, {
+        status: 403,
+        code: 'permission_denied',
+        title: 'Forbidden',
+        detail: `This key lacks the ${permission} permission.`,
+      });
     }
     return user;
   };
@@ -200,7 +283,11 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
     };
   };
 
-  const listRoute = (c: AppContext, id: OperationId, run: () => { body: unknown; headers?: Record<string, string> }) => {
+  const listRoute = (
+    c: AppContext,
+    id: OperationId,
+    run: () => { body: unknown; headers?: Record<string, string> },
+  ) => {
     try {
       rejectUnknownQuery(c, id);
       const result = run();
@@ -223,29 +310,65 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
     const user = requireUser(c, permission);
     if (user instanceof Response) return user;
     const rawKey = c.req.header('idempotency-key');
-    if (rawKey === undefined) return problem(c, badRequest('Writes need an Idempotency-Key header (a UUID).', 'idempotency_key_required', [{ path: 'Idempotency-Key', message: 'required' }]));
+    if (rawKey === undefined)
+      return problem(
+        c,
+        badRequest('Writes need an Idempotency-Key header (a UUID).', 'idempotency_key_required', [
+          { path: 'Idempotency-Key', message: 'required' },
+        ]),
+      );
     const key = rawKey.trim().replace(/^"(.*)"$/, '$1');
-    if (!UUID.test(key)) return problem(c, badRequest('Idempotency-Key must be a UUID.', 'invalid_idempotency_key', [{ path: 'Idempotency-Key', message: 'not a UUID' }]));
+    if (!UUID.test(key))
+      return problem(
+        c,
+        badRequest('Idempotency-Key must be a UUID.', 'invalid_idempotency_key', [
+          { path: 'Idempotency-Key', message: 'not a UUID' },
+        ]),
+      );
     const body = await readJsonBody(c, schema, options);
     if (!body.ok) return problem(c, body.problem);
-    const bodyHash = createHash('sha256').update(canonicalJson({ path: c.req.path, body: body.raw })).digest('hex');
+    const bodyHash = createHash('sha256')
+      .update(canonicalJson({ path: c.req.path, body: body.raw }))
+      .digest('hex');
     const existing = ctx.store.getIdempotency(user.id, id, key);
     if (existing && existing.bodyHash !== bodyHash) {
-      return problem(c, { status: 422, code: 'idempotency_key_reused', title: 'Idempotency key reused', detail: 'This Idempotency-Key was already used with a different body.' });
+      return problem(c, {
+        status: 422,
+        code: 'idempotency_key_reused',
+        title: 'Idempotency key reused',
+        detail: 'This Idempotency-Key was already used with a different body.',
+      });
     }
     if (existing?.state === 'done') {
-      return new Response(existing.response.body, { status: existing.response.status, headers: { ...existing.response.headers, 'Idempotent-Replayed': 'true' } });
+      return new Response(existing.response.body, {
+        status: existing.response.status,
+        headers: { ...existing.response.headers, 'Idempotent-Replayed': 'true' },
+      });
     }
     if (existing || !ctx.store.claimIdempotency(user.id, id, key, bodyHash)) {
-      return problem(c, { status: 409, code: 'idempotency_in_flight', title: 'Conflict', detail: 'A request with this Idempotency-Key is still being processed; retry later.' }, { 'Retry-After': '1' });
+      return problem(
+        c,
+        {
+          status: 409,
+          code: 'idempotency_in_flight',
+          title: 'Conflict',
+          detail: 'A request with this Idempotency-Key is still being processed; retry later.',
+        },
+        { 'Retry-After': '1' },
+      );
     }
     let committed: Response;
     try {
-      if (ctx.faults.config.writeHoldMs > 0) await sleep(ctx.faults.config.writeHoldMs, undefined, { signal: ctx.closing }).catch(() => undefined);
+      if (ctx.faults.config.writeHoldMs > 0)
+        await sleep(ctx.faults.config.writeHoldMs, undefined, { signal: ctx.closing }).catch(() => undefined);
       committed = ctx.store.transaction(() => {
         const result = perform(user, body.value);
         const isProblem = result.status >= 400;
-        const headers = { 'Content-Type': isProblem ? 'application/problem+json' : 'application/json', 'Cache-Control': 'no-store', ...(result.headers ?? {}) };
+        const headers = {
+          'Content-Type': isProblem ? 'application/problem+json' : 'application/json',
+          'Cache-Control': 'no-store',
+          ...(result.headers ?? {}),
+        };
         const text = JSON.stringify(result.body);
         if (isProblem) ctx.store.releaseIdempotency(user.id, id, key);
         else ctx.store.completeIdempotency(user.id, id, key, { status: result.status, headers, body: text });
@@ -256,7 +379,12 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
       throw error;
     }
     if (committed.status < 400 && ctx.faults.take('serverErrorAfterCommit')) {
-      return problem(c, { status: 500, code: 'internal_error', title: 'Internal server error', detail: 'Injected fault: the write committed but the answer was lost.' });
+      return problem(c, {
+        status: 500,
+        code: 'internal_error',
+        title: 'Internal server error',
+        detail: 'Injected fault: the write committed but the answer was lost.',
+      });
     }
     return committed;
   };
@@ -265,26 +393,61 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
   const ownedPlaybook = (c: AppContext, user: User, playbookId: string): Playbook | WriteResult => {
     const playbook = ctx.store.getPlaybook(playbookId);
     if (!playbook || (playbook.owner.id !== user.id && playbook.visibility === 'private')) {
-      return { status: 404, body: { type: `${ctx.baseUrl}/problems/not_found`, title: 'Not found', status: 404, detail: 'No playbook with this id is visible to you.', instance: c.req.path, code: 'not_found' } };
+      return {
+        status: 404,
+        body: {
+          type: `${ctx.baseUrl}/problems/not_found`,
+          title: 'Not found',
+          status: 404,
+          detail: 'No playbook with this id is visible to you.',
+          instance: c.req.path,
+          code: 'not_found',
+        },
+      };
     }
     if (playbook.owner.id !== user.id) {
-      return { status: 403, body: { type: `${ctx.baseUrl}/problems/not_owner`, title: 'Forbidden', status: 403, detail: 'Only the owner can change this playbook.', instance: c.req.path, code: 'not_owner' } };
+      return {
+        status: 403,
+        body: {
+          type: `${ctx.baseUrl}/problems/not_owner`,
+          title: 'Forbidden',
+          status: 403,
+          detail: 'Only the owner can change this playbook.',
+          instance: c.req.path,
+          code: 'not_owner',
+        },
+      };
     }
     return playbook;
   };
   const isPlaybook = (value: Playbook | WriteResult): value is Playbook => 'id' in value;
   const problemResult = (c: AppContext, p: ProblemDetails): WriteResult => ({
     status: p.status,
-    body: { type: `${ctx.baseUrl}/problems/${p.code}`, title: p.title, status: p.status, detail: p.detail, instance: c.req.path, code: p.code, ...(p.errors ? { errors: p.errors } : {}) },
+    body: {
+      type: `${ctx.baseUrl}/problems/${p.code}`,
+      title: p.title,
+      status: p.status,
+      detail: p.detail,
+      instance: c.req.path,
+      code: p.code,
+      ...(p.errors ? { errors: p.errors } : {}),
+    },
   });
 
-  const visibleTo = (playbook: Playbook | null, user: User): playbook is Playbook => Boolean(playbook && (playbook.owner.id === user.id || playbook.visibility !== 'private'));
+  const visibleTo = (playbook: Playbook | null, user: User): playbook is Playbook =>
+    Boolean(playbook && (playbook.owner.id === user.id || playbook.visibility !== 'private'));
 
   api.get(route('getStatus'), () => jsonResponse(200, ctx.status));
 
   api.get(route('listPublicPlaybooks'), (c) =>
     listRoute(c, 'listPublicPlaybooks', () => {
-      const page = pagePlaybooks(ctx, { public: true }, undefined, c.req.query('cursor'), parseLimit(c.req.query('limit'), LIMIT_DEFAULT));
+      const page = pagePlaybooks(
+        ctx,
+        { public: true },
+        undefined,
+        c.req.query('cursor'),
+        parseLimit(c.req.query('limit'), LIMIT_DEFAULT),
+      );
       return { body: { data: page.data, has_more: page.has_more, next_cursor: page.next_cursor } };
     }),
   );
@@ -299,12 +462,26 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
     const user = requireUser(c, 'playbooks:read');
     if (user instanceof Response) return user;
     return listRoute(c, id, () => {
-      const page = pagePlaybooks(ctx, { ownerId: user.id }, parseVisibility(c.req.query('visibility')), c.req.query('cursor'), parseLimit(c.req.query('limit'), LIMIT_DEFAULT));
+      const page = pagePlaybooks(
+        ctx,
+        { ownerId: user.id },
+        parseVisibility(c.req.query('visibility')),
+        c.req.query('cursor'),
+        parseLimit(c.req.query('limit'), LIMIT_DEFAULT),
+      );
       return { body: { data: page.data, has_more: page.has_more, next_cursor: page.next_cursor }, headers };
     });
   };
-  api.get(route('listPlaybooks'), (c) => listOwn(c, 'listPlaybooks', ctx.faults.config.deprecateListPlaybooks ? deprecationHeaders('graphql') : undefined));
-  api.get(route('listPlaybooksLegacy'), (c) => listOwn(c, 'listPlaybooksLegacy', deprecationHeaders('listPlaybooks')));
+  api.get(route('listPlaybooks'), (c) =>
+    listOwn(
+      c,
+      'listPlaybooks',
+      ctx.faults.config.deprecateListPlaybooks ? deprecationHeaders('graphql') : undefined,
+    ),
+  );
+  api.get(route('listPlaybooksLegacy'), (c) =>
+    listOwn(c, 'listPlaybooksLegacy', deprecationHeaders('listPlaybooks')),
+  );
 
   api.post(route('batchGetPlaybooks'), async (c) => {
     const user = requireUser(c, 'playbooks:read');
@@ -314,7 +491,18 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
     const results = body.value.ids.map((id) => {
       const playbook = ctx.store.getPlaybook(id);
       if (visibleTo(playbook, user)) return { id, status: 200, playbook };
-      return { id, status: 404, error: { type: `${ctx.baseUrl}/problems/not_found`, title: 'Not found', status: 404, detail: 'No playbook with this id is visible to you.', instance: `${API_PREFIX}/playbooks/${id}`, code: 'not_found' } };
+      return {
+        id,
+        status: 404,
+        error: {
+          type: `${ctx.baseUrl}/problems/not_found`,
+          title: 'Not found',
+          status: 404,
+          detail: 'No playbook with this id is visible to you.',
+          instance: `${API_PREFIX}/playbooks/${id}`,
+          code: 'not_found',
+        },
+      };
     });
     return jsonResponse(200, { results });
   });
@@ -326,7 +514,13 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
     let position = ctx.store.latestEventSeq();
     if (lastEventId !== undefined && lastEventId !== '') {
       const seq = eventSeq(lastEventId);
-      if (seq === null) return problem(c, badRequest('Last-Event-ID is not an event id this service issued.', 'invalid_last_event_id', [{ path: 'Last-Event-ID', message: 'unknown event id' }]));
+      if (seq === null)
+        return problem(
+          c,
+          badRequest('Last-Event-ID is not an event id this service issued.', 'invalid_last_event_id', [
+            { path: 'Last-Event-ID', message: 'unknown event id' },
+          ]),
+        );
       position = seq;
     }
     return streamSSE(c, async (stream) => {
@@ -347,7 +541,10 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
       const off = ctx.store.onEvent((ownerId) => {
         if (ownerId === user.id) void flush().catch(() => undefined);
       });
-      const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(() => undefined), 15_000);
+      const heartbeat = setInterval(
+        () => void stream.write(': heartbeat\n\n').catch(() => undefined),
+        15_000,
+      );
       try {
         await stream.write(': connected\n\n');
         await flush();
@@ -368,7 +565,12 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
     if (user instanceof Response) return user;
     const playbook = ctx.store.getPlaybook(c.req.param('id') ?? '');
     if (!visibleTo(playbook, user)) return notFound(c);
-    if (c.req.header('if-none-match')?.split(',').some((tag) => tag.trim() === playbook.etag)) {
+    if (
+      c.req
+        .header('if-none-match')
+        ?.split(',')
+        .some((tag) => tag.trim() === playbook.etag)
+    ) {
       return new Response(null, { status: 304, headers: { ETag: playbook.etag } });
     }
     return jsonResponse(200, playbook, { ETag: playbook.etag });
@@ -376,9 +578,22 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
 
   api.post(route('createPlaybook'), (c) =>
     write(c, 'createPlaybook', 'playbooks:write', createPlaybookBody, (user, body) => {
-      const playbook = ctx.store.createPlaybook(user.id, { title: body.title, thesis: body.thesis, visibility: body.visibility, tickers: body.tickers ?? [], source: body.source });
-      ctx.store.appendEvent(user.id, 'playbook.created', playbook.id, { title: playbook.title, visibility: playbook.visibility });
-      return { status: 201, body: playbook, headers: { ETag: playbook.etag, Location: `${ctx.apiUrl}/playbooks/${playbook.id}` } };
+      const playbook = ctx.store.createPlaybook(user.id, {
+        title: body.title,
+        thesis: body.thesis,
+        visibility: body.visibility,
+        tickers: body.tickers ?? [],
+        source: body.source,
+      });
+      ctx.store.appendEvent(user.id, 'playbook.created', playbook.id, {
+        title: playbook.title,
+        visibility: playbook.visibility,
+      });
+      return {
+        status: 201,
+        body: playbook,
+        headers: { ETag: playbook.etag, Location: `${ctx.apiUrl}/playbooks/${playbook.id}` },
+      };
     }),
   );
 
@@ -387,13 +602,23 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
     if (!ifMatch) {
       const user = requireUser(c, 'playbooks:write');
       if (user instanceof Response) return user;
-      return problem(c, { status: 428, code: 'if_match_required', title: 'Precondition required', detail: "Send If-Match with the playbook's etag." });
+      return problem(c, {
+        status: 428,
+        code: 'if_match_required',
+        title: 'Precondition required',
+        detail: "Send If-Match with the playbook's etag.",
+      });
     }
     return write(c, 'updatePlaybook', 'playbooks:write', updatePlaybookBody, (user, body) => {
       const found = ownedPlaybook(c, user, c.req.param('id') ?? '');
       if (!isPlaybook(found)) return found;
       if (ifMatch.trim() !== '*' && !ifMatch.split(',').some((tag) => tag.trim() === found.etag)) {
-        return problemResult(c, { status: 412, code: 'etag_mismatch', title: 'Precondition failed', detail: 'The playbook changed since you read it; read it again and reapply your change.' });
+        return problemResult(c, {
+          status: 412,
+          code: 'etag_mismatch',
+          title: 'Precondition failed',
+          detail: 'The playbook changed since you read it; read it again and reapply your change.',
+        });
       }
       const updated = ctx.store.updatePlaybook(found.id, body);
       ctx.store.appendEvent(user.id, 'playbook.updated', updated.id, { fields: Object.keys(body) });
@@ -406,11 +631,18 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
       const found = ownedPlaybook(c, user, c.req.param('id') ?? '');
       if (!isPlaybook(found)) return found;
       const benchmark = body.benchmark ?? 'SPY';
-      const backtestId = ctx.store.createBacktest(user.id, found.id, { start: body.start, end: body.end, benchmark });
+      const backtestId = ctx.store.createBacktest(user.id, found.id, {
+        start: body.start,
+        end: body.end,
+        benchmark,
+      });
       const timer = setTimeout(() => {
         ctx.timers.delete(timer);
         if (ctx.closing.aborted) return;
-        const summary = { backtest_id: backtestId, ...backtestSummary(found.id, body.start, body.end, benchmark) };
+        const summary = {
+          backtest_id: backtestId,
+          ...backtestSummary(found.id, body.start, body.end, benchmark),
+        };
         ctx.store.transaction(() => {
           ctx.store.completeBacktest(backtestId, summary);
           ctx.store.appendEvent(user.id, 'backtest.completed', found.id, summary);
@@ -431,7 +663,12 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
         const found = ownedPlaybook(c, user, c.req.param('id') ?? '');
         if (!isPlaybook(found)) return found;
         if (!ctx.store.getUser(user.id)?.brokerage_linked) {
-          return problemResult(c, { status: 403, code: 'brokerage_not_linked', title: 'Brokerage not linked', detail: 'Link a brokerage account before activating live automation.' });
+          return problemResult(c, {
+            status: 403,
+            code: 'brokerage_not_linked',
+            title: 'Brokerage not linked',
+            detail: 'Link a brokerage account before activating live automation.',
+          });
         }
         const updated = ctx.store.updatePlaybook(found.id, { status: 'active' });
         ctx.store.appendEvent(user.id, 'execution.started', updated.id, { status: 'active' });
@@ -483,12 +720,21 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
         try {
           after = decodeCursor(cursor, 'events', user.id);
         } catch (error) {
-          if (error instanceof CursorError) throw new ListError(badRequest(error.message, 'invalid_cursor', [{ path: 'cursor', message: error.message }]));
+          if (error instanceof CursorError)
+            throw new ListError(
+              badRequest(error.message, 'invalid_cursor', [{ path: 'cursor', message: error.message }]),
+            );
           throw error;
         }
       }
       const page = ctx.store.eventsAfter(user.id, after, limit);
-      return { body: { data: page.events, has_more: page.hasMore, next_cursor: encodeCursor('events', user.id, page.lastSeq) } };
+      return {
+        body: {
+          data: page.events,
+          has_more: page.hasMore,
+          next_cursor: encodeCursor('events', user.id, page.lastSeq),
+        },
+      };
     });
   });
 
@@ -501,11 +747,23 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
     return jsonResponse(200, result);
   });
 
-  api.all('*', (c) => problem(c, { status: 404, code: 'no_such_operation', title: 'Not found', detail: `No operation answers ${c.req.method} ${c.req.path}. See /openapi.json.` }));
+  api.all('*', (c) =>
+    problem(c, {
+      status: 404,
+      code: 'no_such_operation',
+      title: 'Not found',
+      detail: `No operation answers ${c.req.method} ${c.req.path}. See /openapi.json.`,
+    }),
+  );
 
   api.onError((error, c) => {
     ctx.reportError('sandbox.api.error', error);
-    return problem(c, { status: 500, code: 'internal_error', title: 'Internal server error', detail: 'The sandbox failed to answer; see its console.' });
+    return problem(c, {
+      status: 500,
+      code: 'internal_error',
+      title: 'Internal server error',
+      detail: 'The sandbox failed to answer; see its console.',
+    });
   });
 
   return api;

@@ -32,15 +32,30 @@ export interface McpToolSummary {
 }
 
 export const MCP_TOOLS: McpToolSummary[] = [
-  { name: 'get_product_overview', description: 'What the Investing Agent does, its plans and its safety rules, in one Markdown document.' },
-  { name: 'list_resources', description: 'The public discovery documents (llms.txt, OpenAPI, pricing, auth, skills) with their URLs.' },
+  {
+    name: 'get_product_overview',
+    description: 'What the Investing Agent does, its plans and its safety rules, in one Markdown document.',
+  },
+  {
+    name: 'list_resources',
+    description: 'The public discovery documents (llms.txt, OpenAPI, pricing, auth, skills) with their URLs.',
+  },
   { name: 'list_categories', description: 'The use-case categories the service covers, with slugs.' },
-  { name: 'get_category', description: 'One use-case category by slug, with a summary and example public playbooks.' },
-  { name: 'search_public_playbooks', description: 'Search public playbooks by words in the title, thesis or tickers.' },
+  {
+    name: 'get_category',
+    description: 'One use-case category by slug, with a summary and example public playbooks.',
+  },
+  {
+    name: 'search_public_playbooks',
+    description: 'Search public playbooks by words in the title, thesis or tickers.',
+  },
 ];
 
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 const PAGE_STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b1f24;background:#fff}
@@ -63,9 +78,33 @@ ${bodyHtml}
 }
 
 export const PLAN_ROWS = [
-  { name: 'Starter', id: PLANS[0], price: '$0', playbooks: '5 playbooks', backtests: '10 backtests / month', rate: '60 requests / minute', live: 'No live automation' },
-  { name: 'Pro', id: PLANS[1], price: '$29', playbooks: 'Unlimited playbooks', backtests: '500 backtests / month', rate: '120 requests / minute', live: 'Live automation on 1 linked brokerage' },
-  { name: 'Team', id: PLANS[2], price: '$99', playbooks: 'Unlimited, shared workspace', backtests: '5,000 backtests / month', rate: '600 requests / minute', live: 'Live automation on 5 linked brokerages' },
+  {
+    name: 'Starter',
+    id: PLANS[0],
+    price: '$0',
+    playbooks: '5 playbooks',
+    backtests: '10 backtests / month',
+    rate: '60 requests / minute',
+    live: 'No live automation',
+  },
+  {
+    name: 'Pro',
+    id: PLANS[1],
+    price: '$29',
+    playbooks: 'Unlimited playbooks',
+    backtests: '500 backtests / month',
+    rate: '120 requests / minute',
+    live: 'Live automation on 1 linked brokerage',
+  },
+  {
+    name: 'Team',
+    id: PLANS[2],
+    price: '$99',
+    playbooks: 'Unlimited, shared workspace',
+    backtests: '5,000 backtests / month',
+    rate: '600 requests / minute',
+    live: 'Live automation on 5 linked brokerages',
+  },
 ];
 
 interface Skill {
@@ -78,7 +117,8 @@ function skills(apiUrl: string): Skill[] {
   return [
     {
       name: 'playbook-authoring',
-      description: 'Turn an investment thesis or article excerpt into a private draft playbook through the Investing Agent API.',
+      description:
+        'Turn an investment thesis or article excerpt into a private draft playbook through the Investing Agent API.',
       body: `# Playbook authoring
 
 Use this skill when a user wants to turn a thesis, a narrative or an article excerpt into a playbook.
@@ -94,7 +134,8 @@ API base: ${apiUrl}. ${DISCLAIMER}
     },
     {
       name: 'backtest-review',
-      description: 'Queue a backtest for a playbook and explain the result summary when the backtest.completed event arrives.',
+      description:
+        'Queue a backtest for a playbook and explain the result summary when the backtest.completed event arrives.',
       body: `# Backtest review
 
 1. Call \`runBacktest\` with \`start\` and \`end\` dates (YYYY-MM-DD) and an optional \`benchmark\` ticker (default SPY).
@@ -107,7 +148,8 @@ ${DISCLAIMER}
     },
     {
       name: 'service-discovery',
-      description: 'Discover the Investing Agent: llms.txt, OpenAPI, pricing, MCP card and skills, in the recommended order.',
+      description:
+        'Discover the Investing Agent: llms.txt, OpenAPI, pricing, MCP card and skills, in the recommended order.',
       body: `# Service discovery
 
 Fetch, in this order: \`/llms.txt\`, \`/llms-full.txt\`, \`/api-docs\`, \`/openapi.json\`, \`/pricing.md\`,
@@ -137,7 +179,8 @@ export interface ContentOptions {
 export function discoveryDocuments(options: ContentOptions): Map<string, DiscoveryDocument> {
   const { baseUrl, apiUrl } = options;
   const docs = new Map<string, DiscoveryDocument>();
-  const add = (path: string, kind: keyof typeof CONTENT_TYPES, title: string, body: string) => docs.set(path, { path, contentType: CONTENT_TYPES[kind], body, title });
+  const add = (path: string, kind: keyof typeof CONTENT_TYPES, title: string, body: string) =>
+    docs.set(path, { path, contentType: CONTENT_TYPES[kind], body, title });
 
   const links: [string, string, string][] = [
     ['/llms-full.txt', 'Full product context', 'everything in one text file'],
@@ -255,7 +298,11 @@ Retry \`5xx\` answers and dropped connections with backoff and jitter within a b
 same Idempotency-Key for writes. After a \`429\`, hold back every call until \`Retry-After\` has passed.
 `,
   );
-  add('/developers/llms.txt', 'txt', 'Developer llms.txt', `# ${SERVICE_NAME} for developers
+  add(
+    '/developers/llms.txt',
+    'txt',
+    'Developer llms.txt',
+    `# ${SERVICE_NAME} for developers
 
 > The REST, GraphQL and MCP interfaces of the ${SERVICE_NAME}. ${DISCLAIMER}
 
@@ -270,7 +317,8 @@ same Idempotency-Key for writes. After a \`429\`, hold back every call until \`R
 - [MCP server](${baseUrl}/mcp.md): read-only public tools
 - [Agent skills](${baseUrl}/.well-known/agent-skills/index.json): skill index with digests
 - [Agent card](${baseUrl}/.well-known/agent.json): links to every resource
-`);
+`,
+  );
   add(
     '/explore.md',
     'md',
@@ -383,14 +431,25 @@ document, the API under \`${apiUrl}\` and MCP at \`/mcp\` from SQLite, with faul
     const path = `/.well-known/agent-skills/${skill.name}/SKILL.md`;
     const body = skillMarkdown(skill);
     add(path, 'md', `Skill: ${skill.name}`, body);
-    const digest = options.tamperedSkillDigest && index === 0 ? sha256Hex(`${body}tampered`) : sha256Hex(body);
-    return { name: skill.name, type: 'skill-md', description: skill.description, url: `/.well-known/agent-skills/${skill.name}/SKILL.md`, digest: `sha256:${digest}` };
+    const digest =
+      options.tamperedSkillDigest && index === 0 ? sha256Hex(`${body}tampered`) : sha256Hex(body);
+    return {
+      name: skill.name,
+      type: 'skill-md',
+      description: skill.description,
+      url: `/.well-known/agent-skills/${skill.name}/SKILL.md`,
+      digest: `sha256:${digest}`,
+    };
   });
   add(
     '/.well-known/agent-skills/index.json',
     'json',
     'Agent skills index',
-    JSON.stringify({ $schema: 'https://schemas.agentskills.io/discovery/0.2.0/schema.json', skills: skillEntries }, null, 2),
+    JSON.stringify(
+      { $schema: 'https://schemas.agentskills.io/discovery/0.2.0/schema.json', skills: skillEntries },
+      null,
+      2,
+    ),
   );
 
   const mcpCard = {
@@ -399,7 +458,11 @@ document, the API under \`${apiUrl}\` and MCP at \`/mcp\` from SQLite, with faul
     version: SERVICE_VERSION,
     description: `Public, read-only MCP tools of the ${SERVICE_NAME}: product overview, categories and public playbook search.`,
     remotes: [{ type: 'streamable-http', url: `${baseUrl}/mcp` }],
-    serverInfo: { name: 'investing-agent-public', title: `${SERVICE_NAME} (public)`, version: SERVICE_VERSION },
+    serverInfo: {
+      name: 'investing-agent-public',
+      title: `${SERVICE_NAME} (public)`,
+      version: SERVICE_VERSION,
+    },
     protocolVersion: '2025-11-25',
     transport: { type: 'streamable-http', endpoint: '/mcp' },
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
@@ -408,7 +471,8 @@ document, the API under \`${apiUrl}\` and MCP at \`/mcp\` from SQLite, with faul
   add('/.well-known/mcp/server-card.json', 'json', 'MCP server card', JSON.stringify(mcpCard, null, 2));
 
   const typeOf = (path: string) => {
-    if (path === '/status' || path === '/apikey' || path === '/api-docs' || path.startsWith('/use-cases/')) return 'text/html';
+    if (path === '/status' || path === '/apikey' || path === '/api-docs' || path.startsWith('/use-cases/'))
+      return 'text/html';
     if (path.endsWith('.json') || path === '/mcp') return 'application/json';
     if (path.endsWith('.md')) return 'text/markdown';
     return 'text/plain';
@@ -419,7 +483,18 @@ document, the API under \`${apiUrl}\` and MCP at \`/mcp\` from SQLite, with faul
     ['describedby', '/developers/llms.txt'],
     ['service-desc', '/openapi.json'],
     ['service-doc', '/api-docs'],
-    ...['/api-docs.md', '/developers.md', '/explore.md', '/auth.md', '/pricing.md', '/AGENTS.md', '/mcp.md', '/webhooks.md', '/onboarding.md', '/sandbox.md'].map((p) => ['service-doc', p]),
+    ...[
+      '/api-docs.md',
+      '/developers.md',
+      '/explore.md',
+      '/auth.md',
+      '/pricing.md',
+      '/AGENTS.md',
+      '/mcp.md',
+      '/webhooks.md',
+      '/onboarding.md',
+      '/sandbox.md',
+    ].map((p) => ['service-doc', p]),
     ['mcp-server-card', '/.well-known/mcp/server-card.json'],
     ['mcp', '/mcp'],
     ['agent-skills', '/.well-known/agent-skills/index.json'],
@@ -439,7 +514,15 @@ document, the API under \`${apiUrl}\` and MCP at \`/mcp\` from SQLite, with faul
   add('/agent.json', 'json', 'Agent card', JSON.stringify(agentCard, null, 2));
   add('/.well-known/agent.json', 'json', 'Agent card', JSON.stringify(agentCard, null, 2));
 
-  const fullSections = ['/api-docs.md', '/auth.md', '/pricing.md', '/webhooks.md', '/mcp.md', '/AGENTS.md', '/onboarding.md'].map((p) => docs.get(p)!.body);
+  const fullSections = [
+    '/api-docs.md',
+    '/auth.md',
+    '/pricing.md',
+    '/webhooks.md',
+    '/mcp.md',
+    '/AGENTS.md',
+    '/onboarding.md',
+  ].map((p) => docs.get(p)!.body);
   add('/llms-full.txt', 'txt', 'llms-full.txt', `${llms}\n${fullSections.join('\n')}`);
   return docs;
 }

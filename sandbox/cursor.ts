@@ -2,7 +2,15 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 
-const positionSchema = z.object({ v: z.literal(1), k: z.string().max(32), f: z.string().max(64), s: z.number().int().min(0), r: z.string().max(16).optional() }).strict();
+const positionSchema = z
+  .object({
+    v: z.literal(1),
+    k: z.string().max(32),
+    f: z.string().max(64),
+    s: z.number().int().min(0),
+    r: z.string().max(16).optional(),
+  })
+  .strict();
 export type CursorPosition = z.infer<typeof positionSchema>;
 
 export class CursorError extends Error {}
@@ -16,7 +24,8 @@ export function encodeCursor(kind: string, filter: string, seq: number, fresh = 
 
 /** The position inside a cursor made for this list and filter; throws CursorError otherwise. */
 export function decodeCursor(cursor: string, kind: string, filter: string): number {
-  if (cursor.length === 0 || cursor.length > 512 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw new CursorError('The cursor is not one this service issued.');
+  if (cursor.length === 0 || cursor.length > 512 || !/^[A-Za-z0-9_-]+$/.test(cursor))
+    throw new CursorError('The cursor is not one this service issued.');
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -25,6 +34,7 @@ export function decodeCursor(cursor: string, kind: string, filter: string): numb
   }
   const result = positionSchema.safeParse(parsed);
   if (!result.success) throw new CursorError('The cursor is not one this service issued.');
-  if (result.data.k !== kind || result.data.f !== filter) throw new CursorError('The cursor belongs to another list or filter.');
+  if (result.data.k !== kind || result.data.f !== filter)
+    throw new CursorError('The cursor belongs to another list or filter.');
   return result.data.s;
 }

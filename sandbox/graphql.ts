@@ -55,13 +55,24 @@ export async function executeGraphql(
   const root = {
     playbooks: (args: { first?: number | null; after?: string | null; visibility?: string | null }) => {
       const first = args.first ?? LIMIT_DEFAULT;
-      if (first < LIMIT_MIN || first > LIMIT_MAX) throw badInput(`first must be from ${LIMIT_MIN} to ${LIMIT_MAX}.`);
+      if (first < LIMIT_MIN || first > LIMIT_MAX)
+        throw badInput(`first must be from ${LIMIT_MIN} to ${LIMIT_MAX}.`);
       const visibility = args.visibility ? visibilitySchema.parse(args.visibility) : undefined;
       try {
         const page = pagePlaybooks(ctx, { ownerId: user.id }, visibility, args.after ?? undefined, first);
         return {
-          edges: page.data.map((p, i) => ({ cursor: encodeCursor(page.kind, page.filter, page.seqs[i]), node: toNode(p) })),
-          pageInfo: { hasNextPage: page.has_more, endCursor: page.next_cursor ?? (page.seqs.length ? encodeCursor(page.kind, page.filter, page.seqs[page.seqs.length - 1]) : null) },
+          edges: page.data.map((p, i) => ({
+            cursor: encodeCursor(page.kind, page.filter, page.seqs[i]),
+            node: toNode(p),
+          })),
+          pageInfo: {
+            hasNextPage: page.has_more,
+            endCursor:
+              page.next_cursor ??
+              (page.seqs.length
+                ? encodeCursor(page.kind, page.filter, page.seqs[page.seqs.length - 1])
+                : null),
+          },
         };
       } catch (error) {
         if (error instanceof ListError) throw badInput(error.problem.detail);
@@ -77,5 +88,11 @@ export async function executeGraphql(
       return { ...account, brokerageLinked: account.brokerage_linked };
     },
   };
-  return graphql({ schema, source: request.query, rootValue: root, variableValues: request.variables ?? undefined, operationName: request.operationName ?? undefined });
+  return graphql({
+    schema,
+    source: request.query,
+    rootValue: root,
+    variableValues: request.variables ?? undefined,
+    operationName: request.operationName ?? undefined,
+  });
 }

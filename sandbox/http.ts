@@ -25,7 +25,12 @@ export function problemBody(baseUrl: string, instance: string, p: ProblemDetails
   return body;
 }
 
-export function problemResponse(baseUrl: string, instance: string, p: ProblemDetails, headers: Record<string, string> = {}): Response {
+export function problemResponse(
+  baseUrl: string,
+  instance: string,
+  p: ProblemDetails,
+  headers: Record<string, string> = {},
+): Response {
   return new Response(JSON.stringify(problemBody(baseUrl, instance, p)), {
     status: p.status,
     headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', ...headers },
@@ -33,10 +38,17 @@ export function problemResponse(baseUrl: string, instance: string, p: ProblemDet
 }
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers },
+  });
 }
 
-export const badRequest = (detail: string, code = 'invalid_request', errors: { path: string; message: string }[] = []): ProblemDetails => ({
+export const badRequest = (
+  detail: string,
+  code = 'invalid_request',
+  errors: { path: string; message: string }[] = [],
+): ProblemDetails => ({
   status: 400,
   code,
   title: 'Bad request',
@@ -47,27 +59,70 @@ export const badRequest = (detail: string, code = 'invalid_request', errors: { p
 export type BodyResult<T> = { ok: true; value: T; raw: unknown } | { ok: false; problem: ProblemDetails };
 
 /** Reads a JSON body of at most 64 KB and validates it; an empty body reads as `{}` when allowed. */
-export async function readJsonBody<T>(c: AppContext, schema: z.ZodType<T>, options: { allowEmpty?: boolean } = {}): Promise<BodyResult<T>> {
+export async function readJsonBody<T>(
+  c: AppContext,
+  schema: z.ZodType<T>,
+  options: { allowEmpty?: boolean } = {},
+): Promise<BodyResult<T>> {
   const declared = Number(c.req.header('content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES) return { ok: false, problem: badRequest(`The body is larger than ${MAX_BODY_BYTES} bytes.`, 'body_too_large', [{ path: '(body)', message: `larger than ${MAX_BODY_BYTES} bytes` }]) };
+  if (declared > MAX_BODY_BYTES)
+    return {
+      ok: false,
+      problem: badRequest(`The body is larger than ${MAX_BODY_BYTES} bytes.`, 'body_too_large', [
+        { path: '(body)', message: `larger than ${MAX_BODY_BYTES} bytes` },
+      ]),
+    };
   const text = await c.req.text();
-  if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES) return { ok: false, problem: badRequest(`The body is larger than ${MAX_BODY_BYTES} bytes.`, 'body_too_large', [{ path: '(body)', message: `larger than ${MAX_BODY_BYTES} bytes` }]) };
+  if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES)
+    return {
+      ok: false,
+      problem: badRequest(`The body is larger than ${MAX_BODY_BYTES} bytes.`, 'body_too_large', [
+        { path: '(body)', message: `larger than ${MAX_BODY_BYTES} bytes` },
+      ]),
+    };
   let raw: unknown = {};
   if (text.trim().length === 0) {
-    if (!options.allowEmpty) return { ok: false, problem: badRequest('A JSON body is required.', 'body_required', [{ path: '(body)', message: 'required' }]) };
+    if (!options.allowEmpty)
+      return {
+        ok: false,
+        problem: badRequest('A JSON body is required.', 'body_required', [
+          { path: '(body)', message: 'required' },
+        ]),
+      };
   } else {
     const type = (c.req.header('content-type') ?? '').toLowerCase();
     if (!/^application\/(.+\+)?json\b/.test(type)) {
-      return { ok: false, problem: { status: 415, code: 'unsupported_media_type', title: 'Unsupported media type', detail: 'Send the body as application/json.' } };
+      return {
+        ok: false,
+        problem: {
+          status: 415,
+          code: 'unsupported_media_type',
+          title: 'Unsupported media type',
+          detail: 'Send the body as application/json.',
+        },
+      };
     }
     try {
       raw = JSON.parse(text);
     } catch {
-      return { ok: false, problem: badRequest('The body is not valid JSON.', 'invalid_json', [{ path: '(body)', message: 'not valid JSON' }]) };
+      return {
+        ok: false,
+        problem: badRequest('The body is not valid JSON.', 'invalid_json', [
+          { path: '(body)', message: 'not valid JSON' },
+        ]),
+      };
     }
   }
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) return { ok: false, problem: badRequest('The body does not match the schema.', 'validation_failed', issuesToErrors(parsed.error)) };
+  if (!parsed.success)
+    return {
+      ok: false,
+      problem: badRequest(
+        'The body does not match the schema.',
+        'validation_failed',
+        issuesToErrors(parsed.error),
+      ),
+    };
   return { ok: true, value: parsed.data, raw };
 }
 
@@ -75,7 +130,9 @@ export async function readJsonBody<T>(c: AppContext, schema: z.ZodType<T>, optio
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    );
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';

@@ -35,11 +35,18 @@ export function pagePlaybooks(
     try {
       beforeSeq = decodeCursor(cursor, kind, filter);
     } catch (error) {
-      if (error instanceof CursorError) throw new ListError(badRequest(error.message, 'invalid_cursor', [{ path: 'cursor', message: error.message }]));
+      if (error instanceof CursorError)
+        throw new ListError(
+          badRequest(error.message, 'invalid_cursor', [{ path: 'cursor', message: error.message }]),
+        );
       throw error;
     }
   }
-  const page = ctx.store.listPlaybooks('ownerId' in scope ? { ownerId: scope.ownerId, visibility } : { visibility: 'public' }, beforeSeq, limit);
+  const page = ctx.store.listPlaybooks(
+    'ownerId' in scope ? { ownerId: scope.ownerId, visibility } : { visibility: 'public' },
+    beforeSeq,
+    limit,
+  );
   let hasMore = page.hasMore;
   let next = page.hasMore && page.lastSeq !== null ? encodeCursor(kind, filter, page.lastSeq) : null;
   if (ctx.faults.config.endlessHasMore) {
@@ -55,16 +62,30 @@ export function pagePlaybooks(
 
 export function parseLimit(value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!/^\d{1,4}$/.test(value)) throw new ListError(badRequest(`limit must be an integer from ${LIMIT_MIN} to ${LIMIT_MAX}.`, 'invalid_limit', [{ path: 'limit', message: 'not an integer' }]));
+  if (!/^\d{1,4}$/.test(value))
+    throw new ListError(
+      badRequest(`limit must be an integer from ${LIMIT_MIN} to ${LIMIT_MAX}.`, 'invalid_limit', [
+        { path: 'limit', message: 'not an integer' },
+      ]),
+    );
   const limit = Number(value);
-  if (limit < LIMIT_MIN || limit > LIMIT_MAX) throw new ListError(badRequest(`limit must be from ${LIMIT_MIN} to ${LIMIT_MAX}.`, 'invalid_limit', [{ path: 'limit', message: `must be ${LIMIT_MIN}–${LIMIT_MAX}` }]));
+  if (limit < LIMIT_MIN || limit > LIMIT_MAX)
+    throw new ListError(
+      badRequest(`limit must be from ${LIMIT_MIN} to ${LIMIT_MAX}.`, 'invalid_limit', [
+        { path: 'limit', message: `must be ${LIMIT_MIN}–${LIMIT_MAX}` },
+      ]),
+    );
   return limit;
 }
 
 export function parseVisibility(value: string | undefined): Visibility | undefined {
   if (value === undefined) return undefined;
   const parsed = visibilitySchema.safeParse(value);
-  if (!parsed.success) throw new ListError(badRequest('visibility must be private, unlisted or public.', 'invalid_visibility', [{ path: 'visibility', message: 'unknown visibility' }]));
+  if (!parsed.success)
+    throw new ListError(
+      badRequest('visibility must be private, unlisted or public.', 'invalid_visibility', [
+        { path: 'visibility', message: 'unknown visibility' },
+      ]),
+    );
   return parsed.data;
 }
-

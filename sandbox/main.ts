@@ -43,7 +43,12 @@ function integer(name: string, value: string | undefined, fallback: number): num
 }
 
 async function main(): Promise<void> {
-  const faultOptions = Object.fromEntries(FAULT_FLAGS.map((f) => [f.flag.slice(2), { type: f.kind === 'bool' ? ('boolean' as const) : ('string' as const) }]));
+  const faultOptions = Object.fromEntries(
+    FAULT_FLAGS.map((f) => [
+      f.flag.slice(2),
+      { type: f.kind === 'bool' ? ('boolean' as const) : ('string' as const) },
+    ]),
+  );
   const { values } = parseArgs({
     args: process.argv.slice(2),
     strict: true,
@@ -83,7 +88,9 @@ async function main(): Promise<void> {
     rateWindowSeconds: integer('--rate-window', values['rate-window'], 60) || 60,
     faults,
   });
-  process.stdout.write(`demo API key: ${sandbox.demoKey}\nadmin token: ${sandbox.adminToken}\nlistening on ${sandbox.baseUrl}\ndemo sign-in: ${DEMO_EMAIL} / ${DEMO_PASSWORD}\n`);
+  process.stdout.write(
+    `demo API key: ${sandbox.demoKey}\nadmin token: ${sandbox.adminToken}\nlistening on ${sandbox.baseUrl}\ndemo sign-in: ${DEMO_EMAIL} / ${DEMO_PASSWORD}\n`,
+  );
   const stop = () => {
     void sandbox.close().then(() => process.exit(0));
   };

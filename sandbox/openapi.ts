@@ -34,23 +34,159 @@ export interface OperationSpec {
 }
 
 export const OPERATIONS: OperationSpec[] = [
-  { operationId: 'getStatus', method: 'get', path: '/status', auth: false, write: false, summary: 'Service status', tag: 'Status' },
-  { operationId: 'listPublicPlaybooks', method: 'get', path: '/public/playbooks', auth: false, write: false, summary: 'List public playbooks', tag: 'Explore' },
-  { operationId: 'getAccount', method: 'get', path: '/account', auth: true, write: false, summary: 'The signed-in account', tag: 'Account' },
-  { operationId: 'listPlaybooks', method: 'get', path: '/playbooks', auth: true, write: false, summary: "List the user's playbooks", tag: 'Playbooks' },
-  { operationId: 'listPlaybooksLegacy', method: 'get', path: '/legacy/playbooks', auth: true, write: false, summary: "List the user's playbooks (deprecated)", tag: 'Playbooks' },
-  { operationId: 'getPlaybook', method: 'get', path: '/playbooks/{id}', auth: true, write: false, summary: 'Get one playbook', tag: 'Playbooks' },
-  { operationId: 'batchGetPlaybooks', method: 'post', path: '/playbooks/batch-get', auth: true, write: false, summary: 'Get up to 50 playbooks in request order', tag: 'Playbooks' },
-  { operationId: 'createPlaybook', method: 'post', path: '/playbooks', auth: true, write: true, summary: 'Create a draft playbook', tag: 'Playbooks' },
-  { operationId: 'updatePlaybook', method: 'patch', path: '/playbooks/{id}', auth: true, write: true, summary: 'Update a playbook (If-Match required)', tag: 'Playbooks' },
-  { operationId: 'runBacktest', method: 'post', path: '/playbooks/{id}/backtests', auth: true, write: true, summary: 'Queue a backtest', tag: 'Backtests' },
-  { operationId: 'activatePlaybook', method: 'post', path: '/playbooks/{id}/activate', auth: true, write: true, summary: 'Start live automation', tag: 'Execution' },
-  { operationId: 'pausePlaybook', method: 'post', path: '/playbooks/{id}/pause', auth: true, write: true, summary: 'Stop live automation', tag: 'Execution' },
-  { operationId: 'createCheckoutSession', method: 'post', path: '/billing/checkout-sessions', auth: true, write: true, summary: 'Start a plan checkout', tag: 'Billing' },
-  { operationId: 'createBrokerageLink', method: 'post', path: '/brokerage/links', auth: true, write: true, summary: 'Start linking a brokerage', tag: 'Account' },
-  { operationId: 'listEvents', method: 'get', path: '/events', auth: true, write: false, summary: 'Poll change events after a cursor', tag: 'Events' },
-  { operationId: 'streamEvents', method: 'get', path: '/events/stream', auth: true, write: false, summary: 'Stream change events (SSE)', tag: 'Events' },
-  { operationId: 'graphql', method: 'post', path: '/graphql', auth: true, write: false, summary: 'GraphQL queries (read-only)', tag: 'GraphQL' },
+  {
+    operationId: 'getStatus',
+    method: 'get',
+    path: '/status',
+    auth: false,
+    write: false,
+    summary: 'Service status',
+    tag: 'Status',
+  },
+  {
+    operationId: 'listPublicPlaybooks',
+    method: 'get',
+    path: '/public/playbooks',
+    auth: false,
+    write: false,
+    summary: 'List public playbooks',
+    tag: 'Explore',
+  },
+  {
+    operationId: 'getAccount',
+    method: 'get',
+    path: '/account',
+    auth: true,
+    write: false,
+    summary: 'The signed-in account',
+    tag: 'Account',
+  },
+  {
+    operationId: 'listPlaybooks',
+    method: 'get',
+    path: '/playbooks',
+    auth: true,
+    write: false,
+    summary: "List the user's playbooks",
+    tag: 'Playbooks',
+  },
+  {
+    operationId: 'listPlaybooksLegacy',
+    method: 'get',
+    path: '/legacy/playbooks',
+    auth: true,
+    write: false,
+    summary: "List the user's playbooks (deprecated)",
+    tag: 'Playbooks',
+  },
+  {
+    operationId: 'getPlaybook',
+    method: 'get',
+    path: '/playbooks/{id}',
+    auth: true,
+    write: false,
+    summary: 'Get one playbook',
+    tag: 'Playbooks',
+  },
+  {
+    operationId: 'batchGetPlaybooks',
+    method: 'post',
+    path: '/playbooks/batch-get',
+    auth: true,
+    write: false,
+    summary: 'Get up to 50 playbooks in request order',
+    tag: 'Playbooks',
+  },
+  {
+    operationId: 'createPlaybook',
+    method: 'post',
+    path: '/playbooks',
+    auth: true,
+    write: true,
+    summary: 'Create a draft playbook',
+    tag: 'Playbooks',
+  },
+  {
+    operationId: 'updatePlaybook',
+    method: 'patch',
+    path: '/playbooks/{id}',
+    auth: true,
+    write: true,
+    summary: 'Update a playbook (If-Match required)',
+    tag: 'Playbooks',
+  },
+  {
+    operationId: 'runBacktest',
+    method: 'post',
+    path: '/playbooks/{id}/backtests',
+    auth: true,
+    write: true,
+    summary: 'Queue a backtest',
+    tag: 'Backtests',
+  },
+  {
+    operationId: 'activatePlaybook',
+    method: 'post',
+    path: '/playbooks/{id}/activate',
+    auth: true,
+    write: true,
+    summary: 'Start live automation',
+    tag: 'Execution',
+  },
+  {
+    operationId: 'pausePlaybook',
+    method: 'post',
+    path: '/playbooks/{id}/pause',
+    auth: true,
+    write: true,
+    summary: 'Stop live automation',
+    tag: 'Execution',
+  },
+  {
+    operationId: 'createCheckoutSession',
+    method: 'post',
+    path: '/billing/checkout-sessions',
+    auth: true,
+    write: true,
+    summary: 'Start a plan checkout',
+    tag: 'Billing',
+  },
+  {
+    operationId: 'createBrokerageLink',
+    method: 'post',
+    path: '/brokerage/links',
+    auth: true,
+    write: true,
+    summary: 'Start linking a brokerage',
+    tag: 'Account',
+  },
+  {
+    operationId: 'listEvents',
+    method: 'get',
+    path: '/events',
+    auth: true,
+    write: false,
+    summary: 'Poll change events after a cursor',
+    tag: 'Events',
+  },
+  {
+    operationId: 'streamEvents',
+    method: 'get',
+    path: '/events/stream',
+    auth: true,
+    write: false,
+    summary: 'Stream change events (SSE)',
+    tag: 'Events',
+  },
+  {
+    operationId: 'graphql',
+    method: 'post',
+    path: '/graphql',
+    auth: true,
+    write: false,
+    summary: 'GraphQL queries (read-only)',
+    tag: 'GraphQL',
+  },
 ];
 
 export function operation(id: OperationId): OperationSpec {
@@ -66,14 +202,21 @@ export interface Deprecation {
 type JsonObject = Record<string, unknown>;
 
 function schemaOf(schema: z.ZodType): JsonObject {
-  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) as JsonObject;
+  const json = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+    io: 'input',
+  }) as JsonObject;
   delete json.$schema;
   return json;
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: JsonObject) => ({ 'application/json': { schema } });
-const problemResponse = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
+const problemResponse = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: ref('Problem') } },
+});
 const rateHeaders = {
   RateLimit: { $ref: '#/components/headers/RateLimit' },
   'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
@@ -81,8 +224,20 @@ const rateHeaders = {
 
 function listParameters(): JsonObject[] {
   return [
-    { name: 'limit', in: 'query', required: false, description: 'Page size.', schema: { type: 'integer', minimum: LIMIT_MIN, maximum: LIMIT_MAX, default: LIMIT_DEFAULT } },
-    { name: 'cursor', in: 'query', required: false, description: 'Opaque cursor from next_cursor.', schema: { type: 'string', maxLength: 512 } },
+    {
+      name: 'limit',
+      in: 'query',
+      required: false,
+      description: 'Page size.',
+      schema: { type: 'integer', minimum: LIMIT_MIN, maximum: LIMIT_MAX, default: LIMIT_DEFAULT },
+    },
+    {
+      name: 'cursor',
+      in: 'query',
+      required: false,
+      description: 'Opaque cursor from next_cursor.',
+      schema: { type: 'string', maxLength: 512 },
+    },
   ];
 }
 
@@ -90,71 +245,160 @@ function buildOperation(spec: OperationSpec, deprecations: Deprecation[], baseUr
   const responses: JsonObject = {};
   const op: JsonObject = { operationId: spec.operationId, summary: spec.summary, tags: [spec.tag] };
   const parameters: JsonObject[] = [];
-  if (spec.path.includes('{id}')) parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 64 } });
+  if (spec.path.includes('{id}'))
+    parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 64 } });
   let success: [string, JsonObject];
   switch (spec.operationId) {
     case 'getStatus':
-      success = ['200', { description: 'Current status', headers: rateHeaders, content: json(ref('Status')) }];
+      success = [
+        '200',
+        { description: 'Current status', headers: rateHeaders, content: json(ref('Status')) },
+      ];
       break;
     case 'listPublicPlaybooks':
     case 'listPlaybooks':
     case 'listPlaybooksLegacy':
       parameters.push(...listParameters());
-      if (spec.operationId !== 'listPublicPlaybooks') parameters.push({ name: 'visibility', in: 'query', required: false, schema: { type: 'string', enum: ['private', 'unlisted', 'public'] } });
-      success = ['200', { description: 'A page of playbooks', headers: rateHeaders, content: json(ref('PlaybookList')) }];
+      if (spec.operationId !== 'listPublicPlaybooks')
+        parameters.push({
+          name: 'visibility',
+          in: 'query',
+          required: false,
+          schema: { type: 'string', enum: ['private', 'unlisted', 'public'] },
+        });
+      success = [
+        '200',
+        { description: 'A page of playbooks', headers: rateHeaders, content: json(ref('PlaybookList')) },
+      ];
       break;
     case 'getAccount':
       success = ['200', { description: 'The account', headers: rateHeaders, content: json(ref('Account')) }];
       break;
     case 'getPlaybook':
-      success = ['200', { description: 'The playbook', headers: { ETag: { $ref: '#/components/headers/ETag' }, ...rateHeaders }, content: json(ref('Playbook')) }];
+      success = [
+        '200',
+        {
+          description: 'The playbook',
+          headers: { ETag: { $ref: '#/components/headers/ETag' }, ...rateHeaders },
+          content: json(ref('Playbook')),
+        },
+      ];
       break;
     case 'batchGetPlaybooks':
       op.requestBody = { required: true, content: json(ref('BatchGetRequest')) };
       op.description = `Reads 1–${BATCH_MAX} playbooks. Results follow request order; an item the caller may not see is a 404 exactly like a missing one.`;
-      success = ['200', { description: 'Per-item results', headers: rateHeaders, content: json(ref('BatchGetResult')) }];
+      success = [
+        '200',
+        { description: 'Per-item results', headers: rateHeaders, content: json(ref('BatchGetResult')) },
+      ];
       break;
     case 'createPlaybook':
       op.requestBody = { required: true, content: json(ref('CreatePlaybookRequest')) };
-      success = ['201', { description: 'The new draft playbook', headers: { ETag: { $ref: '#/components/headers/ETag' }, ...rateHeaders }, content: json(ref('Playbook')) }];
+      success = [
+        '201',
+        {
+          description: 'The new draft playbook',
+          headers: { ETag: { $ref: '#/components/headers/ETag' }, ...rateHeaders },
+          content: json(ref('Playbook')),
+        },
+      ];
       break;
     case 'updatePlaybook':
-      parameters.push({ name: 'If-Match', in: 'header', required: true, description: "The playbook's etag.", schema: { type: 'string' } });
+      parameters.push({
+        name: 'If-Match',
+        in: 'header',
+        required: true,
+        description: "The playbook's etag.",
+        schema: { type: 'string' },
+      });
       op.requestBody = { required: true, content: json(ref('UpdatePlaybookRequest')) };
-      success = ['200', { description: 'The updated playbook', headers: { ETag: { $ref: '#/components/headers/ETag' }, ...rateHeaders }, content: json(ref('Playbook')) }];
+      success = [
+        '200',
+        {
+          description: 'The updated playbook',
+          headers: { ETag: { $ref: '#/components/headers/ETag' }, ...rateHeaders },
+          content: json(ref('Playbook')),
+        },
+      ];
       responses['412'] = problemResponse('The etag in If-Match is stale');
       responses['428'] = problemResponse('If-Match is missing');
       break;
     case 'runBacktest':
       op.requestBody = { required: true, content: json(ref('RunBacktestRequest')) };
-      success = ['202', { description: 'Queued; completion arrives as a backtest.completed event', headers: rateHeaders, content: json(ref('Backtest')) }];
+      success = [
+        '202',
+        {
+          description: 'Queued; completion arrives as a backtest.completed event',
+          headers: rateHeaders,
+          content: json(ref('Backtest')),
+        },
+      ];
       break;
     case 'activatePlaybook':
     case 'pausePlaybook':
       op.requestBody = { required: false, content: json({ type: 'object', additionalProperties: false }) };
-      success = ['200', { description: 'The playbook with its new status', headers: rateHeaders, content: json(ref('Playbook')) }];
+      success = [
+        '200',
+        {
+          description: 'The playbook with its new status',
+          headers: rateHeaders,
+          content: json(ref('Playbook')),
+        },
+      ];
       break;
     case 'createCheckoutSession':
       op.requestBody = { required: true, content: json(ref('CheckoutRequest')) };
-      success = ['201', { description: 'A checkout page to open', headers: rateHeaders, content: json(ref('CheckoutSession')) }];
+      success = [
+        '201',
+        {
+          description: 'A checkout page to open',
+          headers: rateHeaders,
+          content: json(ref('CheckoutSession')),
+        },
+      ];
       break;
     case 'createBrokerageLink':
       op.requestBody = { required: true, content: json(ref('BrokerageLinkRequest')) };
-      success = ['201', { description: 'A linking page to open', headers: rateHeaders, content: json(ref('BrokerageLink')) }];
+      success = [
+        '201',
+        { description: 'A linking page to open', headers: rateHeaders, content: json(ref('BrokerageLink')) },
+      ];
       break;
     case 'listEvents':
       parameters.push(...listParameters());
-      success = ['200', { description: 'Events after the cursor; next_cursor is always a position to poll from', headers: rateHeaders, content: json(ref('EventList')) }];
+      success = [
+        '200',
+        {
+          description: 'Events after the cursor; next_cursor is always a position to poll from',
+          headers: rateHeaders,
+          content: json(ref('EventList')),
+        },
+      ];
       break;
     case 'streamEvents':
-      parameters.push({ name: 'Last-Event-ID', in: 'header', required: false, description: 'Resume after this event id.', schema: { type: 'string' } });
-      success = ['200', { description: 'Server-Sent Events: event = type, id = event id, data = Event JSON', content: { 'text/event-stream': { schema: { type: 'string' } } } }];
+      parameters.push({
+        name: 'Last-Event-ID',
+        in: 'header',
+        required: false,
+        description: 'Resume after this event id.',
+        schema: { type: 'string' },
+      });
+      success = [
+        '200',
+        {
+          description: 'Server-Sent Events: event = type, id = event id, data = Event JSON',
+          content: { 'text/event-stream': { schema: { type: 'string' } } },
+        },
+      ];
       break;
     case 'graphql':
       op.requestBody = { required: true, content: json(ref('GraphQLRequest')) };
       op.description =
         'Read-only GraphQL. `playbooks(first: Int, after: String, visibility: Visibility): PlaybookConnection` with `edges {cursor node}` and `pageInfo {hasNextPage endCursor}`.';
-      success = ['200', { description: 'GraphQL response', headers: rateHeaders, content: json(ref('GraphQLResponse')) }];
+      success = [
+        '200',
+        { description: 'GraphQL response', headers: rateHeaders, content: json(ref('GraphQLResponse')) },
+      ];
       break;
   }
   if (spec.write) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
@@ -166,10 +410,15 @@ function buildOperation(spec: OperationSpec, deprecations: Deprecation[], baseUr
   responses['400'] = problemResponse('Invalid request');
   if (spec.auth) responses['401'] = problemResponse('Missing, invalid or revoked API key');
   if (spec.auth) responses['403'] = problemResponse('Missing permission or account state');
-  if (spec.path.includes('{id}')) responses['404'] = problemResponse('No such playbook, or not visible to the caller');
+  if (spec.path.includes('{id}'))
+    responses['404'] = problemResponse('No such playbook, or not visible to the caller');
   responses['429'] = {
     description: 'Rate limited',
-    headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' }, 'RateLimit-Reset': { $ref: '#/components/headers/RateLimitReset' }, ...rateHeaders },
+    headers: {
+      'Retry-After': { $ref: '#/components/headers/RetryAfter' },
+      'RateLimit-Reset': { $ref: '#/components/headers/RateLimitReset' },
+      ...rateHeaders,
+    },
     content: { 'application/problem+json': { schema: ref('Problem') } },
   };
   responses.default = problemResponse('Unexpected error');
@@ -186,13 +435,20 @@ function buildOperation(spec: OperationSpec, deprecations: Deprecation[], baseUr
       ...((success[1] as { headers?: JsonObject }).headers ?? {}),
       Deprecation: { description: 'RFC 9745: @<unix seconds>', schema: { type: 'string' } },
       Sunset: { description: 'RFC 8594 HTTP-date', schema: { type: 'string' } },
-      Link: { description: `<${baseUrl}/openapi.json#${deprecation.replacedBy}>; rel="successor-version"`, schema: { type: 'string' } },
+      Link: {
+        description: `<${baseUrl}/openapi.json#${deprecation.replacedBy}>; rel="successor-version"`,
+        schema: { type: 'string' },
+      },
     };
   }
   return op;
 }
 
-export function openApiDocument(options: { baseUrl: string; apiUrl: string; deprecations: Deprecation[] }): JsonObject {
+export function openApiDocument(options: {
+  baseUrl: string;
+  apiUrl: string;
+  deprecations: Deprecation[];
+}): JsonObject {
   const paths: Record<string, JsonObject> = {};
   for (const spec of OPERATIONS) {
     paths[spec.path] ??= {};
@@ -213,7 +469,9 @@ export function openApiDocument(options: { baseUrl: string; apiUrl: string; depr
     tags: [...new Set(OPERATIONS.map((o) => o.tag))].map((name) => ({ name })),
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key from /apikey' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key from /apikey' },
+      },
       parameters: {
         IdempotencyKey: {
           name: 'Idempotency-Key',
@@ -224,8 +482,14 @@ export function openApiDocument(options: { baseUrl: string; apiUrl: string; depr
         },
       },
       headers: {
-        RateLimit: { description: '"default";r=<remaining>;t=<seconds to reset>', schema: { type: 'string' } },
-        RateLimitPolicy: { description: '"default";q=<quota>;w=<window seconds>', schema: { type: 'string' } },
+        RateLimit: {
+          description: '"default";r=<remaining>;t=<seconds to reset>',
+          schema: { type: 'string' },
+        },
+        RateLimitPolicy: {
+          description: '"default";q=<quota>;w=<window seconds>',
+          schema: { type: 'string' },
+        },
         RateLimitReset: { description: 'Seconds until the limit resets', schema: { type: 'integer' } },
         RetryAfter: { description: 'Seconds or HTTP-date', schema: { type: 'string' } },
         ETag: { description: 'Strong ETag of the playbook', schema: { type: 'string' } },

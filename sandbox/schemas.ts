@@ -14,7 +14,10 @@ export const PLANS = ['starter', 'pro', 'team'] as const;
 export const visibilitySchema = z.enum(['private', 'unlisted', 'public']);
 export const playbookStatusSchema = z.enum(['draft', 'active', 'paused', 'archived']);
 const ticker = z.string().regex(/^[A-Z0-9][A-Z0-9.-]{0,11}$/, 'a ticker symbol such as AAPL or BRK.B');
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD').refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), 'a real calendar date');
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD')
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), 'a real calendar date');
 
 export const createPlaybookBody = z
   .object({
@@ -23,7 +26,11 @@ export const createPlaybookBody = z
     visibility: visibilitySchema,
     tickers: z.array(ticker).max(25).optional(),
     source: z
-      .object({ url: z.url({ protocol: /^https?$/ }).max(2048), title: z.string().max(300), excerpt: z.string().max(4000) })
+      .object({
+        url: z.url({ protocol: /^https?$/ }).max(2048),
+        title: z.string().max(300),
+        excerpt: z.string().max(4000),
+      })
       .strict()
       .optional(),
   })
@@ -39,16 +46,27 @@ export const updatePlaybookBody = z
   .strict()
   .refine((body) => Object.keys(body).length > 0, 'at least one field to change');
 
-export const batchGetBody = z.object({ ids: z.array(z.string().min(1).max(64)).min(1).max(BATCH_MAX) }).strict();
+export const batchGetBody = z
+  .object({ ids: z.array(z.string().min(1).max(64)).min(1).max(BATCH_MAX) })
+  .strict();
 
 export const runBacktestBody = z
-  .object({ start: isoDate, end: isoDate, benchmark: z.string().regex(/^[A-Z0-9.\-^]{1,12}$/).optional() })
+  .object({
+    start: isoDate,
+    end: isoDate,
+    benchmark: z
+      .string()
+      .regex(/^[A-Z0-9.\-^]{1,12}$/)
+      .optional(),
+  })
   .strict()
   .refine((b) => b.start < b.end, { message: 'start must be before end', path: ['end'] });
 
 export const emptyBody = z.object({}).strict();
 export const checkoutBody = z.object({ plan: z.enum(PLANS) }).strict();
-export const brokerageLinkBody = z.object({ provider: z.enum(['alpaca', 'interactive-brokers', 'schwab', 'sandbox-broker']) }).strict();
+export const brokerageLinkBody = z
+  .object({ provider: z.enum(['alpaca', 'interactive-brokers', 'schwab', 'sandbox-broker']) })
+  .strict();
 
 const problem = z.object({
   type: z.string(),
@@ -76,7 +94,13 @@ const playbook = z.object({
 
 const event = z.object({
   id: z.string(),
-  type: z.enum(['playbook.created', 'playbook.updated', 'backtest.completed', 'execution.started', 'execution.stopped']),
+  type: z.enum([
+    'playbook.created',
+    'playbook.updated',
+    'backtest.completed',
+    'execution.started',
+    'execution.stopped',
+  ]),
   playbook_id: z.string(),
   at: z.iso.datetime(),
   data: z.record(z.string(), z.unknown()),
@@ -86,7 +110,11 @@ const event = z.object({
 export const componentSchemas = {
   Problem: problem,
   Playbook: playbook,
-  PlaybookList: z.object({ data: z.array(playbook), has_more: z.boolean(), next_cursor: z.string().nullable() }),
+  PlaybookList: z.object({
+    data: z.array(playbook),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable(),
+  }),
   Event: event,
   EventList: z.object({ data: z.array(event), has_more: z.boolean(), next_cursor: z.string() }),
   Account: z.object({
@@ -99,7 +127,9 @@ export const componentSchemas = {
   }),
   Status: z.object({
     status: z.enum(['operational', 'degraded', 'outage']),
-    components: z.array(z.object({ name: z.string(), status: z.enum(['operational', 'degraded', 'outage']) })),
+    components: z.array(
+      z.object({ name: z.string(), status: z.enum(['operational', 'degraded', 'outage']) }),
+    ),
     updated_at: z.iso.datetime(),
   }),
   BatchGetResult: z.object({
@@ -119,15 +149,23 @@ export const componentSchemas = {
   RunBacktestRequest: runBacktestBody,
   CheckoutRequest: checkoutBody,
   BrokerageLinkRequest: brokerageLinkBody,
-  GraphQLRequest: z.object({ query: z.string(), variables: z.record(z.string(), z.unknown()).nullable().optional(), operationName: z.string().nullable().optional() }),
-  GraphQLResponse: z.object({ data: z.record(z.string(), z.unknown()).nullable().optional(), errors: z.array(z.record(z.string(), z.unknown())).optional() }),
+  GraphQLRequest: z.object({
+    query: z.string(),
+    variables: z.record(z.string(), z.unknown()).nullable().optional(),
+    operationName: z.string().nullable().optional(),
+  }),
+  GraphQLResponse: z.object({
+    data: z.record(z.string(), z.unknown()).nullable().optional(),
+    errors: z.array(z.record(z.string(), z.unknown())).optional(),
+  }),
 };
 
 /** Zod issues as the contract's `errors: [{path, message}]`. */
 export function issuesToErrors(error: z.ZodError): { path: string; message: string }[] {
   return error.issues.map((issue) => {
     const path = issue.path.map(String).join('.');
-    if (issue.code === 'unrecognized_keys') return { path: [path, ...issue.keys].filter(Boolean).join('.'), message: `unknown field` };
+    if (issue.code === 'unrecognized_keys')
+      return { path: [path, ...issue.keys].filter(Boolean).join('.'), message: `unknown field` };
     return { path: path || '(body)', message: issue.message };
   });
 }

@@ -134,12 +134,42 @@ export function samplePlaybook(n: number): SeedPlaybook {
 /** The second user's playbooks: a mix of private and public ones for visibility tests. */
 export function otherUserPlaybooks(): SeedPlaybook[] {
   return [
-    { title: 'Private: pre-earnings options hedge on megacaps', thesis: 'Protect a concentrated megacap position with collars ahead of earnings; not for sharing.', tickers: ['AAPL', 'MSFT'], visibility: 'private' },
-    { title: 'Private: tax-loss harvesting pairs', thesis: 'Swap losers into close substitutes before year end to bank losses while keeping exposure.', tickers: ['XLE', 'VDE'], visibility: 'private' },
-    { title: 'Private: concentrated biotech catalyst list', thesis: 'Binary FDA readouts sized small, with a hard stop after two misses.', tickers: ['VRTX', 'REGN'], visibility: 'private' },
-    { title: 'Insurance float compounders', thesis: 'Disciplined underwriters invest float at higher yields now that short rates are positive.', tickers: ['BRK.B', 'MKL', 'PGR'], visibility: 'public' },
-    { title: 'Railroads on volume recovery', thesis: 'Intermodal volumes bottom as inventories normalise; operating ratios improve with volume.', tickers: ['UNP', 'CSX', 'CNI'], visibility: 'public' },
-    { title: 'Unlisted: European defence spending', thesis: 'NATO members move toward 2% of GDP, lifting multi-year order books.', tickers: ['RHM.DE', 'BA.L', 'SAAB-B.ST'], visibility: 'unlisted' },
+    {
+      title: 'Private: pre-earnings options hedge on megacaps',
+      thesis: 'Protect a concentrated megacap position with collars ahead of earnings; not for sharing.',
+      tickers: ['AAPL', 'MSFT'],
+      visibility: 'private',
+    },
+    {
+      title: 'Private: tax-loss harvesting pairs',
+      thesis: 'Swap losers into close substitutes before year end to bank losses while keeping exposure.',
+      tickers: ['XLE', 'VDE'],
+      visibility: 'private',
+    },
+    {
+      title: 'Private: concentrated biotech catalyst list',
+      thesis: 'Binary FDA readouts sized small, with a hard stop after two misses.',
+      tickers: ['VRTX', 'REGN'],
+      visibility: 'private',
+    },
+    {
+      title: 'Insurance float compounders',
+      thesis: 'Disciplined underwriters invest float at higher yields now that short rates are positive.',
+      tickers: ['BRK.B', 'MKL', 'PGR'],
+      visibility: 'public',
+    },
+    {
+      title: 'Railroads on volume recovery',
+      thesis: 'Intermodal volumes bottom as inventories normalise; operating ratios improve with volume.',
+      tickers: ['UNP', 'CSX', 'CNI'],
+      visibility: 'public',
+    },
+    {
+      title: 'Unlisted: European defence spending',
+      thesis: 'NATO members move toward 2% of GDP, lifting multi-year order books.',
+      tickers: ['RHM.DE', 'BA.L', 'SAAB-B.ST'],
+      visibility: 'unlisted',
+    },
   ];
 }
 
@@ -153,16 +183,19 @@ export const CATEGORIES = [
   {
     slug: 'thesis-to-playbook',
     name: 'Thesis to playbook',
-    summary: 'Paste a narrative or an article excerpt; the agent drafts tickers, rules and risks as a private draft playbook.',
+    summary:
+      'Paste a narrative or an article excerpt; the agent drafts tickers, rules and risks as a private draft playbook.',
   },
   {
     slug: 'screeners-and-rules',
     name: 'Screeners and rules',
-    summary: 'Momentum, quality, valuation and drawdown rules expressed as plain-language playbooks you can edit.',
+    summary:
+      'Momentum, quality, valuation and drawdown rules expressed as plain-language playbooks you can edit.',
   },
   {
     slug: 'live-automation',
     name: 'Live automation',
-    summary: 'Once a brokerage is linked, an active playbook can rebalance on schedule; every activation is confirmed by you.',
+    summary:
+      'Once a brokerage is linked, an active playbook can rebalance on schedule; every activation is confirmed by you.',
   },
 ];

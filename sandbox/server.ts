@@ -72,7 +72,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     apiUrl: '',
     adminToken: randomBytes(24).toString('base64url'),
     backtestDelayMs: options.backtestDelayMs ?? 1500,
-    status: { status: 'operational', components: DEFAULT_COMPONENTS.map((name) => ({ name, status: 'operational' })), updated_at: new Date().toISOString() },
+    status: {
+      status: 'operational',
+      components: DEFAULT_COMPONENTS.map((name) => ({ name, status: 'operational' })),
+      updated_at: new Date().toISOString(),
+    },
     closing: closing.signal,
     timers: new Set(),
     reportError: (event, error) => {
@@ -91,7 +95,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const headers: Record<string, string> = {};
       c.req.raw.headers.forEach((value, name) => (headers[name] = value));
       const hasBody = c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'OPTIONS';
-      const entry: RecordedRequest = { at: Date.now(), method: c.req.method, path: url.pathname, query: url.search, headers, body: '' };
+      const entry: RecordedRequest = {
+        at: Date.now(),
+        method: c.req.method,
+        path: url.pathname,
+        query: url.search,
+        headers,
+        body: '',
+      };
       recorded.push(entry);
       if (recorded.length > MAX_RECORDED) recorded.splice(0, recorded.length - MAX_RECORDED);
       if (hasBody) entry.body = (await c.req.raw.clone().text()).slice(0, MAX_RECORDED_BODY);

@@ -3,7 +3,15 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { getCookie, setCookie } from 'hono/cookie';
 import { createHash, randomBytes } from 'node:crypto';
-import { discoveryDocuments, escapeHtml, htmlPage, PLAN_ROWS, SERVICE_NAME, SUMMARY, type DiscoveryDocument } from './content';
+import {
+  discoveryDocuments,
+  escapeHtml,
+  htmlPage,
+  PLAN_ROWS,
+  SERVICE_NAME,
+  SUMMARY,
+  type DiscoveryDocument,
+} from './content';
 import type { AppContext, AppEnv, SandboxContext } from './context';
 import { openApiDocument, type Deprecation } from './openapi';
 import { newApiKey, type User } from './store';
@@ -27,7 +35,12 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 }
 
 /** Serves one public document with validators; HEAD is answered by Hono from the GET route. */
-function serveDocument(c: AppContext, contentType: string, body: string, extraHeaders: Record<string, string> = {}): Response {
+function serveDocument(
+  c: AppContext,
+  contentType: string,
+  body: string,
+  extraHeaders: Record<string, string> = {},
+): Response {
   const etag = strongEtag(body);
   const headers: Record<string, string> = { ETag: etag, 'Cache-Control': CACHE_CONTROL, ...extraHeaders };
   if (etagMatches(c.req.header('if-none-match'), etag)) return new Response(null, { status: 304, headers });
@@ -37,7 +50,8 @@ function serveDocument(c: AppContext, contentType: string, body: string, extraHe
 export function deprecations(ctx: SandboxContext): Deprecation[] {
   const sunset = ctx.faults.sunset();
   const list: Deprecation[] = [{ operationId: 'listPlaybooksLegacy', sunset, replacedBy: 'listPlaybooks' }];
-  if (ctx.faults.config.deprecateListPlaybooks) list.push({ operationId: 'listPlaybooks', sunset, replacedBy: 'graphql' });
+  if (ctx.faults.config.deprecateListPlaybooks)
+    list.push({ operationId: 'listPlaybooks', sunset, replacedBy: 'graphql' });
   return list;
 }
 
@@ -47,20 +61,50 @@ export function createSite(ctx: SandboxContext): Hono<AppEnv> {
   let cached: { key: string; docs: Map<string, DiscoveryDocument> } | null = null;
   const docs = () => {
     const key = `${ctx.baseUrl}|${ctx.faults.config.tamperedSkillDigest}`;
-    if (!cached || cached.key !== key) cached = { key, docs: discoveryDocuments({ baseUrl: ctx.baseUrl, apiUrl: ctx.apiUrl, tamperedSkillDigest: ctx.faults.config.tamperedSkillDigest }) };
+    if (!cached || cached.key !== key)
+      cached = {
+        key,
+        docs: discoveryDocuments({
+          baseUrl: ctx.baseUrl,
+          apiUrl: ctx.apiUrl,
+          tamperedSkillDigest: ctx.faults.config.tamperedSkillDigest,
+        }),
+      };
     return cached.docs;
   };
 
-  const publicCors = cors({ origin: '*', allowMethods: ['GET', 'HEAD', 'OPTIONS'], allowHeaders: ['If-None-Match', 'Accept'], exposeHeaders: ['ETag'], maxAge: 600 });
+  const publicCors = cors({
+    origin: '*',
+    allowMethods: ['GET', 'HEAD', 'OPTIONS'],
+    allowHeaders: ['If-None-Match', 'Accept'],
+    exposeHeaders: ['ETag'],
+    maxAge: 600,
+  });
   for (const path of [...docs().keys(), '/openapi.json', '/status']) site.use(path, publicCors);
 
-  site.get('/openapi.json', (c) => serveDocument(c, 'application/json', JSON.stringify(openApiDocument({ baseUrl: ctx.baseUrl, apiUrl: ctx.apiUrl, deprecations: deprecations(ctx) }), null, 2)));
+  site.get('/openapi.json', (c) =>
+    serveDocument(
+      c,
+      'application/json',
+      JSON.stringify(
+        openApiDocument({ baseUrl: ctx.baseUrl, apiUrl: ctx.apiUrl, deprecations: deprecations(ctx) }),
+        null,
+        2,
+      ),
+    ),
+  );
 
   site.get('/status', (c) => {
     const accept = c.req.header('accept') ?? '';
-    if (/application\/json/.test(accept) && !/text\/html/.test(accept)) return serveDocument(c, 'application/json', JSON.stringify(ctx.status), { Vary: 'Accept' });
+    if (/application\/json/.test(accept) && !/text\/html/.test(accept))
+      return serveDocument(c, 'application/json', JSON.stringify(ctx.status), { Vary: 'Accept' });
     const s = ctx.status;
-    const rows = s.components.map((comp) => `<tr><th scope="row">${escapeHtml(comp.name)}</th><td class="${comp.status === 'operational' ? 'ok' : escapeHtml(comp.status)}">${escapeHtml(comp.status)}</td></tr>`).join('');
+    const rows = s.components
+      .map(
+        (comp) =>
+          `<tr><th scope="row">${escapeHtml(comp.name)}</th><td class="${comp.status === 'operational' ? 'ok' : escapeHtml(comp.status)}">${escapeHtml(comp.status)}</td></tr>`,
+      )
+      .join('');
     const page = htmlPage(
       'Service status',
       `<section aria-labelledby="overall"><h2 id="overall">Overall: <span class="${s.status === 'operational' ? 'ok' : s.status}">${escapeHtml(s.status)}</span></h2>
@@ -75,7 +119,16 @@ export function createSite(ctx: SandboxContext): Hono<AppEnv> {
       htmlPage(
         SERVICE_NAME,
         `<p>${escapeHtml(SUMMARY)}</p><h2>Plans</h2><ul>${PLAN_ROWS.map((p) => `<li>${escapeHtml(p.name)}: ${escapeHtml(p.price)}/month</li>`).join('')}</ul>
-<h2>For developers and agents</h2><ul>${['/llms.txt', '/openapi.json', '/api-docs', '/pricing.md', '/auth.md', '/.well-known/mcp/server-card.json', '/.well-known/agent-skills/index.json', '/sandbox.md']
+<h2>For developers and agents</h2><ul>${[
+          '/llms.txt',
+          '/openapi.json',
+          '/api-docs',
+          '/pricing.md',
+          '/auth.md',
+          '/.well-known/mcp/server-card.json',
+          '/.well-known/agent-skills/index.json',
+          '/sandbox.md',
+        ]
           .map((p) => `<li><a href="${p}">${p}</a></li>`)
           .join('')}</ul>`,
       ),
@@ -140,16 +193,31 @@ ${newKey ? `<section aria-labelledby="new-key-heading" class="note"><h2 id="new-
   // --- pages the API hands out: brokerage linking and checkout ----------------------------------
   site.get('/sandbox/brokerage-link/:token', (c) => {
     const link = ctx.store.useAccountLink(c.req.param('token'), 'brokerage');
-    if (!link) return c.html(htmlPage('Link not found', '<p>This brokerage link is unknown or expired.</p>'), 404);
+    if (!link)
+      return c.html(htmlPage('Link not found', '<p>This brokerage link is unknown or expired.</p>'), 404);
     ctx.store.setBrokerageLinked(link.userId, true);
-    return c.html(htmlPage('Brokerage linked', `<p>Your sandbox brokerage (${escapeHtml(link.detail)}) is now linked. You can close this tab and activate a playbook.</p><p>No real account or money is involved.</p>`));
+    return c.html(
+      htmlPage(
+        'Brokerage linked',
+        `<p>Your sandbox brokerage (${escapeHtml(link.detail)}) is now linked. You can close this tab and activate a playbook.</p><p>No real account or money is involved.</p>`,
+      ),
+    );
   });
   site.get('/sandbox/checkout/:token', (c) => {
     const link = ctx.store.useAccountLink(c.req.param('token'), 'checkout');
-    if (!link) return c.html(htmlPage('Checkout not found', '<p>This checkout session is unknown or expired.</p>'), 404);
+    if (!link)
+      return c.html(
+        htmlPage('Checkout not found', '<p>This checkout session is unknown or expired.</p>'),
+        404,
+      );
     const plan = PLAN_ROWS.find((p) => p.id === link.detail);
     ctx.store.setPlan(link.userId, link.detail);
-    return c.html(htmlPage('Checkout complete', `<p>Your plan is now <strong>${escapeHtml(plan?.name ?? link.detail)}</strong> (${escapeHtml(plan?.price ?? '')}/month). Sandbox: no payment was taken.</p>`));
+    return c.html(
+      htmlPage(
+        'Checkout complete',
+        `<p>Your plan is now <strong>${escapeHtml(plan?.name ?? link.detail)}</strong> (${escapeHtml(plan?.price ?? '')}/month). Sandbox: no payment was taken.</p>`,
+      ),
+    );
   });
 
   site.get('/:path{.+}', (c) => {

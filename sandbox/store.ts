@@ -10,7 +10,8 @@ import { otherUserPlaybooks, samplePlaybook, type SeedPlaybook } from './seed';
 
 export type Visibility = 'private' | 'unlisted' | 'public';
 export type PlaybookStatus = 'draft' | 'active' | 'paused' | 'archived';
-export type EventType = 'playbook.created' | 'playbook.updated' | 'backtest.completed' | 'execution.started' | 'execution.stopped';
+export type EventType =
+  'playbook.created' | 'playbook.updated' | 'backtest.completed' | 'execution.started' | 'execution.stopped';
 
 export interface User {
   id: string;
@@ -50,8 +51,7 @@ export interface StoredResponse {
 }
 
 export type IdempotencyRecord =
-  | { state: 'in_flight'; bodyHash: string }
-  | { state: 'done'; bodyHash: string; response: StoredResponse };
+  { state: 'in_flight'; bodyHash: string } | { state: 'done'; bodyHash: string; response: StoredResponse };
 
 interface PlaybookRow {
   seq: number;
@@ -154,7 +154,9 @@ function passwordMatches(password: string, stored: string): boolean {
 }
 
 function playbookEtag(row: Pick<PlaybookRow, 'id' | 'version' | 'updated_at'>): string {
-  const digest = createHash('sha256').update(`${row.id}:${row.version}:${row.updated_at}`).digest('base64url');
+  const digest = createHash('sha256')
+    .update(`${row.id}:${row.version}:${row.updated_at}`)
+    .digest('base64url');
   return `"${digest.slice(0, 22)}"`;
 }
 
@@ -197,7 +199,13 @@ export function eventSeq(id: string): number | null {
 }
 
 function toEvent(row: EventRow): ServiceEvent {
-  return { id: eventId(row.seq), type: row.type, playbook_id: row.playbook_id, at: row.at, data: JSON.parse(row.data) as Record<string, unknown> };
+  return {
+    id: eventId(row.seq),
+    type: row.type,
+    playbook_id: row.playbook_id,
+    at: row.at,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+  };
 }
 
 const PLAYBOOK_COLUMNS = `p.seq, p.id, p.owner_id, u.name AS owner_name, p.title, p.thesis, p.visibility, p.status,
@@ -244,7 +252,13 @@ export class Store {
         'Demo Investor',
         DEMO_EMAIL,
         'pro',
-        JSON.stringify(['playbooks:read', 'playbooks:write', 'backtests:run', 'execution:manage', 'billing:manage']),
+        JSON.stringify([
+          'playbooks:read',
+          'playbooks:write',
+          'backtests:run',
+          'execution:manage',
+          'billing:manage',
+        ]),
         hashPassword(DEMO_PASSWORD),
       );
       insertUser.run(
@@ -256,21 +270,45 @@ export class Store {
         hashPassword(randomBytes(12).toString('hex')),
       );
       const others = otherUserPlaybooks();
-      others.forEach((p, i) => this.insertPlaybookRow(OTHER_USER_ID, p, new Date(base - (others.length - i) * 3_600_000).toISOString()));
+      others.forEach((p, i) =>
+        this.insertPlaybookRow(
+          OTHER_USER_ID,
+          p,
+          new Date(base - (others.length - i) * 3_600_000).toISOString(),
+        ),
+      );
       for (let i = 0; i < count; i++) {
         this.insertPlaybookRow(DEMO_USER_ID, samplePlaybook(i), new Date(base + i * 3_600_000).toISOString());
       }
     })();
   }
 
-  private insertPlaybookRow(ownerId: string, p: SeedPlaybook, at: string, status: PlaybookStatus = 'draft'): string {
+  private insertPlaybookRow(
+    ownerId: string,
+    p: SeedPlaybook,
+    at: string,
+    status: PlaybookStatus = 'draft',
+  ): string {
     const id = `pb_${randomBytes(9).toString('base64url')}`;
     this.db
       .prepare(
         `INSERT INTO playbooks (id, owner_id, title, thesis, visibility, status, tickers, source_url, source_title, source_excerpt, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(id, ownerId, p.title, p.thesis, p.visibility, status, JSON.stringify(p.tickers), p.source?.url ?? null, p.source?.title ?? null, p.source?.excerpt ?? null, at, at);
+      .run(
+        id,
+        ownerId,
+        p.title,
+        p.thesis,
+        p.visibility,
+        status,
+        JSON.stringify(p.tickers),
+        p.source?.url ?? null,
+        p.source?.title ?? null,
+        p.source?.excerpt ?? null,
+        at,
+        at,
+      );
     return id;
   }
 
@@ -278,24 +316,32 @@ export class Store {
 
   addApiKey(userId: string, key: string, label: string): void {
     this.db
-      .prepare('INSERT INTO api_keys (key_hash, user_id, label, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(key_hash) DO UPDATE SET revoked_at = NULL')
+      .prepare(
+        'INSERT INTO api_keys (key_hash, user_id, label, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(key_hash) DO UPDATE SET revoked_at = NULL',
+      )
       .run(hashApiKey(key), userId, label, new Date().toISOString());
   }
 
   userForKey(key: string): User | null {
     const row = this.db
-      .prepare('SELECT u.* FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ? AND k.revoked_at IS NULL')
+      .prepare(
+        'SELECT u.* FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ? AND k.revoked_at IS NULL',
+      )
       .get(hashApiKey(key)) as UserRow | undefined;
     return row ? toUser(row) : null;
   }
 
   revokeApiKey(key: string): boolean {
-    const result = this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE key_hash = ? AND revoked_at IS NULL').run(new Date().toISOString(), hashApiKey(key));
+    const result = this.db
+      .prepare('UPDATE api_keys SET revoked_at = ? WHERE key_hash = ? AND revoked_at IS NULL')
+      .run(new Date().toISOString(), hashApiKey(key));
     return result.changes > 0;
   }
 
   apiKeyCount(userId: string): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM api_keys WHERE user_id = ?').get(userId) as { n: number }).n;
+    return (
+      this.db.prepare('SELECT COUNT(*) AS n FROM api_keys WHERE user_id = ?').get(userId) as { n: number }
+    ).n;
   }
 
   getUser(id: string): User | null {
@@ -304,7 +350,8 @@ export class Store {
   }
 
   signIn(email: string, password: string): User | null {
-    const row = this.db.prepare('SELECT * FROM users WHERE email = ?').get(email.trim().toLowerCase()) as UserRow | undefined;
+    const row = this.db.prepare('SELECT * FROM users WHERE email = ?').get(email.trim().toLowerCase()) as
+      UserRow | undefined;
     return row && passwordMatches(password, row.password_hash) ? toUser(row) : null;
   }
 
@@ -318,27 +365,39 @@ export class Store {
 
   createAccountLink(userId: string, kind: 'brokerage' | 'checkout', detail: string): string {
     const token = randomBytes(18).toString('base64url');
-    this.db.prepare('INSERT INTO account_links (token, user_id, kind, detail, created_at) VALUES (?, ?, ?, ?, ?)').run(token, userId, kind, detail, new Date().toISOString());
+    this.db
+      .prepare('INSERT INTO account_links (token, user_id, kind, detail, created_at) VALUES (?, ?, ?, ?, ?)')
+      .run(token, userId, kind, detail, new Date().toISOString());
     return token;
   }
 
   /** Marks a link used and returns it; null when unknown. */
   useAccountLink(token: string, kind: 'brokerage' | 'checkout'): { userId: string; detail: string } | null {
-    const row = this.db.prepare('SELECT user_id, detail FROM account_links WHERE token = ? AND kind = ?').get(token, kind) as { user_id: string; detail: string } | undefined;
+    const row = this.db
+      .prepare('SELECT user_id, detail FROM account_links WHERE token = ? AND kind = ?')
+      .get(token, kind) as { user_id: string; detail: string } | undefined;
     if (!row) return null;
-    this.db.prepare('UPDATE account_links SET used_at = ? WHERE token = ?').run(new Date().toISOString(), token);
+    this.db
+      .prepare('UPDATE account_links SET used_at = ? WHERE token = ?')
+      .run(new Date().toISOString(), token);
     return { userId: row.user_id, detail: row.detail };
   }
 
   // --- playbooks --------------------------------------------------------------------------------
 
   getPlaybook(id: string): Playbook | null {
-    const row = this.db.prepare(`SELECT ${PLAYBOOK_COLUMNS} FROM playbooks p JOIN users u ON u.id = p.owner_id WHERE p.id = ?`).get(id) as PlaybookRow | undefined;
+    const row = this.db
+      .prepare(`SELECT ${PLAYBOOK_COLUMNS} FROM playbooks p JOIN users u ON u.id = p.owner_id WHERE p.id = ?`)
+      .get(id) as PlaybookRow | undefined;
     return row ? toPlaybook(row) : null;
   }
 
   /** Keyset page, newest first: rows with seq below `beforeSeq`. */
-  listPlaybooks(filter: { ownerId?: string; visibility?: Visibility }, beforeSeq: number | null, limit: number): PlaybookPage {
+  listPlaybooks(
+    filter: { ownerId?: string; visibility?: Visibility },
+    beforeSeq: number | null,
+    limit: number,
+  ): PlaybookPage {
     const where: string[] = [];
     const params: (string | number)[] = [];
     if (filter.ownerId) {
@@ -358,7 +417,12 @@ export class Store {
     const rows = this.db.prepare(sql).all(...params, limit + 1) as PlaybookRow[];
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
-    return { rows: page.map(toPlaybook), seqs: page.map((r) => r.seq), lastSeq: page.length ? page[page.length - 1].seq : null, hasMore };
+    return {
+      rows: page.map(toPlaybook),
+      seqs: page.map((r) => r.seq),
+      lastSeq: page.length ? page[page.length - 1].seq : null,
+      hasMore,
+    };
   }
 
   searchPublicPlaybooks(query: string, limit: number): Playbook[] {
@@ -375,7 +439,9 @@ export class Store {
 
   playbookCount(ownerId?: string): number {
     const row = ownerId
-      ? (this.db.prepare('SELECT COUNT(*) AS n FROM playbooks WHERE owner_id = ?').get(ownerId) as { n: number })
+      ? (this.db.prepare('SELECT COUNT(*) AS n FROM playbooks WHERE owner_id = ?').get(ownerId) as {
+          n: number;
+        })
       : (this.db.prepare('SELECT COUNT(*) AS n FROM playbooks').get() as { n: number });
     return row.n;
   }
@@ -386,13 +452,24 @@ export class Store {
     return this.getPlaybook(id)!;
   }
 
-  updatePlaybook(id: string, patch: { title?: string; thesis?: string; visibility?: Visibility; tickers?: string[]; status?: PlaybookStatus }): Playbook {
+  updatePlaybook(
+    id: string,
+    patch: {
+      title?: string;
+      thesis?: string;
+      visibility?: Visibility;
+      tickers?: string[];
+      status?: PlaybookStatus;
+    },
+  ): Playbook {
     const current = this.getPlaybook(id);
     if (!current) throw new Error(`playbook ${id} not found`);
     // updated_at must change on every write so the etag does too, even within one millisecond.
     const now = Math.max(Date.now(), Date.parse(current.updated_at) + 1);
     this.db
-      .prepare('UPDATE playbooks SET title = ?, thesis = ?, visibility = ?, tickers = ?, status = ?, version = version + 1, updated_at = ? WHERE id = ?')
+      .prepare(
+        'UPDATE playbooks SET title = ?, thesis = ?, visibility = ?, tickers = ?, status = ?, version = version + 1, updated_at = ? WHERE id = ?',
+      )
       .run(
         patch.title ?? current.title,
         patch.thesis ?? current.thesis,
@@ -407,28 +484,70 @@ export class Store {
 
   // --- backtests --------------------------------------------------------------------------------
 
-  createBacktest(userId: string, playbookId: string, input: { start: string; end: string; benchmark: string }): string {
+  createBacktest(
+    userId: string,
+    playbookId: string,
+    input: { start: string; end: string; benchmark: string },
+  ): string {
     const id = `bt_${randomBytes(9).toString('base64url')}`;
     this.db
-      .prepare('INSERT INTO backtests (id, playbook_id, user_id, start, end, benchmark, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(id, playbookId, userId, input.start, input.end, input.benchmark, 'queued', new Date().toISOString());
+      .prepare(
+        'INSERT INTO backtests (id, playbook_id, user_id, start, end, benchmark, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        id,
+        playbookId,
+        userId,
+        input.start,
+        input.end,
+        input.benchmark,
+        'queued',
+        new Date().toISOString(),
+      );
     return id;
   }
 
-  getBacktest(id: string): { id: string; playbook_id: string; user_id: string; start: string; end: string; benchmark: string; status: string; result: string | null } | null {
-    return (this.db.prepare('SELECT * FROM backtests WHERE id = ?').get(id) as ReturnType<Store['getBacktest']> | undefined) ?? null;
+  getBacktest(id: string): {
+    id: string;
+    playbook_id: string;
+    user_id: string;
+    start: string;
+    end: string;
+    benchmark: string;
+    status: string;
+    result: string | null;
+  } | null {
+    return (
+      (this.db.prepare('SELECT * FROM backtests WHERE id = ?').get(id) as
+        ReturnType<Store['getBacktest']> | undefined) ?? null
+    );
   }
 
   completeBacktest(id: string, result: Record<string, unknown>): void {
-    this.db.prepare("UPDATE backtests SET status = 'completed', result = ? WHERE id = ?").run(JSON.stringify(result), id);
+    this.db
+      .prepare("UPDATE backtests SET status = 'completed', result = ? WHERE id = ?")
+      .run(JSON.stringify(result), id);
   }
 
   // --- events -----------------------------------------------------------------------------------
 
-  appendEvent(ownerId: string, type: EventType, playbookId: string, data: Record<string, unknown>): ServiceEvent {
+  appendEvent(
+    ownerId: string,
+    type: EventType,
+    playbookId: string,
+    data: Record<string, unknown>,
+  ): ServiceEvent {
     const at = new Date().toISOString();
-    const result = this.db.prepare('INSERT INTO events (owner_id, type, playbook_id, at, data) VALUES (?, ?, ?, ?, ?)').run(ownerId, type, playbookId, at, JSON.stringify(data));
-    const event: ServiceEvent = { id: eventId(Number(result.lastInsertRowid)), type, playbook_id: playbookId, at, data };
+    const result = this.db
+      .prepare('INSERT INTO events (owner_id, type, playbook_id, at, data) VALUES (?, ?, ?, ?, ?)')
+      .run(ownerId, type, playbookId, at, JSON.stringify(data));
+    const event: ServiceEvent = {
+      id: eventId(Number(result.lastInsertRowid)),
+      type,
+      playbook_id: playbookId,
+      at,
+      data,
+    };
     // Listeners run after the surrounding transaction commits (see notifyAfterCommit callers).
     queueMicrotask(() => {
       for (const listener of this.eventListeners) listener(ownerId, event);
@@ -436,10 +555,20 @@ export class Store {
     return event;
   }
 
-  eventsAfter(ownerId: string, afterSeq: number, limit: number): { events: ServiceEvent[]; hasMore: boolean; lastSeq: number } {
-    const rows = this.db.prepare('SELECT * FROM events WHERE owner_id = ? AND seq > ? ORDER BY seq LIMIT ?').all(ownerId, afterSeq, limit + 1) as EventRow[];
+  eventsAfter(
+    ownerId: string,
+    afterSeq: number,
+    limit: number,
+  ): { events: ServiceEvent[]; hasMore: boolean; lastSeq: number } {
+    const rows = this.db
+      .prepare('SELECT * FROM events WHERE owner_id = ? AND seq > ? ORDER BY seq LIMIT ?')
+      .all(ownerId, afterSeq, limit + 1) as EventRow[];
     const page = rows.slice(0, limit);
-    return { events: page.map(toEvent), hasMore: rows.length > limit, lastSeq: page.length ? page[page.length - 1].seq : afterSeq };
+    return {
+      events: page.map(toEvent),
+      hasMore: rows.length > limit,
+      lastSeq: page.length ? page[page.length - 1].seq : afterSeq,
+    };
   }
 
   latestEventSeq(): number {
@@ -454,28 +583,42 @@ export class Store {
   // --- idempotency ------------------------------------------------------------------------------
 
   getIdempotency(userId: string, operation: string, key: string): IdempotencyRecord | null {
-    const row = this.db.prepare('SELECT body_hash, state, response FROM idempotency WHERE user_id = ? AND operation = ? AND key = ?').get(userId, operation, key) as
-      | { body_hash: string; state: string; response: string | null }
-      | undefined;
+    const row = this.db
+      .prepare(
+        'SELECT body_hash, state, response FROM idempotency WHERE user_id = ? AND operation = ? AND key = ?',
+      )
+      .get(userId, operation, key) as
+      { body_hash: string; state: string; response: string | null } | undefined;
     if (!row) return null;
-    if (row.state === 'done' && row.response) return { state: 'done', bodyHash: row.body_hash, response: JSON.parse(row.response) as StoredResponse };
+    if (row.state === 'done' && row.response)
+      return { state: 'done', bodyHash: row.body_hash, response: JSON.parse(row.response) as StoredResponse };
     return { state: 'in_flight', bodyHash: row.body_hash };
   }
 
   /** Claims the key; false when another request already holds it. */
   claimIdempotency(userId: string, operation: string, key: string, bodyHash: string): boolean {
     const result = this.db
-      .prepare("INSERT OR IGNORE INTO idempotency (user_id, operation, key, body_hash, state, created_at) VALUES (?, ?, ?, ?, 'in_flight', ?)")
+      .prepare(
+        "INSERT OR IGNORE INTO idempotency (user_id, operation, key, body_hash, state, created_at) VALUES (?, ?, ?, ?, 'in_flight', ?)",
+      )
       .run(userId, operation, key, bodyHash, new Date().toISOString());
     return result.changes === 1;
   }
 
   completeIdempotency(userId: string, operation: string, key: string, response: StoredResponse): void {
-    this.db.prepare("UPDATE idempotency SET state = 'done', response = ? WHERE user_id = ? AND operation = ? AND key = ?").run(JSON.stringify(response), userId, operation, key);
+    this.db
+      .prepare(
+        "UPDATE idempotency SET state = 'done', response = ? WHERE user_id = ? AND operation = ? AND key = ?",
+      )
+      .run(JSON.stringify(response), userId, operation, key);
   }
 
   releaseIdempotency(userId: string, operation: string, key: string): void {
-    this.db.prepare("DELETE FROM idempotency WHERE user_id = ? AND operation = ? AND key = ? AND state = 'in_flight'").run(userId, operation, key);
+    this.db
+      .prepare(
+        "DELETE FROM idempotency WHERE user_id = ? AND operation = ? AND key = ? AND state = 'in_flight'",
+      )
+      .run(userId, operation, key);
   }
 
   transaction<T>(work: () => T): T {

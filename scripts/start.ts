@@ -23,9 +23,13 @@ function demoKey(): string {
 }
 
 async function startSandbox(key: string): Promise<{ baseUrl: string; stop: () => void }> {
-  const child = spawn('npx', ['tsx', 'sandbox/main.ts', '--port', String(PORT), '--db', `${STATE_DIR}/sandbox.db`, '--demo-key', key], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    'npx',
+    ['tsx', 'sandbox/main.ts', '--port', String(PORT), '--db', `${STATE_DIR}/sandbox.db`, '--demo-key', key],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const lines = createInterface({ input: child.stdout });
   const baseUrl = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the sandbox exited early (code ${code})`)));
@@ -39,7 +43,11 @@ async function startSandbox(key: string): Promise<{ baseUrl: string; stop: () =>
 }
 
 function hasDisplay(): boolean {
-  return process.platform === 'darwin' || process.platform === 'win32' || Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
+  return (
+    process.platform === 'darwin' ||
+    process.platform === 'win32' ||
+    Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY)
+  );
 }
 
 async function openBrowser(baseUrl: string, key: string): Promise<void> {
@@ -47,7 +55,11 @@ async function openBrowser(baseUrl: string, key: string): Promise<void> {
     executablePath: findChromium(),
     headless: false,
     viewport: null,
-    args: [...CHROMIUM_ARGS.filter((arg) => arg !== '--disable-gpu'), `--disable-extensions-except=${EXTENSION_DIR}`, `--load-extension=${EXTENSION_DIR}`],
+    args: [
+      ...CHROMIUM_ARGS.filter((arg) => arg !== '--disable-gpu'),
+      `--disable-extensions-except=${EXTENSION_DIR}`,
+      `--load-extension=${EXTENSION_DIR}`,
+    ],
   });
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
   const id = new URL(worker.url()).host;

@@ -7,12 +7,20 @@ import type { WireError } from '@/lib/messaging';
 export function wireErrorOf(error: unknown): WireError | undefined {
   if (isApiError(error)) {
     const data = error.toJSON();
-    return { code: `api.${data.kind}`, message: data.message, fields: data.fieldErrors, details: { ...data } };
+    return {
+      code: `api.${data.kind}`,
+      message: data.message,
+      fields: data.fieldErrors,
+      details: { ...data },
+    };
   }
   if (error instanceof McpToolRefusedError) return { code: 'mcp.refused', message: error.message };
   if (error instanceof McpEndpointError) return { code: 'mcp.unavailable', message: error.message };
   if (error instanceof DiscoveryDocumentError) {
-    return { code: 'discovery.failed', message: `The service's ${new URL(error.url).pathname} could not be read: ${error.message}` };
+    return {
+      code: 'discovery.failed',
+      message: `The service's ${new URL(error.url).pathname} could not be read: ${error.message}`,
+    };
   }
   return undefined;
 }

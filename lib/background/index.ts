@@ -23,6 +23,8 @@ export function startBackground(): void {
   });
   recoverInterruptedWrites().catch((error: unknown) => log.error('outbox.recover-failed', { error }));
   browser.contextMenus.onClicked.addListener((info, tab) => {
-    handleMenuClick(menuContextFrom(info, tab)).catch((error: unknown) => log.error('menu.click-failed', { error }));
+    handleMenuClick(menuContextFrom(info, tab)).catch((error: unknown) =>
+      log.error('menu.click-failed', { error }),
+    );
   });
 }

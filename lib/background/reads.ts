@@ -1,4 +1,4 @@
-import { type ApiError, isApiError, type Playbook } from '@/lib/api';
+import { isApiError, type Playbook } from '@/lib/api';
 import { connectMcp } from '@/lib/mcp/client';
 import type { HandlerRegistry, PlaybookPage, ServiceOverview } from '@/lib/messaging';
 import { getSettings } from '@/lib/store/settings';
@@ -8,9 +8,16 @@ import { discover, lastDiscoveryReport, readCache, serviceClient } from './servi
 const PAGE_SIZE = 20;
 export const RECENT_EVENTS_KEY = 'recent-events';
 
-async function fetchPlaybookPage(operationId: 'listPlaybooks' | 'listPublicPlaybooks', query: Record<string, string | undefined>): Promise<Omit<PlaybookPage, 'source' | 'fetchedAt'>> {
+async function fetchPlaybookPage(
+  operationId: 'listPlaybooks' | 'listPublicPlaybooks',
+  query: Record<string, string | undefined>,
+): Promise<Omit<PlaybookPage, 'source' | 'fetchedAt'>> {
   const client = await serviceClient();
-  for await (const page of client.paginate<Playbook>(operationId, { query, pageSize: PAGE_SIZE, maxPages: 1 })) {
+  for await (const page of client.paginate<Playbook>(operationId, {
+    query,
+    pageSize: PAGE_SIZE,
+    maxPages: 1,
+  })) {
     const more = page.hasMore && page.nextCursor !== null && page.stopReason !== 'repeated-cursor';
     return { items: page.items, nextCursor: more ? page.nextCursor : null, hasMore: page.hasMore };
   }
@@ -25,22 +32,48 @@ function describeFailure(error: unknown): string {
  * A list page with stale-while-revalidate for first pages: `preferCache` answers from the cache
  * at once; otherwise the network answers, and a failure falls back to the cache, marked stale.
  */
-async function playbookPage(operationId: 'listPlaybooks' | 'listPublicPlaybooks', query: Record<string, string | undefined>, preferCache: boolean): Promise<PlaybookPage> {
+async function playbookPage(
+  operationId: 'listPlaybooks' | 'listPublicPlaybooks',
+  query: Record<string, string | undefined>,
+  preferCache: boolean,
+): Promise<PlaybookPage> {
   const settings = await getSettings();
-  const cacheKey = query.cursor ? undefined : `${settings.serviceUrl}|${operationId}|${query.visibility ?? 'all'}`;
-  const cached = cacheKey ? await readCache.get<Omit<PlaybookPage, 'source' | 'fetchedAt'>>(cacheKey) : undefined;
+  const cacheKey = query.cursor
+    ? undefined
+    : `${settings.serviceUrl}|${operationId}|${query.visibility ?? 'all'}`;
+  const cached = cacheKey
+    ? await readCache.get<Omit<PlaybookPage, 'source' | 'fetchedAt'>>(cacheKey)
+    : undefined;
   if (preferCache && cached) {
-    return { ...cached.value, source: 'cache', fetchedAt: cached.fetchedAt, staleReason: cached.stale ? 'Refreshing…' : undefined };
+    return {
+      ...cached.value,
+      source: 'cache',
+      fetchedAt: cached.fetchedAt,
+      staleReason: cached.stale ? 'Refreshing…' : undefined,
+    };
   }
   try {
-    if (!cacheKey) return { ...(await fetchPlaybookPage(operationId, query)), source: 'network', fetchedAt: Date.now() };
+    if (!cacheKey)
+      return { ...(await fetchPlaybookPage(operationId, query)), source: 'network', fetchedAt: Date.now() };
     const fresh = await readCache.revalidate(cacheKey, () => fetchPlaybookPage(operationId, query));
     return { ...fresh.value, source: 'network', fetchedAt: fresh.fetchedAt };
   } catch (error) {
-    const kind = isApiError(error) ? (error as ApiError).kind : 'network';
+    const kind = isApiError(error) ? error.kind : 'network';
     // Only a service that cannot be reached is papered over; 401/403 must reach the user.
-    if (cached && (kind === 'network' || kind === 'timeout' || kind === 'server' || kind === 'rate-limited' || kind === 'deferred')) {
-      return { ...cached.value, source: 'cache', fetchedAt: cached.fetchedAt, staleReason: describeFailure(error) };
+    if (
+      cached &&
+      (kind === 'network' ||
+        kind === 'timeout' ||
+        kind === 'server' ||
+        kind === 'rate-limited' ||
+        kind === 'deferred')
+    ) {
+      return {
+        ...cached.value,
+        source: 'cache',
+        fetchedAt: cached.fetchedAt,
+        staleReason: describeFailure(error),
+      };
     }
     throw error;
   }
@@ -65,7 +98,9 @@ async function overview(refresh: boolean): Promise<ServiceOverview> {
   try {
     client = await serviceClient();
   } catch (error) {
-    result.statusError = isApiError(error) ? error.toJSON() : { name: 'ApiError', kind: 'network', operationId: 'getStatus', message: describeFailure(error) };
+    result.statusError = isApiError(error)
+      ? error.toJSON()
+      : { name: 'ApiError', kind: 'network', operationId: 'getStatus', message: describeFailure(error) };
     return result;
   }
   const [status, account] = await Promise.allSettled([client.call('getStatus'), client.call('getAccount')]);
@@ -79,9 +114,16 @@ async function overview(refresh: boolean): Promise<ServiceOverview> {
 }
 
 export function registerReadHandlers(registry: HandlerRegistry): void {
-  registry.register('listPlaybooks', ({ visibility, cursor, preferCache }) => playbookPage('listPlaybooks', { visibility, cursor }, preferCache ?? false));
-  registry.register('listPublicPlaybooks', ({ cursor }) => playbookPage('listPublicPlaybooks', { cursor }, false));
-  registry.register('getPlaybook', async ({ id }) => (await (await serviceClient()).call('getPlaybook', { path: { id } })).data);
+  registry.register('listPlaybooks', ({ visibility, cursor, preferCache }) =>
+    playbookPage('listPlaybooks', { visibility, cursor }, preferCache ?? false),
+  );
+  registry.register('listPublicPlaybooks', ({ cursor }) =>
+    playbookPage('listPublicPlaybooks', { cursor }, false),
+  );
+  registry.register(
+    'getPlaybook',
+    async ({ id }) => (await (await serviceClient()).call('getPlaybook', { path: { id } })).data,
+  );
   registry.register('refreshPlaybooks', async ({ ids }) => {
     const items = await (await serviceClient()).batchGet(ids);
     return items.map((item) =>
@@ -116,7 +158,8 @@ export function registerReadHandlers(registry: HandlerRegistry): void {
 }
 
 function batchItemMessage(error: { detail?: unknown; title?: unknown; message?: unknown }): string {
-  for (const text of [error.detail, error.message, error.title]) if (typeof text === 'string' && text) return text;
+  for (const text of [error.detail, error.message, error.title])
+    if (typeof text === 'string' && text) return text;
   return 'Not available.';
 }
 

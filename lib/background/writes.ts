@@ -1,34 +1,58 @@
 import { browser } from 'wxt/browser';
 import { z } from 'zod';
-import { canonicalJson, isApiError, newIdempotencyKey, type Playbook } from '@/lib/api';
+import { canonicalJson, isApiError, newIdempotencyKey } from '@/lib/api';
 import { buildDraftFromContext } from '@/lib/finance/draft';
 import { playbookDraftSchema, sanitizeDraft } from '@/lib/finance/schema';
 import { normalizeTicker } from '@/lib/finance/symbols';
 import { log } from '@/lib/log';
-import { HandledError, type HandlerRegistry, type PendingWrite, type WriteDraft, type WriteOperation } from '@/lib/messaging';
-import { addToOutbox, getOutboxEntry, listOutbox, removeFromOutbox, updateOutboxEntry, type DraftOrigin, type OutboxEntry } from '@/lib/outbox';
+import {
+  HandledError,
+  type HandlerRegistry,
+  type PendingWrite,
+  type WriteDraft,
+  type WriteOperation,
+} from '@/lib/messaging';
+import {
+  addToOutbox,
+  getOutboxEntry,
+  listOutbox,
+  removeFromOutbox,
+  updateOutboxEntry,
+  type DraftOrigin,
+  type OutboxEntry,
+} from '@/lib/outbox';
 import { getSettings } from '@/lib/store/settings';
 import { openConfirmWindow } from './confirmWindow';
 import type { MenuContext } from './contextMenus';
 import { confirmations, readCache, serviceClient } from './service';
 
 /** Live execution and billing must be typed out, not just clicked. */
-const TYPED_CONFIRMATION = new Set<WriteOperation>(['activatePlaybook', 'pausePlaybook', 'createCheckoutSession']);
+const TYPED_CONFIRMATION = new Set<WriteOperation>([
+  'activatePlaybook',
+  'pausePlaybook',
+  'createCheckoutSession',
+]);
 const SENT_KEPT_MS = 24 * 60 * 60 * 1000;
 
 const CONSEQUENCES: Record<WriteOperation, string> = {
   createPlaybook: 'A new playbook is created in your account as a draft. Nothing is traded.',
   updatePlaybook: 'The playbook is changed in your account. Nothing is traded.',
   runBacktest: 'A backtest is queued on historical data. Nothing is traded; the result arrives as an event.',
-  activatePlaybook: 'Live automation starts: the agent may place real orders in your linked brokerage account.',
+  activatePlaybook:
+    'Live automation starts: the agent may place real orders in your linked brokerage account.',
   pausePlaybook: 'Live automation stops: the agent places no further orders for this playbook.',
-  createCheckoutSession: 'A checkout for the plan opens in a new tab; you are billed only after you complete it there.',
+  createCheckoutSession:
+    'A checkout for the plan opens in a new tab; you are billed only after you complete it there.',
   createBrokerageLink: 'A page of your brokerage opens in a new tab to link your account.',
 };
 
 /** The edits a user may make to a new playbook in the confirm window; visibility is theirs to choose. */
-const createBodySchema = playbookDraftSchema.extend({ visibility: z.enum(['private', 'unlisted', 'public']) });
-const updateBodySchema = createBodySchema.pick({ title: true, thesis: true, tickers: true, visibility: true }).partial();
+const createBodySchema = playbookDraftSchema.extend({
+  visibility: z.enum(['private', 'unlisted', 'public']),
+});
+const updateBodySchema = createBodySchema
+  .pick({ title: true, thesis: true, tickers: true, visibility: true })
+  .partial();
 
 function fieldErrors(error: z.ZodError): Record<string, string> {
   const fields: Record<string, string> = {};
@@ -38,21 +62,39 @@ function fieldErrors(error: z.ZodError): Record<string, string> {
 
 function normalizeTickers(body: Record<string, unknown>): Record<string, unknown> {
   if (!Array.isArray(body.tickers)) return body;
-  return { ...body, tickers: body.tickers.map((raw) => normalizeTicker(raw) ?? raw) };
+  const tickers: unknown[] = body.tickers;
+  return { ...body, tickers: tickers.map((raw) => normalizeTicker(raw) ?? raw) };
 }
 
 /** The body that will be sent: the stored draft, with the user's edits where the operation allows them. */
-function confirmedBody(entry: OutboxEntry<WriteDraft>, edits: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+function confirmedBody(
+  entry: OutboxEntry<WriteDraft>,
+  edits: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
   const stored = entry.draft.body;
   if (!edits) return stored;
-  const schema = entry.operationId === 'createPlaybook' ? createBodySchema : entry.operationId === 'updatePlaybook' ? updateBodySchema : undefined;
+  const schema =
+    entry.operationId === 'createPlaybook'
+      ? createBodySchema
+      : entry.operationId === 'updatePlaybook'
+        ? updateBodySchema
+        : undefined;
   if (!schema) return stored;
   const parsed = schema.safeParse(normalizeTickers({ ...stored, ...edits }));
-  if (!parsed.success) throw new HandledError({ code: 'invalid-draft', message: 'Some fields need attention.', fields: fieldErrors(parsed.error) });
-  return parsed.data as Record<string, unknown>;
+  if (!parsed.success)
+    throw new HandledError({
+      code: 'invalid-draft',
+      message: 'Some fields need attention.',
+      fields: fieldErrors(parsed.error),
+    });
+  return parsed.data;
 }
 
-async function queueDraft(origin: DraftOrigin, operationId: WriteOperation, draft: WriteDraft): Promise<string> {
+async function queueDraft(
+  origin: DraftOrigin,
+  operationId: WriteOperation,
+  draft: WriteDraft,
+): Promise<string> {
   const entry = await addToOutbox<WriteDraft>({ origin, operationId, draft });
   log.info('outbox.queued', { draftId: entry.id, operationId, origin });
   await openConfirmWindow(entry.id);
@@ -64,7 +106,11 @@ export async function queuePageDraft(origin: DraftOrigin, draft: unknown): Promi
   const checked = sanitizeDraft(draft);
   if (!checked.ok) {
     const fields = Object.fromEntries(checked.errors.map((error) => [error.path || 'draft', error.message]));
-    throw new HandledError({ code: 'invalid-draft', message: 'The page did not give a usable draft.', fields });
+    throw new HandledError({
+      code: 'invalid-draft',
+      message: 'The page did not give a usable draft.',
+      fields,
+    });
   }
   return queueDraft(origin, 'createPlaybook', { body: checked.draft });
 }
@@ -84,17 +130,23 @@ export async function queueMenuDraft(context: MenuContext): Promise<string> {
 async function typedConfirmationFor(entry: OutboxEntry<WriteDraft>): Promise<string | undefined> {
   const operationId = entry.operationId as WriteOperation;
   if (!TYPED_CONFIRMATION.has(operationId)) return undefined;
-  if (operationId === 'createCheckoutSession') return String(entry.draft.body?.plan ?? '');
+  if (operationId === 'createCheckoutSession') {
+    const plan = entry.draft.body?.plan;
+    return typeof plan === 'string' ? plan : '';
+  }
   const id = entry.draft.path?.id;
   if (!id) throw new HandledError({ code: 'invalid-draft', message: 'This action names no playbook.' });
-  const playbook = (await (await serviceClient()).call('getPlaybook', { path: { id } })).data as Playbook;
+  const playbook = (await (await serviceClient()).call('getPlaybook', { path: { id } })).data;
   return playbook.title;
 }
 
 async function pendingWrite(id: string): Promise<PendingWrite> {
   const entry = await getOutboxEntry<WriteDraft>(id);
   if (!entry) throw new HandledError({ code: 'draft-not-found', message: 'This draft no longer exists.' });
-  const result: PendingWrite = { entry, consequence: CONSEQUENCES[entry.operationId as WriteOperation] ?? 'This changes your account.' };
+  const result: PendingWrite = {
+    entry,
+    consequence: CONSEQUENCES[entry.operationId as WriteOperation] ?? 'This changes your account.',
+  };
   try {
     const account = (await (await serviceClient()).call('getAccount')).data;
     result.account = { name: account.name, email: account.email, plan: account.plan };
@@ -117,19 +169,29 @@ async function notifySuccess(entry: OutboxEntry<WriteDraft>, playbookId?: string
 }
 
 /** Sends one confirmed write: a fresh confirmation bound to exactly this body, the same key on every retry. */
-async function confirmWrite(id: string, edits: Record<string, unknown> | undefined, typed: string | undefined): Promise<OutboxEntry<WriteDraft>> {
+async function confirmWrite(
+  id: string,
+  edits: Record<string, unknown> | undefined,
+  typed: string | undefined,
+): Promise<OutboxEntry<WriteDraft>> {
   const entry = await getOutboxEntry<WriteDraft>(id);
   if (!entry) throw new HandledError({ code: 'draft-not-found', message: 'This draft no longer exists.' });
   if (entry.status === 'sent') return entry;
-  if (entry.status === 'sending') throw new HandledError({ code: 'write-in-progress', message: 'This write is already being sent.' });
+  if (entry.status === 'sending')
+    throw new HandledError({ code: 'write-in-progress', message: 'This write is already being sent.' });
   const operationId = entry.operationId as WriteOperation;
   const expected = await typedConfirmationFor(entry);
   if (expected !== undefined && (typed ?? '').trim() !== expected.trim()) {
-    throw new HandledError({ code: 'typed-confirmation', message: `Type “${expected}” exactly to confirm.`, fields: { typed: 'Does not match.' } });
+    throw new HandledError({
+      code: 'typed-confirmation',
+      message: `Type “${expected}” exactly to confirm.`,
+      fields: { typed: 'Does not match.' },
+    });
   }
   const body = confirmedBody(entry, edits);
   const sameBody = canonicalJson(body ?? null) === canonicalJson(entry.draft.body ?? null);
-  const idempotencyKey = entry.draft.idempotencyKey && sameBody ? entry.draft.idempotencyKey : newIdempotencyKey();
+  const idempotencyKey =
+    entry.draft.idempotencyKey && sameBody ? entry.draft.idempotencyKey : newIdempotencyKey();
   const draft: WriteDraft = { ...entry.draft, body, idempotencyKey };
   await updateOutboxEntry<WriteDraft>(id, { status: 'sending', draft, error: undefined });
 
@@ -139,9 +201,18 @@ async function confirmWrite(id: string, edits: Record<string, unknown> | undefin
     const confirmation = await confirmations.issue(intent);
     const response = await client.write({ ...intent, confirmation });
     const data = (response.data ?? {}) as Record<string, unknown>;
-    const playbookId = typeof data.id === 'string' && operationId === 'createPlaybook' ? data.id : draft.path?.id;
-    const url = typeof data.checkout_url === 'string' ? data.checkout_url : typeof data.link_url === 'string' ? data.link_url : undefined;
-    const sent = await updateOutboxEntry<WriteDraft>(id, { status: 'sent', draft: { ...draft, result: { playbookId, url } } });
+    const playbookId =
+      typeof data.id === 'string' && operationId === 'createPlaybook' ? data.id : draft.path?.id;
+    const url =
+      typeof data.checkout_url === 'string'
+        ? data.checkout_url
+        : typeof data.link_url === 'string'
+          ? data.link_url
+          : undefined;
+    const sent = await updateOutboxEntry<WriteDraft>(id, {
+      status: 'sent',
+      draft: { ...draft, result: { playbookId, url } },
+    });
     log.info('write.sent', { draftId: id, operationId, replayed: response.idempotentReplayed });
     await readCache.clear();
     if (url && /^https?:/.test(url)) await browser.tabs.create({ url });
@@ -149,7 +220,10 @@ async function confirmWrite(id: string, edits: Record<string, unknown> | undefin
     return sent ?? entry;
   } catch (error) {
     const message = isApiError(error) ? error.message : 'The write could not be sent.';
-    await updateOutboxEntry<WriteDraft>(id, { status: 'failed', error: { message, code: isApiError(error) ? error.kind : 'internal' } });
+    await updateOutboxEntry<WriteDraft>(id, {
+      status: 'failed',
+      error: { message, code: isApiError(error) ? error.kind : 'internal' },
+    });
     log.warn('write.failed', { draftId: id, operationId, error });
     throw error;
   }
@@ -159,7 +233,14 @@ async function confirmWrite(id: string, edits: Record<string, unknown> | undefin
 export async function recoverInterruptedWrites(): Promise<void> {
   for (const entry of await listOutbox()) {
     if (entry.status === 'sending') {
-      await updateOutboxEntry(entry.id, { status: 'failed', error: { message: 'Sending was interrupted. Retry sends the same request again; it cannot create a duplicate.', code: 'interrupted' } });
+      await updateOutboxEntry(entry.id, {
+        status: 'failed',
+        error: {
+          message:
+            'Sending was interrupted. Retry sends the same request again; it cannot create a duplicate.',
+          code: 'interrupted',
+        },
+      });
     } else if (entry.status === 'sent' && Date.now() - Date.parse(entry.updatedAt) > SENT_KEPT_MS) {
       await removeFromOutbox(entry.id);
     }
@@ -167,7 +248,9 @@ export async function recoverInterruptedWrites(): Promise<void> {
 }
 
 export function registerWriteHandlers(registry: HandlerRegistry): void {
-  registry.register('submitPageDraft', async ({ draft }) => ({ draftId: await queuePageDraft('content-script', draft) }));
+  registry.register('submitPageDraft', async ({ draft }) => ({
+    draftId: await queuePageDraft('content-script', draft),
+  }));
   registry.register('requestWrite', async ({ operationId, path, body, ifMatch }) => {
     const settings = await getSettings();
     log.info('write.requested', { operationId, service: settings.serviceUrl });
@@ -175,5 +258,7 @@ export function registerWriteHandlers(registry: HandlerRegistry): void {
   });
   registry.register('getPendingWrite', ({ id }) => pendingWrite(id));
   registry.register('confirmWrite', ({ id, body, typed }) => confirmWrite(id, body, typed));
-  registry.register('listOutbox', async () => (await listOutbox()).filter((entry) => entry.status !== 'sent'));
+  registry.register('listOutbox', async () =>
+    (await listOutbox()).filter((entry) => entry.status !== 'sent'),
+  );
 }

@@ -30,7 +30,16 @@ export async function startOffer(ctx: ContentScriptContext): Promise<void> {
   const paint = () => {
     if (!container || ctx.isInvalid) return;
     const { tickers } = currentDraft();
-    render(<PlaybookButton busy={busy} message={message} tickers={tickers} onActivate={() => void activate()} onDismiss={() => void hide()} />, container);
+    render(
+      <PlaybookButton
+        busy={busy}
+        message={message}
+        tickers={tickers}
+        onActivate={() => void activate()}
+        onDismiss={() => void hide()}
+      />,
+      container,
+    );
   };
 
   const activate = async () => {

@@ -7,11 +7,20 @@ import { resolveWebUrl } from './urls';
 
 const Text = z.string().max(2_000);
 
-const RawLink = z.looseObject({ rel: Text.optional(), href: z.string().max(4_096), type: Text.optional(), title: Text.optional() });
+const RawLink = z.looseObject({
+  rel: Text.optional(),
+  href: z.string().max(4_096),
+  type: Text.optional(),
+  title: Text.optional(),
+});
 
 const RawSkill = z.union([
   z.string().max(200),
-  z.looseObject({ name: z.string().max(200).optional(), id: z.string().max(200).optional(), description: Text.optional() }),
+  z.looseObject({
+    name: z.string().max(200).optional(),
+    id: z.string().max(200).optional(),
+    description: Text.optional(),
+  }),
 ]);
 
 const RawAgentCardSchema = z.looseObject({
@@ -48,7 +57,8 @@ export interface AgentCard {
 
 function capabilityNames(capabilities: Record<string, unknown> | unknown[] | undefined): string[] {
   if (!capabilities) return [];
-  if (Array.isArray(capabilities)) return capabilities.filter((c): c is string => typeof c === 'string').slice(0, 100);
+  if (Array.isArray(capabilities))
+    return capabilities.filter((c): c is string => typeof c === 'string').slice(0, 100);
   return Object.entries(capabilities)
     .filter(([, value]) => Boolean(value))
     .map(([name]) => name)

@@ -72,7 +72,12 @@ async function readBounded(response: Response, maxBytes: number): Promise<Uint8A
   return bytes;
 }
 
-function fromCache(url: string, cached: CachedDocument, status: DocumentStatus, extra: Partial<FetchedDocument>): FetchedDocument {
+function fromCache(
+  url: string,
+  cached: CachedDocument,
+  status: DocumentStatus,
+  extra: Partial<FetchedDocument>,
+): FetchedDocument {
   return {
     url,
     baseUrl: url,
@@ -87,7 +92,18 @@ function fromCache(url: string, cached: CachedDocument, status: DocumentStatus, 
 }
 
 function failed(url: string, error: string, extra: Partial<FetchedDocument> = {}): FetchedDocument {
-  return { url, baseUrl: url, status: 'failed', source: 'network', body: null, bytes: null, contentType: '', size: 0, error, ...extra };
+  return {
+    url,
+    baseUrl: url,
+    status: 'failed',
+    source: 'network',
+    body: null,
+    bytes: null,
+    contentType: '',
+    size: 0,
+    error,
+    ...extra,
+  };
 }
 
 function requestSignal(deps: DocumentFetchDeps): AbortSignal {
@@ -96,7 +112,11 @@ function requestSignal(deps: DocumentFetchDeps): AbortSignal {
 }
 
 /** GETs `url` (conditionally when cached) and falls back to the cached copy when offline. */
-export async function fetchDiscoveryDocument(url: string, accept: string, deps: DocumentFetchDeps): Promise<FetchedDocument> {
+export async function fetchDiscoveryDocument(
+  url: string,
+  accept: string,
+  deps: DocumentFetchDeps,
+): Promise<FetchedDocument> {
   const maxBytes = deps.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
   const cached = await deps.cache.get(url).catch(() => undefined);
   const headers = new Headers({ Accept: accept });
@@ -132,7 +152,10 @@ export async function fetchDiscoveryDocument(url: string, accept: string, deps: 
     await response.body?.cancel().catch(() => undefined);
     // A struggling server is treated like being offline; a 4xx means the document is gone.
     if (response.status >= 500 && cached) {
-      return fromCache(url, cached, 'stale', { httpStatus: response.status, error: `Served from cache: HTTP ${response.status}.` });
+      return fromCache(url, cached, 'stale', {
+        httpStatus: response.status,
+        error: `Served from cache: HTTP ${response.status}.`,
+      });
     }
     return failed(url, `HTTP ${response.status}`, { httpStatus: response.status });
   }
@@ -144,9 +167,15 @@ export async function fetchDiscoveryDocument(url: string, accept: string, deps: 
   } catch (error) {
     if (deps.signal?.aborted) throw error;
     if (error instanceof OversizeError) {
-      return { ...failed(url, `Document larger than ${maxBytes} bytes; not used.`), status: 'invalid', httpStatus: response.status, contentType };
+      return {
+        ...failed(url, `Document larger than ${maxBytes} bytes; not used.`),
+        status: 'invalid',
+        httpStatus: response.status,
+        contentType,
+      };
     }
-    if (cached) return fromCache(url, cached, 'stale', { error: 'Served from cache: the download broke off.' });
+    if (cached)
+      return fromCache(url, cached, 'stale', { error: 'Served from cache: the download broke off.' });
     return failed(url, 'The download broke off.', { httpStatus: response.status });
   }
 
@@ -154,10 +183,23 @@ export async function fetchDiscoveryDocument(url: string, accept: string, deps: 
   try {
     body = utf8.decode(bytes);
   } catch {
-    return { ...failed(url, 'Document is not valid UTF-8; not used.'), status: 'invalid', httpStatus: response.status, contentType, size: bytes.byteLength };
+    return {
+      ...failed(url, 'Document is not valid UTF-8; not used.'),
+      status: 'invalid',
+      httpStatus: response.status,
+      contentType,
+      size: bytes.byteLength,
+    };
   }
 
-  const document: CachedDocument = { url, etag: response.headers.get('etag'), contentType, body, fetchedAt: deps.now(), size: bytes.byteLength };
+  const document: CachedDocument = {
+    url,
+    etag: response.headers.get('etag'),
+    contentType,
+    body,
+    fetchedAt: deps.now(),
+    size: bytes.byteLength,
+  };
   await deps.cache.set(document).catch(() => undefined);
   return {
     url,

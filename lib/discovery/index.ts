@@ -1,6 +1,15 @@
 /** Discovery's public surface: what the background wiring and the API client import. */
 export { runDiscovery, getOpenApiDocument, DiscoveryDocumentError } from './run';
-export type { DiscoveryReport, DiscoveryStep, DiscoveryStepStatus, DiscoverySkill, DiscoveryDocuments, DiscoveryOptions, OpenApiDocument, OpenApiFetchDeps } from './run';
+export type {
+  DiscoveryReport,
+  DiscoveryStep,
+  DiscoveryStepStatus,
+  DiscoverySkill,
+  DiscoveryDocuments,
+  DiscoveryOptions,
+  OpenApiDocument,
+  OpenApiFetchDeps,
+} from './run';
 export { clearDiscoveryCache, idbDocumentCache } from './cache';
 export type { CachedDocument, DocumentCache } from './cache';
 export { DISCOVERY_DOCUMENTS } from './documents';

@@ -32,7 +32,8 @@ export type LlmsSection = z.infer<typeof LlmsSectionSchema>;
 export type LlmsTxt = z.infer<typeof LlmsTxtSchema>;
 
 // Bounded, non-nested character classes only, so a hostile line cannot make the match backtrack.
-const LINK_LINE = /^[-*+]\s+\[([^\]]{0,500})\]\(\s*([^\s)]{1,4096})(?:\s+"[^"]{0,500}")?\s*\)\s*(?::\s*(.*))?$/;
+const LINK_LINE =
+  /^[-*+]\s+\[([^\]]{0,500})\]\(\s*([^\s)]{1,4096})(?:\s+"[^"]{0,500}")?\s*\)\s*(?::\s*(.*))?$/;
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
 
 function clip(text: string, max: number): string {

@@ -64,12 +64,14 @@ export function markdownToSafeBlocks(
   limits: MarkdownLimits = DEFAULT_MARKDOWN_LIMITS,
 ): SafeBlock[] {
   const walk: Walk = { limits, documentUrl, nodes: 0, truncated: false };
-  const source = markdown.length > limits.maxInputLength ? markdown.slice(0, limits.maxInputLength) : markdown;
+  const source =
+    markdown.length > limits.maxInputLength ? markdown.slice(0, limits.maxInputLength) : markdown;
   if (source.length < markdown.length) walk.truncated = true;
   // Explicit options so another module's marked.use() cannot change what the lexer emits here.
   const tokens = marked.lexer(source, { gfm: true, breaks: false, pedantic: false, async: false });
   const blocks = convertBlocks(tokens, walk, 0);
-  if (walk.truncated) blocks.push({ type: 'paragraph', children: [{ type: 'text', text: TRUNCATION_NOTICE }] });
+  if (walk.truncated)
+    blocks.push({ type: 'paragraph', children: [{ type: 'text', text: TRUNCATION_NOTICE }] });
   return blocks;
 }
 
@@ -109,14 +111,20 @@ function convertBlock(token: MarkedToken, walk: Walk, depth: number): SafeBlock 
   switch (token.type) {
     case 'heading':
       if (!take(walk)) return null;
-      return { type: 'heading', depth: Math.min(Math.max(token.depth, 1), 6), children: convertInlines(token.tokens, walk, depth + 1) };
+      return {
+        type: 'heading',
+        depth: Math.min(Math.max(token.depth, 1), 6),
+        children: convertInlines(token.tokens, walk, depth + 1),
+      };
     case 'paragraph':
       if (!take(walk)) return null;
       return paragraphOrNull(convertInlines(token.tokens, walk, depth + 1));
     case 'text':
       // Block-level text appears inside tight list items.
       if (!take(walk)) return null;
-      return paragraphOrNull(token.tokens ? convertInlines(token.tokens, walk, depth + 1) : [textNode(token.text, walk)]);
+      return paragraphOrNull(
+        token.tokens ? convertInlines(token.tokens, walk, depth + 1) : [textNode(token.text, walk)],
+      );
     case 'list':
       return convertList(token, walk, depth);
     case 'code':
@@ -150,15 +158,22 @@ function convertList(token: Tokens.List, walk: Walk, depth: number): SafeBlock |
   const items: SafeListItem[] = [];
   for (const item of token.items) {
     if (!take(walk)) break;
-    items.push({ checked: item.task ? Boolean(item.checked) : null, children: convertBlocks(item.tokens, walk, depth + 1) });
+    items.push({
+      checked: item.task ? Boolean(item.checked) : null,
+      children: convertBlocks(item.tokens, walk, depth + 1),
+    });
   }
-  const start = token.ordered && typeof token.start === 'number' && Number.isSafeInteger(token.start) ? token.start : null;
+  const start =
+    token.ordered && typeof token.start === 'number' && Number.isSafeInteger(token.start)
+      ? token.start
+      : null;
   return { type: 'list', ordered: token.ordered, start, items };
 }
 
 function convertTable(token: Tokens.Table, walk: Walk, depth: number): SafeBlock | null {
   if (!take(walk)) return null;
-  const cell = (c: Tokens.TableCell): SafeInline[] => (take(walk) ? convertInlines(c.tokens, walk, depth + 1) : []);
+  const cell = (c: Tokens.TableCell): SafeInline[] =>
+    take(walk) ? convertInlines(c.tokens, walk, depth + 1) : [];
   const header = token.header.map(cell);
   const rows: SafeInline[][][] = [];
   for (const row of token.rows) {
@@ -188,7 +203,8 @@ function convertInlines(tokens: readonly Token[] | undefined, walk: Walk, depth:
     if (token.type === 'html') {
       const opening = HIDDEN_ELEMENTS.exec(token.text);
       if (opening) hiddenElement = opening[1].toLowerCase();
-      else if (hiddenElement && new RegExp(`^<\\s*/\\s*${hiddenElement}\\b`, 'i').test(token.text)) hiddenElement = null;
+      else if (hiddenElement && new RegExp(`^<\\s*/\\s*${hiddenElement}\\b`, 'i').test(token.text))
+        hiddenElement = null;
       continue;
     }
     if (hiddenElement) continue;
@@ -266,13 +282,22 @@ export function inlineText(children: readonly SafeInline[]): string {
   return text;
 }
 
-const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+};
 
 function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,8});/gi, (whole, body: string) => {
     if (body[0] === '#') {
-      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-      if (!Number.isFinite(code) || code <= 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return '\ufffd';
+      const code =
+        body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+      if (!Number.isFinite(code) || code <= 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff))
+        return '\ufffd';
       return String.fromCodePoint(code);
     }
     return NAMED_ENTITIES[body.toLowerCase()] ?? whole;

@@ -17,7 +17,11 @@ const CardTool = z.looseObject({
 });
 
 const DraftCardSchema = z.looseObject({
-  serverInfo: z.looseObject({ name: z.string().min(1).max(200), version: Text.optional(), title: Text.optional() }),
+  serverInfo: z.looseObject({
+    name: z.string().min(1).max(200),
+    version: Text.optional(),
+    title: Text.optional(),
+  }),
   description: Text.optional(),
   transport: z.looseObject({ type: Text.optional(), endpoint: z.string().min(1).max(4_096) }),
   capabilities: z.record(z.string(), z.unknown()).optional(),
@@ -36,7 +40,11 @@ const Sep2127CardSchema = z.looseObject({
   tools: z.union([z.array(CardTool).max(500), z.string()]).optional(),
 });
 
-export const McpCardToolSchema = z.object({ name: z.string(), description: z.string(), readOnlyHint: z.boolean().nullable() });
+export const McpCardToolSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  readOnlyHint: z.boolean().nullable(),
+});
 export type McpCardTool = z.infer<typeof McpCardToolSchema>;
 
 export interface McpCard {
@@ -87,7 +95,8 @@ export function parseMcpCard(json: unknown, cardUrl: string): McpCard {
   const sep = Sep2127CardSchema.safeParse(json);
   if (sep.success) {
     const card = sep.data;
-    const remote = card.remotes.find((r) => STREAMABLE_TYPES.has((r.type ?? '').toLowerCase())) ?? card.remotes[0];
+    const remote =
+      card.remotes.find((r) => STREAMABLE_TYPES.has((r.type ?? '').toLowerCase())) ?? card.remotes[0];
     return {
       name: card.name,
       version: card.version ?? '',

@@ -7,7 +7,9 @@ import { resolveWebUrl } from './urls';
 
 const OpenApiShapeSchema = z.looseObject({
   openapi: z.string().regex(/^3\.1\.\d+$/, 'expected an OpenAPI 3.1.x document'),
-  info: z.looseObject({ title: z.string().max(500).optional(), version: z.string().max(100).optional() }).optional(),
+  info: z
+    .looseObject({ title: z.string().max(500).optional(), version: z.string().max(100).optional() })
+    .optional(),
   servers: z.array(z.looseObject({ url: z.string().min(1).max(4_096) })).min(1, 'servers[0].url is required'),
   paths: z.record(z.string(), z.unknown()),
 });
@@ -30,7 +32,12 @@ export class OpenApiFormatError extends Error {
 export function checkOpenApiDocument(json: unknown, documentUrl: string): OpenApiSummary {
   const parsed = OpenApiShapeSchema.safeParse(json);
   if (!parsed.success) {
-    throw new OpenApiFormatError(`Not a usable OpenAPI document: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ').slice(0, 300)}`);
+    throw new OpenApiFormatError(
+      `Not a usable OpenAPI document: ${parsed.error.issues
+        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+        .join('; ')
+        .slice(0, 300)}`,
+    );
   }
   const doc = parsed.data;
   const apiUrl = resolveWebUrl(doc.servers[0].url, documentUrl);

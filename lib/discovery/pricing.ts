@@ -26,7 +26,9 @@ const PRICE_HEADER = /(monthly|price|cost|per month)/i;
 const LIMITS_HEADER = /(limit|quota|includes)/i;
 
 function cellText(cell: SafeInline[] | undefined): string {
-  const text = inlineText(cell ?? []).replace(/\s+/g, ' ').trim();
+  const text = inlineText(cell ?? [])
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length > MAX_CELL ? text.slice(0, MAX_CELL) : text;
 }
 
@@ -41,12 +43,16 @@ function priceAmount(price: string): number | null {
 /** Rows of the first table that has a plan-name and a price column. */
 export function parsePricingTable(markdown: string, documentUrl: string): PricingRow[] {
   const blocks = markdownToSafeBlocks(markdown, documentUrl);
-  const tables = blocks.filter((block): block is Extract<SafeBlock, { type: 'table' }> => block.type === 'table');
+  const tables = blocks.filter(
+    (block): block is Extract<SafeBlock, { type: 'table' }> => block.type === 'table',
+  );
   for (const table of tables) {
     const headers = table.header.map(cellText);
     const nameColumn = headers.findIndex((h) => NAME_HEADER.test(h));
     const priceColumn = headers.findIndex((h, i) => i !== nameColumn && PRICE_HEADER.test(h));
-    const limitsColumn = headers.findIndex((h, i) => i !== nameColumn && i !== priceColumn && LIMITS_HEADER.test(h));
+    const limitsColumn = headers.findIndex(
+      (h, i) => i !== nameColumn && i !== priceColumn && LIMITS_HEADER.test(h),
+    );
     if (nameColumn < 0 || priceColumn < 0) continue;
     const rows: PricingRow[] = [];
     for (const row of table.rows.slice(0, MAX_ROWS)) {
@@ -64,5 +70,7 @@ export function parsePricingTable(markdown: string, documentUrl: string): Pricin
     }
     return rows;
   }
-  throw new PricingFormatError('No table with a plan name and a monthly price column was found in the pricing document.');
+  throw new PricingFormatError(
+    'No table with a plan name and a monthly price column was found in the pricing document.',
+  );
 }

@@ -8,7 +8,13 @@ import { log } from '@/lib/log';
 import { parseAgentCard, type AgentCard } from './agentCard';
 import { idbDocumentCache, type DocumentCache } from './cache';
 import { acceptHeaderFor, DISCOVERY_DOCUMENTS, skillStepId, type DiscoveryDocument } from './documents';
-import { DEFAULT_MAX_DOCUMENT_BYTES, fetchDiscoveryDocument, type DocumentStatus, type FetchedDocument, type FetchLike } from './fetchDocument';
+import {
+  DEFAULT_MAX_DOCUMENT_BYTES,
+  fetchDiscoveryDocument,
+  type DocumentStatus,
+  type FetchedDocument,
+  type FetchLike,
+} from './fetchDocument';
 import { parseLlmsTxt, type LlmsTxt } from './llmsTxt';
 import { markdownToSafeBlocks, type SafeBlock } from './markdown';
 import { parseMcpCard, type McpCard } from './mcpCard';
@@ -98,14 +104,24 @@ interface RunContext {
 
 function message(error: unknown): string {
   if (error instanceof SyntaxError) return 'Malformed JSON.';
-  if (error instanceof Error && error.name === 'ZodError') return 'The document does not have the expected shape.';
+  if (error instanceof Error && error.name === 'ZodError')
+    return 'The document does not have the expected shape.';
   return error instanceof Error ? error.message.slice(0, 300) : 'Unreadable document.';
 }
 
 function record(context: RunContext, step: DiscoveryStep): void {
   context.steps.push(step);
-  const fields = { id: step.id, url: step.url, status: step.status, httpStatus: step.httpStatus, ms: step.ms, bytes: step.bytes, source: step.source };
-  if (step.status === 'failed' || step.status === 'invalid') log.warn('discovery.step', { ...fields, error: step.error });
+  const fields = {
+    id: step.id,
+    url: step.url,
+    status: step.status,
+    httpStatus: step.httpStatus,
+    ms: step.ms,
+    bytes: step.bytes,
+    source: step.source,
+  };
+  if (step.status === 'failed' || step.status === 'invalid')
+    log.warn('discovery.step', { ...fields, error: step.error });
   else log.info('discovery.step', fields);
 }
 
@@ -151,7 +167,12 @@ async function runStep(
 async function runSkill(context: RunContext, entry: SkillIndexEntry): Promise<void> {
   const id = skillStepId(entry.name);
   const title = `Skill: ${entry.name}`;
-  const skill: DiscoverySkill = { name: entry.name, description: entry.description, url: entry.url, verification: 'missing' };
+  const skill: DiscoverySkill = {
+    name: entry.name,
+    description: entry.description,
+    url: entry.url,
+    verification: 'missing',
+  };
   context.documents.skills.push(skill);
 
   const preliminary = await verifySkillDigest(new Uint8Array(), entry.digest);
@@ -159,20 +180,33 @@ async function runSkill(context: RunContext, entry: SkillIndexEntry): Promise<vo
     // Without a usable digest the content could never be trusted, so it is not even fetched.
     skill.verification = 'invalid-digest';
     skill.error = 'The index gives no sha256:<hex> digest for this skill.';
-    record(context, { id, url: entry.url, title, status: 'invalid', ms: 0, bytes: 0, source: 'network', error: skill.error });
+    record(context, {
+      id,
+      url: entry.url,
+      title,
+      status: 'invalid',
+      ms: 0,
+      bytes: 0,
+      source: 'network',
+      error: skill.error,
+    });
     return;
   }
 
-  await runStep(context, { id, url: entry.url, title, accept: 'text/markdown, text/plain;q=0.9, */*;q=0.1' }, async (document) => {
-    skill.verification = await verifySkillDigest(document.bytes, entry.digest);
-    if (skill.verification !== 'verified') {
-      skill.error = 'The SKILL.md does not match the digest in the index; its content is not used.';
-      throw new Error(skill.error);
-    }
-    const parsed = parseSkillMarkdown(document.body);
-    skill.description = parsed.description || entry.description;
-    skill.body = markdownToSafeBlocks(parsed.body, document.baseUrl);
-  }).then((fetched) => {
+  await runStep(
+    context,
+    { id, url: entry.url, title, accept: 'text/markdown, text/plain;q=0.9, */*;q=0.1' },
+    async (document) => {
+      skill.verification = await verifySkillDigest(document.bytes, entry.digest);
+      if (skill.verification !== 'verified') {
+        skill.error = 'The SKILL.md does not match the digest in the index; its content is not used.';
+        throw new Error(skill.error);
+      }
+      const parsed = parseSkillMarkdown(document.body);
+      skill.description = parsed.description || entry.description;
+      skill.body = markdownToSafeBlocks(parsed.body, document.baseUrl);
+    },
+  ).then((fetched) => {
     if (fetched.body === null) {
       skill.verification = 'missing';
       skill.error = fetched.error ?? 'The SKILL.md could not be fetched.';
@@ -186,7 +220,12 @@ function readJson(body: string): unknown {
 
 async function runDocument(context: RunContext, definition: DiscoveryDocument): Promise<void> {
   const url = documentUrlFor(context.baseUrl, definition.path);
-  const step = { id: definition.id, url, title: definition.title, accept: acceptHeaderFor(definition.format) };
+  const step = {
+    id: definition.id,
+    url,
+    title: definition.title,
+    accept: acceptHeaderFor(definition.format),
+  };
   const { documents } = context;
 
   switch (definition.format) {
@@ -287,7 +326,11 @@ export async function runDiscovery(options: DiscoveryOptions): Promise<Discovery
   log.info('discovery.start', { baseUrl });
   for (const definition of DISCOVERY_DOCUMENTS) await runDocument(context, definition);
   const finishedAt = new Date(now()).toISOString();
-  log.info('discovery.finish', { baseUrl, steps: context.steps.length, failed: context.steps.filter((s) => s.status === 'failed' || s.status === 'invalid').length });
+  log.info('discovery.finish', {
+    baseUrl,
+    steps: context.steps.length,
+    failed: context.steps.filter((s) => s.status === 'failed' || s.status === 'invalid').length,
+  });
   return { baseUrl, startedAt, finishedAt, steps: context.steps, documents: context.documents };
 }
 
@@ -317,7 +360,10 @@ export class DiscoveryDocumentError extends Error {
 }
 
 /** The OpenAPI document for an API call that needs it outside a run, through the same cache. */
-export async function getOpenApiDocument(baseUrl: string, deps: OpenApiFetchDeps = {}): Promise<OpenApiDocument> {
+export async function getOpenApiDocument(
+  baseUrl: string,
+  deps: OpenApiFetchDeps = {},
+): Promise<OpenApiDocument> {
   const url = documentUrlFor(baseUrl, '/openapi.json');
   const cache = deps.cache ?? idbDocumentCache;
   const now = deps.now ?? Date.now;
@@ -343,9 +389,19 @@ export async function getOpenApiDocument(baseUrl: string, deps: OpenApiFetchDeps
     signal: deps.signal,
     maxBytes: deps.maxBytes,
   });
-  if (fetched.body === null) throw new DiscoveryDocumentError(fetched.error ?? 'The OpenAPI document is unavailable.', url, fetched.status);
+  if (fetched.body === null)
+    throw new DiscoveryDocumentError(
+      fetched.error ?? 'The OpenAPI document is unavailable.',
+      url,
+      fetched.status,
+    );
   try {
-    return { ...read(fetched.body, fetched.baseUrl), url, source: fetched.source, stale: fetched.status === 'stale' };
+    return {
+      ...read(fetched.body, fetched.baseUrl),
+      url,
+      source: fetched.source,
+      stale: fetched.status === 'stale',
+    };
   } catch (error) {
     throw new DiscoveryDocumentError(message(error), url, 'invalid');
   }

@@ -89,7 +89,9 @@ const KEY_LINE = /^([A-Za-z_][\w-]{0,63}):[ \t]*(.*)$/;
 function unquote(value: string): string {
   const v = value.trim();
   if (v.length >= 2 && v.startsWith('"') && v.endsWith('"')) {
-    return v.slice(1, -1).replace(/\\(["\\nt])/g, (_m, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
+    return v
+      .slice(1, -1)
+      .replace(/\\(["\\nt])/g, (_m, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
   }
   if (v.length >= 2 && v.startsWith("'") && v.endsWith("'")) return v.slice(1, -1).replace(/''/g, "'");
   // A trailing " # comment" is YAML syntax, not part of the value.
@@ -108,7 +110,11 @@ export function parseFrontMatter(yaml: string): Record<string, string> {
     const value = match[2] ?? '';
     if (/^[|>][+-]?$/.test(value.trim())) {
       const block: string[] = [];
-      while (i + 1 < lines.length && /^(\s+|$)/.test(lines[i + 1] ?? '') && !KEY_LINE.test(lines[i + 1] ?? '')) {
+      while (
+        i + 1 < lines.length &&
+        /^(\s+|$)/.test(lines[i + 1] ?? '') &&
+        !KEY_LINE.test(lines[i + 1] ?? '')
+      ) {
         i += 1;
         block.push((lines[i] ?? '').trim());
       }

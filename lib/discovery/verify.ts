@@ -20,7 +20,10 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
 }
 
 /** Verifies fetched bytes against the index digest; pass null bytes when the fetch failed. */
-export async function verifySkillDigest(bytes: Uint8Array | null, digest: string): Promise<SkillVerification> {
+export async function verifySkillDigest(
+  bytes: Uint8Array | null,
+  digest: string,
+): Promise<SkillVerification> {
   const expected = parseSha256Digest(digest);
   if (!expected) return 'invalid-digest';
   if (!bytes) return 'missing';

@@ -97,7 +97,8 @@ function assemble(parts: DraftParts): PlaybookDraft {
   const tickers = parts.detected.map((ticker) => ticker.symbol).slice(0, DRAFT_LIMITS.tickers);
   const host = hostOf(parts.sourceUrl);
   const fallbackTitle = parts.sourceTitle || `Notes from ${host}`;
-  const thesisText = parts.selection || [parts.headline, parts.lead].filter(Boolean).join('\n\n') || fallbackTitle;
+  const thesisText =
+    parts.selection || [parts.headline, parts.lead].filter(Boolean).join('\n\n') || fallbackTitle;
   return {
     title: titleFor(tickers, parts.headline || parts.sourceTitle, `Notes from ${host}`),
     thesis: boundedText(thesisText, DRAFT_LIMITS.thesis, { multiline: true }),

@@ -8,17 +8,19 @@ import { cleanText, DRAFT_LIMITS } from '@/lib/finance/text';
 
 /** Page text: invisible and control characters stripped, then bounded (never truncated here). */
 function pageText(max: number, options: { multiline?: boolean; required: boolean }) {
-  return z
-    .string()
-    // A string far beyond the bound is refused before any work is spent cleaning it.
-    .max(max * 4, { error: `must be at most ${max} characters` })
-    .transform((value) => cleanText(value, options))
-    .pipe(
-      z
-        .string()
-        .min(options.required ? 1 : 0, { error: 'must not be empty' })
-        .max(max, { error: `must be at most ${max} characters` }),
-    );
+  return (
+    z
+      .string()
+      // A string far beyond the bound is refused before any work is spent cleaning it.
+      .max(max * 4, { error: `must be at most ${max} characters` })
+      .transform((value) => cleanText(value, options))
+      .pipe(
+        z
+          .string()
+          .min(options.required ? 1 : 0, { error: 'must not be empty' })
+          .max(max, { error: `must be at most ${max} characters` }),
+      )
+  );
 }
 
 const httpUrl = z

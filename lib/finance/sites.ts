@@ -75,7 +75,17 @@ function bloombergCode(raw: string | undefined): string[] {
 
 // MarketWatch country codes → listing suffix (the symbol alone is the US listing).
 const MARKETWATCH_COUNTRY: Readonly<Record<string, string>> = {
-  uk: 'L', jp: 'T', ca: 'TO', de: 'DE', fr: 'PA', hk: 'HK', au: 'AX', nl: 'AS', ch: 'SW', it: 'MI', es: 'MC',
+  uk: 'L',
+  jp: 'T',
+  ca: 'TO',
+  de: 'DE',
+  fr: 'PA',
+  hk: 'HK',
+  au: 'AX',
+  nl: 'AS',
+  ch: 'SW',
+  it: 'MI',
+  es: 'MC',
 };
 
 export const FINANCE_SITES: readonly FinanceSite[] = [
@@ -233,9 +243,7 @@ export function siteForUrl(url: string | URL): FinanceSite | undefined {
   return FINANCE_SITES.find((site) => site.matches.some((pattern) => urlMatchesPattern(url, pattern)));
 }
 
-export type SitePatternResult =
-  | { ok: true; pattern: string; host: string }
-  | { ok: false; error: string };
+export type SitePatternResult = { ok: true; pattern: string; host: string } | { ok: false; error: string };
 
 const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 

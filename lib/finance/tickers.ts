@@ -6,7 +6,12 @@ import { isFalsePositive, normalizeTicker } from '@/lib/finance/symbols';
 import { siteForUrl } from '@/lib/finance/sites';
 import { cleanText, DRAFT_LIMITS } from '@/lib/finance/text';
 
-export { normalizeTicker, TICKER_PATTERN, FALSE_POSITIVE_WORDS, isFalsePositive } from '@/lib/finance/symbols';
+export {
+  normalizeTicker,
+  TICKER_PATTERN,
+  FALSE_POSITIVE_WORDS,
+  isFalsePositive,
+} from '@/lib/finance/symbols';
 
 export type TickerSource = 'url' | 'json-ld' | 'meta' | 'cashtag' | 'selection' | 'title';
 
@@ -51,7 +56,18 @@ export const DETECTION_LIMITS = {
 // Code, form fields and the page's chrome (menus, sidebars of related or trending tickers) say
 // nothing about what this page is about.
 const SKIPPED_ELEMENTS = new Set([
-  'SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'TEXTAREA', 'INPUT', 'SELECT', 'NAV', 'ASIDE', 'HEADER', 'FOOTER',
+  'SCRIPT',
+  'STYLE',
+  'NOSCRIPT',
+  'TEMPLATE',
+  'SVG',
+  'TEXTAREA',
+  'INPUT',
+  'SELECT',
+  'NAV',
+  'ASIDE',
+  'HEADER',
+  'FOOTER',
 ]);
 const SHOW_TEXT = 0x4; // NodeFilter.SHOW_TEXT, spelt out so this module also loads in a service worker
 const FILTER_ACCEPT = 1;
@@ -111,7 +127,10 @@ function* scan(text: string, pattern: RegExp, kind: Pick<Candidate, 'bare'>): Ge
   }
 }
 
-function* mentions(text: string, options: { bareWords: boolean; parenthesized: boolean }): Generator<Candidate> {
+function* mentions(
+  text: string,
+  options: { bareWords: boolean; parenthesized: boolean },
+): Generator<Candidate> {
   yield* scan(text, QUALIFIED, { bare: false });
   yield* scan(text, CASHTAG, { bare: false });
   if (options.parenthesized) yield* scan(text, PARENTHESIZED, { bare: false });
@@ -131,7 +150,11 @@ class TickerCollector {
     return this.found.size >= DETECTION_LIMITS.tickers;
   }
 
-  add(raw: string, source: TickerSource, options: { weak: boolean; bare?: boolean; confidence?: number }): void {
+  add(
+    raw: string,
+    source: TickerSource,
+    options: { weak: boolean; bare?: boolean; confidence?: number },
+  ): void {
     if (this.full) return;
     const symbol = normalizeTicker(raw);
     if (!symbol || this.found.has(symbol)) return;
@@ -222,7 +245,14 @@ function jsonLdTickers(document: Document): string[] {
   return out;
 }
 
-const TICKER_META_NAMES = new Set(['ticker', 'tickers', 'symbol', 'stock-symbol', 'stock_symbol', 'tickersymbol']);
+const TICKER_META_NAMES = new Set([
+  'ticker',
+  'tickers',
+  'symbol',
+  'stock-symbol',
+  'stock_symbol',
+  'tickersymbol',
+]);
 const TITLE_META_NAMES = new Set(['og:title', 'twitter:title']);
 
 interface MetaReading {
@@ -239,7 +269,8 @@ function metaTickers(document: Document): MetaReading {
   for (const meta of metas) {
     const name = (meta.getAttribute('name') ?? meta.getAttribute('property') ?? '').toLowerCase();
     const content = meta.getAttribute('content') ?? '';
-    if (TICKER_META_NAMES.has(name)) explicit.push(...content.split(/[,;\s]+/).slice(0, DETECTION_LIMITS.tickers));
+    if (TICKER_META_NAMES.has(name))
+      explicit.push(...content.split(/[,;\s]+/).slice(0, DETECTION_LIMITS.tickers));
     else if (meta.getAttribute('itemprop') === 'tickerSymbol') explicit.push(content);
     else if (TITLE_META_NAMES.has(name)) titles.push(content);
     else if (/^twitter:(label|data)\d$/.test(name)) labels.set(name, content);
@@ -280,7 +311,8 @@ export function detectTickers(input: DetectTickersInput): DetectedTicker[] {
     for (const raw of jsonLdTickers(document)) collector.add(raw, 'json-ld', { weak: false });
     const meta = metaTickers(document);
     for (const raw of meta.explicit) collector.add(raw, 'meta', { weak: true });
-    for (const title of meta.titles) collector.addMentions(mentions(title.slice(0, 500), { bareWords: false, parenthesized: true }), 'meta');
+    for (const title of meta.titles)
+      collector.addMentions(mentions(title.slice(0, 500), { bareWords: false, parenthesized: true }), 'meta');
   }
 
   // Cleaned first, so a zero-width character cannot split `$AA\u200BPL` into two words.

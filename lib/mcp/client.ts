@@ -4,7 +4,12 @@
  * validator (no Ajv code generation, no eval). It never sends credentials, talks only to the
  * endpoint's origin, and refuses to call any tool that does not declare `readOnlyHint: true`.
  */
-import { Client, StreamableHTTPClientTransport, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/client';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
 import { log } from '@/lib/log';
 
@@ -84,8 +89,10 @@ function parseEndpoint(endpoint: string): URL {
   } catch {
     throw new McpEndpointError('The MCP endpoint is not a valid URL.');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new McpEndpointError('The MCP endpoint must use http or https.');
-  if (url.username || url.password) throw new McpEndpointError('The MCP endpoint must not carry credentials.');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new McpEndpointError('The MCP endpoint must use http or https.');
+  if (url.username || url.password)
+    throw new McpEndpointError('The MCP endpoint must not carry credentials.');
   return url;
 }
 
@@ -97,7 +104,9 @@ export function credentialFreeFetch(base: McpFetch, allowedOrigin: string): McpF
   return (url, init) => {
     const target = new URL(typeof url === 'string' ? url : url.href);
     if (target.origin !== allowedOrigin) {
-      return Promise.reject(new McpEndpointError(`Refused an MCP request to ${target.origin}: only ${allowedOrigin} is allowed.`));
+      return Promise.reject(
+        new McpEndpointError(`Refused an MCP request to ${target.origin}: only ${allowedOrigin} is allowed.`),
+      );
     }
     const headers = new Headers(init?.headers);
     headers.delete('authorization');
@@ -118,7 +127,10 @@ function summarizeTool(tool: Tool): McpToolSummary {
 }
 
 /** Connects to the public MCP endpoint and returns a session that can only read. */
-export async function connectMcp(endpoint: string, options: ConnectMcpOptions = {}): Promise<McpReadOnlySession> {
+export async function connectMcp(
+  endpoint: string,
+  options: ConnectMcpOptions = {},
+): Promise<McpReadOnlySession> {
   const url = parseEndpoint(endpoint);
   const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const transport = new StreamableHTTPClientTransport(url, {

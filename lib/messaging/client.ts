@@ -12,14 +12,23 @@ export class MessageError extends Error {
 }
 
 /** Sends one typed message to the service worker and unwraps its envelope. */
-export async function sendMessage<N extends MessageName>(type: N, payload: RequestOf<N>): Promise<ResponseOf<N>> {
+export async function sendMessage<N extends MessageName>(
+  type: N,
+  payload: RequestOf<N>,
+): Promise<ResponseOf<N>> {
   let envelope: Envelope<ResponseOf<N>> | undefined;
   try {
-    envelope = await browser.runtime.sendMessage<unknown, Envelope<ResponseOf<N>> | undefined>({ type, payload });
+    envelope = await browser.runtime.sendMessage<unknown, Envelope<ResponseOf<N>> | undefined>({
+      type,
+      payload,
+    });
   } catch (error) {
     const text = error instanceof Error ? error.message : '';
     if (/context invalidated/i.test(text)) {
-      throw new MessageError({ code: 'context-invalidated', message: 'The extension was updated; reload the page.' });
+      throw new MessageError({
+        code: 'context-invalidated',
+        message: 'The extension was updated; reload the page.',
+      });
     }
     throw new MessageError({ code: 'internal', message: 'The extension did not answer. Try again.' });
   }

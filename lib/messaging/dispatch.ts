@@ -1,6 +1,14 @@
 import type { z } from 'zod';
 import { log } from '@/lib/log';
-import { envelopeSchema, messages, type Envelope, type MessageName, type ParsedRequestOf, type ResponseOf, type WireError } from './protocol';
+import {
+  envelopeSchema,
+  messages,
+  type Envelope,
+  type MessageName,
+  type ParsedRequestOf,
+  type ResponseOf,
+  type WireError,
+} from './protocol';
 import { classifySender, type ClassifiedSender, type SenderIdentity } from './sender';
 
 export type Handler<N extends MessageName> = (
@@ -10,9 +18,7 @@ export type Handler<N extends MessageName> = (
 
 /** An error a handler throws on purpose: its code and message reach the sender as they are. */
 export class HandledError extends Error {
-  constructor(
-    readonly wire: WireError,
-  ) {
+  constructor(readonly wire: WireError) {
     super(wire.message);
     this.name = 'HandledError';
   }
@@ -46,7 +52,10 @@ export interface RegistryOptions {
 }
 
 /** Fails closed: unknown names, malformed payloads and disallowed senders never reach a handler. */
-export function createHandlerRegistry(identity: SenderIdentity, options: RegistryOptions = {}): HandlerRegistry {
+export function createHandlerRegistry(
+  identity: SenderIdentity,
+  options: RegistryOptions = {},
+): HandlerRegistry {
   const handlers = new Map<MessageName, Handler<MessageName>>();
 
   return {
@@ -76,7 +85,9 @@ export function createHandlerRegistry(identity: SenderIdentity, options: Registr
       }
       const request = (spec.request as z.ZodType).safeParse(payload);
       if (!request.success) {
-        return fail('malformed-message', 'The message payload is not valid.', { fields: fieldErrors(request.error) });
+        return fail('malformed-message', 'The message payload is not valid.', {
+          fields: fieldErrors(request.error),
+        });
       }
       const handler = handlers.get(type);
       if (!handler) return fail('no-handler', 'That action is not available yet.');

@@ -25,7 +25,8 @@ export interface MessageSpec<Req extends z.ZodType, Res> {
 }
 
 function message<Res>() {
-  return <Req extends z.ZodType>(spec: Omit<MessageSpec<Req, Res>, 'response'>): MessageSpec<Req, Res> => spec;
+  return <Req extends z.ZodType>(spec: Omit<MessageSpec<Req, Res>, 'response'>): MessageSpec<Req, Res> =>
+    spec;
 }
 
 const EXTENSION_PAGES = ['extension-page'] as const;
@@ -90,7 +91,14 @@ export interface ServiceOverview {
   statusError?: ApiErrorData;
   account?: Account;
   accountError?: ApiErrorData;
-  discovery?: { fetchedAt: string; documentsOk: number; documentsFailed: number; skillsVerified: number; skillsFailed: number; stale: boolean };
+  discovery?: {
+    fetchedAt: string;
+    documentsOk: number;
+    documentsFailed: number;
+    skillsVerified: number;
+    skillsFailed: number;
+    stale: boolean;
+  };
   deprecations: DeprecationNotice[];
   rateLimit?: RateLimitState;
 }
@@ -149,7 +157,14 @@ export const messages = {
     senders: EXTENSION_PAGES,
   }),
   saveApiKey: message<KeyState>()({
-    request: z.strictObject({ key: z.string().trim().min(8).max(512).regex(/^[\x21-\x7e]+$/, 'Keys are printable ASCII') }),
+    request: z.strictObject({
+      key: z
+        .string()
+        .trim()
+        .min(8)
+        .max(512)
+        .regex(/^[\x21-\x7e]+$/, 'Keys are printable ASCII'),
+    }),
     senders: EXTENSION_PAGES,
   }),
   removeApiKey: message<KeyState>()({
@@ -227,7 +242,9 @@ export const messages = {
     senders: EXTENSION_PAGES,
   }),
   /** Refresh several playbooks with one batch read; per-item status. */
-  refreshPlaybooks: message<Array<{ id: string; playbook?: Playbook; error?: { status: number | string; message: string } }>>()({
+  refreshPlaybooks: message<
+    Array<{ id: string; playbook?: Playbook; error?: { status: number | string; message: string } }>
+  >()({
     request: z.strictObject({ ids: z.array(playbookId).min(1).max(200) }),
     senders: EXTENSION_PAGES,
   }),
@@ -235,12 +252,20 @@ export const messages = {
     request: z.strictObject({}),
     senders: EXTENSION_PAGES,
   }),
-  mcpListTools: message<{ tools: McpToolSummary[]; resources: McpResourceSummary[]; serverName?: string; protocolVersion?: string }>()({
+  mcpListTools: message<{
+    tools: McpToolSummary[];
+    resources: McpResourceSummary[];
+    serverName?: string;
+    protocolVersion?: string;
+  }>()({
     request: z.strictObject({}),
     senders: EXTENSION_PAGES,
   }),
   mcpCallTool: message<{ content: unknown; isError: boolean }>()({
-    request: z.strictObject({ name: z.string().min(1).max(128), args: z.record(z.string().max(128), z.unknown()).optional() }),
+    request: z.strictObject({
+      name: z.string().min(1).max(128),
+      args: z.record(z.string().max(128), z.unknown()).optional(),
+    }),
     senders: EXTENSION_PAGES,
   }),
   discardDraft: message<{ discarded: true }>()({

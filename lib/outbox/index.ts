@@ -21,9 +21,17 @@ export interface OutboxEntry<T = unknown> {
 
 const outbox = createStore('playbook-companion-outbox', 'drafts');
 
-export async function addToOutbox<T>(input: Pick<OutboxEntry<T>, 'origin' | 'operationId' | 'draft'>): Promise<OutboxEntry<T>> {
+export async function addToOutbox<T>(
+  input: Pick<OutboxEntry<T>, 'origin' | 'operationId' | 'draft'>,
+): Promise<OutboxEntry<T>> {
   const now = new Date().toISOString();
-  const entry: OutboxEntry<T> = { id: crypto.randomUUID(), status: 'pending', createdAt: now, updatedAt: now, ...input };
+  const entry: OutboxEntry<T> = {
+    id: crypto.randomUUID(),
+    status: 'pending',
+    createdAt: now,
+    updatedAt: now,
+    ...input,
+  };
   await set(entry.id, entry, outbox);
   return entry;
 }
@@ -32,7 +40,10 @@ export async function getOutboxEntry<T = unknown>(id: string): Promise<OutboxEnt
   return get<OutboxEntry<T>>(id, outbox);
 }
 
-export async function updateOutboxEntry<T>(id: string, change: Partial<Omit<OutboxEntry<T>, 'id' | 'createdAt'>>): Promise<OutboxEntry<T> | undefined> {
+export async function updateOutboxEntry<T>(
+  id: string,
+  change: Partial<Omit<OutboxEntry<T>, 'id' | 'createdAt'>>,
+): Promise<OutboxEntry<T> | undefined> {
   const current = await getOutboxEntry<T>(id);
   if (!current) return undefined;
   const next: OutboxEntry<T> = { ...current, ...change, updatedAt: new Date().toISOString() };

@@ -7,13 +7,23 @@ import { errorText, useAsync } from './useAsync';
 function initialFields(pending: PendingWrite): ConfirmFields {
   const body = pending.entry.draft.body ?? {};
   const text = (value: unknown) => (typeof value === 'string' ? value : '');
-  const visibility = body.visibility === 'public' || body.visibility === 'unlisted' ? body.visibility : 'private';
+  const visibility =
+    body.visibility === 'public' || body.visibility === 'unlisted' ? body.visibility : 'private';
   return {
     title: text(body.title),
     thesis: text(body.thesis),
-    tickers: Array.isArray(body.tickers) ? body.tickers.filter((t): t is string => typeof t === 'string') : [],
+    tickers: Array.isArray(body.tickers)
+      ? body.tickers.filter((t): t is string => typeof t === 'string')
+      : [],
     visibility,
   };
+}
+
+function sourceUrlOf(body: Record<string, unknown> | undefined): string | undefined {
+  const source = body?.source;
+  if (!source || typeof source !== 'object') return undefined;
+  const url = (source as { url?: unknown }).url;
+  return typeof url === 'string' ? url : undefined;
 }
 
 export function ConfirmPage({ draftId }: { draftId: string }) {
@@ -23,7 +33,17 @@ export function ConfirmPage({ draftId }: { draftId: string }) {
   const [done, setDone] = useState(false);
 
   if (!pending.value) {
-    return <main>{pending.error ? <p role="alert" class="error">{pending.error}</p> : <p>Loading the draft…</p>}</main>;
+    return (
+      <main>
+        {pending.error ? (
+          <p role="alert" class="error">
+            {pending.error}
+          </p>
+        ) : (
+          <p>Loading the draft…</p>
+        )}
+      </main>
+    );
   }
   if (done) {
     return (
@@ -37,14 +57,17 @@ export function ConfirmPage({ draftId }: { draftId: string }) {
     <ConfirmDialog
       operation={entry.operationId}
       initial={initialFields(pending.value)}
-      sourceUrl={typeof entry.draft.body?.source === 'object' ? String((entry.draft.body.source as { url?: unknown }).url ?? '') : undefined}
+      sourceUrl={sourceUrlOf(entry.draft.body)}
       account={account ? `${account.name} (${account.email})` : undefined}
       busy={busy}
       error={error ?? entry.error?.message}
       onConfirm={(fields) => {
         setBusy(true);
         setError(undefined);
-        const edits = entry.operationId === 'createPlaybook' || entry.operationId === 'updatePlaybook' ? { ...fields } : undefined;
+        const edits =
+          entry.operationId === 'createPlaybook' || entry.operationId === 'updatePlaybook'
+            ? { ...fields }
+            : undefined;
         sendMessage('confirmWrite', { id: draftId, body: edits }).then(
           () => setDone(true),
           (failure: unknown) => {

@@ -13,7 +13,8 @@ export function OptionsPage() {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const current = state ?? loaded.value;
 
-  if (!current) return <main>{loaded.error ? <p class="error">{loaded.error}</p> : <p>Loading settings…</p>}</main>;
+  if (!current)
+    return <main>{loaded.error ? <p class="error">{loaded.error}</p> : <p>Loading settings…</p>}</main>;
 
   const run = async (action: () => Promise<AppState>, done: string) => {
     setBusy(true);
@@ -44,11 +45,16 @@ export function OptionsPage() {
       message={message}
       fieldErrors={fieldErrors}
       onSave={(values) => void save(values)}
-      onRemoveKey={() => void run(async () => ({ ...current, key: await sendMessage('removeApiKey', {}) }), 'Key removed.')}
+      onRemoveKey={() =>
+        void run(async () => ({ ...current, key: await sendMessage('removeApiKey', {}) }), 'Key removed.')
+      }
       onGrantAccess={(origins) =>
         void run(async () => {
-          const granted = await browser.permissions.request({ origins: origins.map((origin) => `${origin}/*`) });
-          if (!granted) throw new MessageError({ code: 'permission-denied', message: 'Access was not granted.' });
+          const granted = await browser.permissions.request({
+            origins: origins.map((origin) => `${origin}/*`),
+          });
+          if (!granted)
+            throw new MessageError({ code: 'permission-denied', message: 'Access was not granted.' });
           return sendMessage('getState', {});
         }, 'Access granted.')
       }

@@ -3,7 +3,12 @@ import { chromium } from '@playwright/test';
 
 /** Debian's Chromium first (Playwright cannot download its own here); Playwright's where installed. */
 export function findChromium(): string {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+  const candidates = [
+    process.env.CHROMIUM_PATH,
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+  ];
   for (const candidate of candidates) if (candidate && existsSync(candidate)) return candidate;
   try {
     const bundled = chromium.executablePath();
@@ -11,7 +16,9 @@ export function findChromium(): string {
   } catch {
     // no bundled browser either
   }
-  throw new Error('No Chromium found: install Debian\'s chromium (apt-get install -y chromium) or set CHROMIUM_PATH.');
+  throw new Error(
+    "No Chromium found: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH.",
+  );
 }
 
 export const CHROMIUM_ARGS = [

@@ -85,7 +85,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const context = await chromium.launchPersistentContext('', {
       executablePath: findChromium(),
       headless: true,
-      args: [...CHROMIUM_ARGS, `--disable-extensions-except=${EXTENSION_DIR}`, `--load-extension=${EXTENSION_DIR}`],
+      args: [
+        ...CHROMIUM_ARGS,
+        `--disable-extensions-except=${EXTENSION_DIR}`,
+        `--load-extension=${EXTENSION_DIR}`,
+      ],
     });
     await use(context);
     await context.close();
@@ -109,7 +113,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await tab.evaluate(
         async ({ serviceUrl, apiUrl, key }) => {
           const send = async (type: string, payload: unknown) => {
-            const answer = await chrome.runtime.sendMessage<unknown, { ok: boolean; error?: { message: string } }>({ type, payload });
+            const answer = await chrome.runtime.sendMessage<
+              unknown,
+              { ok: boolean; error?: { message: string } }
+            >({ type, payload });
             if (!answer.ok) throw new Error(`${type}: ${answer.error?.message}`);
           };
           await send('saveSettings', { serviceUrl, apiUrl });

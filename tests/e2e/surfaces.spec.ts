@@ -27,13 +27,16 @@ test('the options page saves the key without ever showing it again', async ({ ex
   await options.save.click();
   await expect(options.status).toHaveText('Saved.');
   await expect(options.apiKey).toHaveValue('');
-  await expect(options.page.getByText(`A key ending in ${sandbox.demoKey.slice(-4)} is stored`)).toBeVisible();
+  await expect(
+    options.page.getByText(`A key ending in ${sandbox.demoKey.slice(-4)} is stored`),
+  ).toBeVisible();
   expect(await options.page.content()).not.toContain(sandbox.demoKey);
 });
 
 test('the side panel page renders its three tabs', async ({ extension }) => {
   const panel = new SidePanelPage(await extension.open('sidepanel.html'));
-  for (const name of ['Playbooks', 'Discovery', 'Events'] as const) await expect(panel.tab(name)).toBeVisible();
+  for (const name of ['Playbooks', 'Discovery', 'Events'] as const)
+    await expect(panel.tab(name)).toBeVisible();
   await expect(panel.tab('Playbooks')).toHaveAttribute('aria-selected', 'true');
   await panel.tab('Events').click();
   await expect(panel.tab('Events')).toHaveAttribute('aria-selected', 'true');
@@ -52,7 +55,12 @@ test('the content script offers its button on a finance page', async ({ context,
   await expect(confirm.visibility).toHaveValue('private');
 });
 
-test('the context-menu handler turns a page into a draft and opens the confirm dialog', async ({ context, extension, serviceWorker, pages }) => {
+test('the context-menu handler turns a page into a draft and opens the confirm dialog', async ({
+  context,
+  extension,
+  serviceWorker,
+  pages,
+}) => {
   await extension.configure();
   const page = await context.newPage();
   const pageUrl = pages.url('quote-aapl.html');
@@ -60,8 +68,13 @@ test('the context-menu handler turns a page into a draft and opens the confirm d
   const confirmOpened = context.waitForEvent('page', { predicate: (p) => p.url().includes('/confirm.html') });
   await serviceWorker.evaluate(
     ({ pageUrl }) => {
-      const onClicked = chrome.contextMenus.onClicked as unknown as { dispatch(info: unknown, tab: unknown): void };
-      onClicked.dispatch({ menuItemId: 'playbook-from-page', pageUrl, editable: false }, { id: 1, url: pageUrl, title: 'Apple Inc. (AAPL)' });
+      const onClicked = chrome.contextMenus.onClicked as unknown as {
+        dispatch(info: unknown, tab: unknown): void;
+      };
+      onClicked.dispatch(
+        { menuItemId: 'playbook-from-page', pageUrl, editable: false },
+        { id: 1, url: pageUrl, title: 'Apple Inc. (AAPL)' },
+      );
     },
     { pageUrl },
   );

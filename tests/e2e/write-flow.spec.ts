@@ -1,7 +1,12 @@
 import { ConfirmPage, FinancePage } from './pages/surfaces';
 import { expect, test } from './fixtures';
 
-test('turning a page into a playbook writes it once, after Confirm, with the edited title', async ({ context, extension, pages, sandbox }) => {
+test('turning a page into a playbook writes it once, after Confirm, with the edited title', async ({
+  context,
+  extension,
+  pages,
+  sandbox,
+}) => {
   await extension.configure();
   sandbox.clearRequests();
   const before = sandbox.db.playbookCount();
@@ -20,8 +25,12 @@ test('turning a page into a playbook writes it once, after Confirm, with the edi
   expect(sandbox.db.playbookCount()).toBe(before + 1);
   const writes = sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/playbooks'));
   expect(writes).toHaveLength(1);
-  expect(writes[0]!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
-  expect(JSON.parse(writes[0]!.body)).toMatchObject({ title: 'AAPL services margin thesis', visibility: 'private', tickers: ['AAPL'] });
+  expect(writes[0].headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+  expect(JSON.parse(writes[0].body)).toMatchObject({
+    title: 'AAPL services margin thesis',
+    visibility: 'private',
+    tickers: ['AAPL'],
+  });
 });
 
 test('cancel writes nothing and removes the draft', async ({ context, extension, pages, sandbox }) => {
@@ -37,5 +46,7 @@ test('cancel writes nothing and removes the draft', async ({ context, extension,
   await confirm.cancel.click();
   await closed;
   expect(sandbox.db.playbookCount()).toBe(before);
-  expect(sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/playbooks'))).toHaveLength(0);
+  expect(sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/playbooks'))).toHaveLength(
+    0,
+  );
 });

@@ -1,7 +1,16 @@
 import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/server';
-import { admin, api, createPlaybook, expectProblem, newKey, startTestSandbox, walkRest, type Json } from './helpers';
+import {
+  admin,
+  api,
+  createPlaybook,
+  expectProblem,
+  newKey,
+  startTestSandbox,
+  walkRest,
+  type Json,
+} from './helpers';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -29,7 +38,13 @@ describe('authentication', () => {
       name: 'Demo Investor',
       email: 'demo@investing-agent.test',
       plan: 'pro',
-      permissions: ['playbooks:read', 'playbooks:write', 'backtests:run', 'execution:manage', 'billing:manage'],
+      permissions: [
+        'playbooks:read',
+        'playbooks:write',
+        'backtests:run',
+        'execution:manage',
+        'billing:manage',
+      ],
       brokerage_linked: false,
     });
   });
@@ -82,7 +97,10 @@ describe('lists and pagination', () => {
     ['limit=-1', 'invalid_limit'],
     ['cursor=not-a-cursor!', 'invalid_cursor'],
     ['cursor=', 'invalid_cursor'],
-    [`cursor=${Buffer.from('{"v":1,"k":"playbooks","f":"usr_ada:*","s":5}').toString('base64url')}`, 'invalid_cursor'],
+    [
+      `cursor=${Buffer.from('{"v":1,"k":"playbooks","f":"usr_ada:*","s":5}').toString('base64url')}`,
+      'invalid_cursor',
+    ],
     [`cursor=${Buffer.from('{"v":2}').toString('base64url')}`, 'invalid_cursor'],
     [`cursor=${Buffer.from('[]').toString('base64url')}`, 'invalid_cursor'],
     ['visibility=secret', 'invalid_visibility'],
@@ -93,7 +111,11 @@ describe('lists and pagination', () => {
 
   it('a cursor from one filter is refused by another', async () => {
     const page = await api(sb, '/playbooks?visibility=public&limit=2');
-    expectProblem(await api(sb, `/playbooks?visibility=private&cursor=${page.json.next_cursor}`), 400, 'invalid_cursor');
+    expectProblem(
+      await api(sb, `/playbooks?visibility=private&cursor=${page.json.next_cursor}`),
+      400,
+      'invalid_cursor',
+    );
   });
 });
 
@@ -122,7 +144,9 @@ describe('visibility', () => {
       [mine[1].id, 200],
     ]);
     expect(result.json.results[1].error).toMatchObject({ status: 404, code: 'not_found' });
-    expect(JSON.stringify(result.json.results[1])).toEqual(JSON.stringify(result.json.results[2]).replaceAll('pb_missing', privateOne.id));
+    expect(JSON.stringify(result.json.results[1])).toEqual(
+      JSON.stringify(result.json.results[2]).replaceAll('pb_missing', privateOne.id),
+    );
     expect(result.text).not.toContain(privateOne.title);
   });
 
@@ -138,8 +162,25 @@ describe('visibility', () => {
   it("writes to another user's playbooks: private → 404, public → 403", async () => {
     const privateOne = otherPlaybooks().find((p) => p.visibility === 'private')!;
     const publicOne = otherPlaybooks().find((p) => p.visibility === 'public')!;
-    expectProblem(await api(sb, `/playbooks/${privateOne.id}`, { method: 'PATCH', body: { title: 'x' }, idempotencyKey: newKey(), headers: { 'If-Match': privateOne.etag } }), 404);
-    expectProblem(await api(sb, `/playbooks/${publicOne.id}`, { method: 'PATCH', body: { title: 'x' }, idempotencyKey: newKey(), headers: { 'If-Match': publicOne.etag } }), 403, 'not_owner');
+    expectProblem(
+      await api(sb, `/playbooks/${privateOne.id}`, {
+        method: 'PATCH',
+        body: { title: 'x' },
+        idempotencyKey: newKey(),
+        headers: { 'If-Match': privateOne.etag },
+      }),
+      404,
+    );
+    expectProblem(
+      await api(sb, `/playbooks/${publicOne.id}`, {
+        method: 'PATCH',
+        body: { title: 'x' },
+        idempotencyKey: newKey(),
+        headers: { 'If-Match': publicOne.etag },
+      }),
+      403,
+      'not_owner',
+    );
     expect(sb.db.getPlaybook(publicOne.id)!.title).toBe(publicOne.title);
   });
 });
@@ -147,21 +188,42 @@ describe('visibility', () => {
 describe('writes and idempotency', () => {
   it('createPlaybook → 201 draft with ETag, event appended', async () => {
     const key = newKey();
-    const body = { title: 'Water utilities', thesis: 'Regulated returns on pipe replacement.', visibility: 'private', tickers: ['AWK'], source: { url: 'https://example.com/a', title: 'A', excerpt: 'B' } };
+    const body = {
+      title: 'Water utilities',
+      thesis: 'Regulated returns on pipe replacement.',
+      visibility: 'private',
+      tickers: ['AWK'],
+      source: { url: 'https://example.com/a', title: 'A', excerpt: 'B' },
+    };
     const result = await api(sb, '/playbooks', { body, idempotencyKey: key });
     expect(result.status).toBe(201);
-    expect(result.json).toMatchObject({ title: 'Water utilities', status: 'draft', visibility: 'private', tickers: ['AWK'], owner: { id: 'usr_demo', name: 'Demo Investor' }, source: { url: 'https://example.com/a', title: 'A' } });
+    expect(result.json).toMatchObject({
+      title: 'Water utilities',
+      status: 'draft',
+      visibility: 'private',
+      tickers: ['AWK'],
+      owner: { id: 'usr_demo', name: 'Demo Investor' },
+      source: { url: 'https://example.com/a', title: 'A' },
+    });
     expect(result.headers.get('etag')).toBe(result.json.etag);
     expect(result.json.etag).toMatch(/^"[^"]+"$/);
     const events = await api(sb, '/events?limit=100');
-    expect(events.json.data.some((e: Json) => e.type === 'playbook.created' && e.playbook_id === result.json.id)).toBe(true);
+    expect(
+      events.json.data.some((e: Json) => e.type === 'playbook.created' && e.playbook_id === result.json.id),
+    ).toBe(true);
   });
 
   it('same key and JSON-equal body replays the committed answer; quoted keys are accepted', async () => {
     const key = newKey();
     const before = playbookCount();
-    const first = await api(sb, '/playbooks', { body: { title: 'T', thesis: 'Th', visibility: 'private' }, idempotencyKey: key });
-    const replay = await api(sb, '/playbooks', { rawBody: '{"visibility":"private","thesis":"Th","title":"T"}', idempotencyKey: `"${key}"` });
+    const first = await api(sb, '/playbooks', {
+      body: { title: 'T', thesis: 'Th', visibility: 'private' },
+      idempotencyKey: key,
+    });
+    const replay = await api(sb, '/playbooks', {
+      rawBody: '{"visibility":"private","thesis":"Th","title":"T"}',
+      idempotencyKey: `"${key}"`,
+    });
     expect(replay.status).toBe(201);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(first.headers.get('idempotent-replayed')).toBeNull();
@@ -171,9 +233,23 @@ describe('writes and idempotency', () => {
 
   it('same key, other body → 422; key scoped to the user', async () => {
     const key = newKey();
-    await api(sb, '/playbooks', { body: { title: 'A', thesis: 'B', visibility: 'private' }, idempotencyKey: key });
-    expectProblem(await api(sb, '/playbooks', { body: { title: 'A2', thesis: 'B', visibility: 'private' }, idempotencyKey: key }), 422, 'idempotency_key_reused');
-    const other = await api(sb, '/playbooks', { key: sb.otherUserKey, body: { title: 'A2', thesis: 'B', visibility: 'private' }, idempotencyKey: key });
+    await api(sb, '/playbooks', {
+      body: { title: 'A', thesis: 'B', visibility: 'private' },
+      idempotencyKey: key,
+    });
+    expectProblem(
+      await api(sb, '/playbooks', {
+        body: { title: 'A2', thesis: 'B', visibility: 'private' },
+        idempotencyKey: key,
+      }),
+      422,
+      'idempotency_key_reused',
+    );
+    const other = await api(sb, '/playbooks', {
+      key: sb.otherUserKey,
+      body: { title: 'A2', thesis: 'B', visibility: 'private' },
+      idempotencyKey: key,
+    });
     expect(other.status).toBe(201);
     expect(other.headers.get('idempotent-replayed')).toBeNull();
   });
@@ -198,7 +274,14 @@ describe('writes and idempotency', () => {
     ['a non-UUID key', 'not-a-uuid', 'invalid_idempotency_key'],
   ])('%s → 400 and nothing written', async (_name, key, code) => {
     const before = playbookCount();
-    expectProblem(await api(sb, '/playbooks', { body: { title: 'A', thesis: 'B', visibility: 'private' }, idempotencyKey: key }), 400, code);
+    expectProblem(
+      await api(sb, '/playbooks', {
+        body: { title: 'A', thesis: 'B', visibility: 'private' },
+        idempotencyKey: key,
+      }),
+      400,
+      code,
+    );
     expect(playbookCount()).toBe(before);
   });
 
@@ -206,12 +289,33 @@ describe('writes and idempotency', () => {
   it.each([
     ['bad JSON', '{"title": "A",', 'invalid_json'],
     ['oversized body', huge, 'body_too_large'],
-    ['unknown field', JSON.stringify({ title: 'A', thesis: 'B', visibility: 'private', admin: true }), 'validation_failed'],
+    [
+      'unknown field',
+      JSON.stringify({ title: 'A', thesis: 'B', visibility: 'private', admin: true }),
+      'validation_failed',
+    ],
     ['wrong type', JSON.stringify({ title: 5, thesis: 'B', visibility: 'private' }), 'validation_failed'],
-    ['bad visibility', JSON.stringify({ title: 'A', thesis: 'B', visibility: 'secret' }), 'validation_failed'],
+    [
+      'bad visibility',
+      JSON.stringify({ title: 'A', thesis: 'B', visibility: 'secret' }),
+      'validation_failed',
+    ],
     ['empty title', JSON.stringify({ title: '  ', thesis: 'B', visibility: 'private' }), 'validation_failed'],
-    ['hostile ticker', JSON.stringify({ title: 'A', thesis: 'B', visibility: 'private', tickers: ['<script>'] }), 'validation_failed'],
-    ['javascript: source', JSON.stringify({ title: 'A', thesis: 'B', visibility: 'private', source: { url: 'javascript:alert(1)', title: 'x', excerpt: 'y' } }), 'validation_failed'],
+    [
+      'hostile ticker',
+      JSON.stringify({ title: 'A', thesis: 'B', visibility: 'private', tickers: ['<script>'] }),
+      'validation_failed',
+    ],
+    [
+      'javascript: source',
+      JSON.stringify({
+        title: 'A',
+        thesis: 'B',
+        visibility: 'private',
+        source: { url: 'javascript:alert(1)', title: 'x', excerpt: 'y' },
+      }),
+      'validation_failed',
+    ],
     ['array body', '[]', 'validation_failed'],
     ['empty body', '', 'body_required'],
   ])('%s → 400 problem with errors[], nothing changed, key not stored', async (_name, rawBody, code) => {
@@ -224,42 +328,87 @@ describe('writes and idempotency', () => {
     expect(playbookCount()).toBe(before);
     expect(sb.db.latestEventSeq()).toBe(eventsBefore);
     // A rejected request is not stored: the same key then works with a valid body.
-    expect((await api(sb, '/playbooks', { body: { title: 'OK', thesis: 'Valid', visibility: 'private' }, idempotencyKey: key })).status).toBe(201);
+    expect(
+      (
+        await api(sb, '/playbooks', {
+          body: { title: 'OK', thesis: 'Valid', visibility: 'private' },
+          idempotencyKey: key,
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('validation errors name the offending field', async () => {
-    const result = await api(sb, '/playbooks', { body: { title: 'A', thesis: 'B', visibility: 'private', admin: true }, idempotencyKey: newKey() });
+    const result = await api(sb, '/playbooks', {
+      body: { title: 'A', thesis: 'B', visibility: 'private', admin: true },
+      idempotencyKey: newKey(),
+    });
     expect(result.json.errors).toEqual([{ path: 'admin', message: 'unknown field' }]);
   });
 
   it('non-JSON content type → 415', async () => {
-    expectProblem(await api(sb, '/playbooks', { rawBody: 'title=A', headers: { 'Content-Type': 'text/plain' }, idempotencyKey: newKey() }), 415, 'unsupported_media_type');
+    expectProblem(
+      await api(sb, '/playbooks', {
+        rawBody: 'title=A',
+        headers: { 'Content-Type': 'text/plain' },
+        idempotencyKey: newKey(),
+      }),
+      415,
+      'unsupported_media_type',
+    );
   });
 
   it('updatePlaybook: If-Match required (428), stale etag 412, fresh etag 200 with new etag', async () => {
     const created = await createPlaybook(sb);
     const path = `/playbooks/${created.id}`;
-    expectProblem(await api(sb, path, { method: 'PATCH', body: { title: 'New' }, idempotencyKey: newKey() }), 428, 'if_match_required');
-    const ok = await api(sb, path, { method: 'PATCH', body: { title: 'New' }, idempotencyKey: newKey(), headers: { 'If-Match': created.etag } });
+    expectProblem(
+      await api(sb, path, { method: 'PATCH', body: { title: 'New' }, idempotencyKey: newKey() }),
+      428,
+      'if_match_required',
+    );
+    const ok = await api(sb, path, {
+      method: 'PATCH',
+      body: { title: 'New' },
+      idempotencyKey: newKey(),
+      headers: { 'If-Match': created.etag },
+    });
     expect(ok.status).toBe(200);
     expect(ok.json.title).toBe('New');
     expect(ok.json.etag).not.toBe(created.etag);
     expect(ok.headers.get('etag')).toBe(ok.json.etag);
-    const stale = await api(sb, path, { method: 'PATCH', body: { title: 'Newer' }, idempotencyKey: newKey(), headers: { 'If-Match': created.etag } });
+    const stale = await api(sb, path, {
+      method: 'PATCH',
+      body: { title: 'Newer' },
+      idempotencyKey: newKey(),
+      headers: { 'If-Match': created.etag },
+    });
     expectProblem(stale, 412, 'etag_mismatch');
     expect(sb.db.getPlaybook(created.id)!.title).toBe('New');
-    expectProblem(await api(sb, path, { method: 'PATCH', body: {}, idempotencyKey: newKey(), headers: { 'If-Match': ok.json.etag } }), 400, 'validation_failed');
+    expectProblem(
+      await api(sb, path, {
+        method: 'PATCH',
+        body: {},
+        idempotencyKey: newKey(),
+        headers: { 'If-Match': ok.json.etag },
+      }),
+      400,
+      'validation_failed',
+    );
     const got = await api(sb, path, { headers: { 'If-None-Match': ok.json.etag } });
     expect(got.status).toBe(304);
   });
 
   it('activate needs a linked brokerage (403 brokerage_not_linked); the link page links it', async () => {
     const created = await createPlaybook(sb);
-    const activate = () => api(sb, `/playbooks/${created.id}/activate`, { method: 'POST', idempotencyKey: newKey() });
+    const activate = () =>
+      api(sb, `/playbooks/${created.id}/activate`, { method: 'POST', idempotencyKey: newKey() });
     const refused = await activate();
     expectProblem(refused, 403, 'brokerage_not_linked');
     expect(sb.db.getPlaybook(created.id)!.status).toBe('draft');
-    const link = await api(sb, '/brokerage/links', { body: { provider: 'sandbox-broker' }, idempotencyKey: newKey() });
+    const link = await api(sb, '/brokerage/links', {
+      body: { provider: 'sandbox-broker' },
+      idempotencyKey: newKey(),
+    });
     expect(link.status).toBe(201);
     expect(link.json.link_url.startsWith(`${sb.baseUrl}/`)).toBe(true);
     const page = await fetch(link.json.link_url);
@@ -268,38 +417,92 @@ describe('writes and idempotency', () => {
     const active = await activate();
     expect(active.status).toBe(200);
     expect(active.json.status).toBe('active');
-    const paused = await api(sb, `/playbooks/${created.id}/pause`, { method: 'POST', idempotencyKey: newKey(), body: {} });
+    const paused = await api(sb, `/playbooks/${created.id}/pause`, {
+      method: 'POST',
+      idempotencyKey: newKey(),
+      body: {},
+    });
     expect(paused.json.status).toBe('paused');
-    const types = (await api(sb, '/events?limit=100')).json.data.filter((e: Json) => e.playbook_id === created.id).map((e: Json) => e.type);
+    const types = (await api(sb, '/events?limit=100')).json.data
+      .filter((e: Json) => e.playbook_id === created.id)
+      .map((e: Json) => e.type);
     expect(types).toEqual(['playbook.created', 'execution.started', 'execution.stopped']);
     sb.db.setBrokerageLinked('usr_demo', false);
   });
 
   it('createCheckoutSession returns a sandbox checkout page', async () => {
-    const result = await api(sb, '/billing/checkout-sessions', { body: { plan: 'team' }, idempotencyKey: newKey() });
+    const result = await api(sb, '/billing/checkout-sessions', {
+      body: { plan: 'team' },
+      idempotencyKey: newKey(),
+    });
     expect(result.status).toBe(201);
     const page = await fetch(result.json.checkout_url);
     expect(await page.text()).toContain('Team');
-    expectProblem(await api(sb, '/billing/checkout-sessions', { body: { plan: 'platinum' }, idempotencyKey: newKey() }), 400);
+    expectProblem(
+      await api(sb, '/billing/checkout-sessions', { body: { plan: 'platinum' }, idempotencyKey: newKey() }),
+      400,
+    );
     sb.db.setPlan('usr_demo', 'pro');
   });
 
   it('a user without a permission gets 403 permission_denied', async () => {
     const mine = otherPlaybooks()[0];
-    expectProblem(await api(sb, `/playbooks/${mine.id}/backtests`, { key: sb.otherUserKey, body: { start: '2020-01-01', end: '2024-12-31' }, idempotencyKey: newKey() }), 403, 'permission_denied');
+    expectProblem(
+      await api(sb, `/playbooks/${mine.id}/backtests`, {
+        key: sb.otherUserKey,
+        body: { start: '2020-01-01', end: '2024-12-31' },
+        idempotencyKey: newKey(),
+      }),
+      403,
+      'permission_denied',
+    );
   });
 
   it('runBacktest → 202 queued, then a backtest.completed event with a summary', async () => {
     const created = await createPlaybook(sb);
-    const queued = await api(sb, `/playbooks/${created.id}/backtests`, { body: { start: '2019-01-01', end: '2024-12-31', benchmark: 'SPY' }, idempotencyKey: newKey() });
-    expect(queued.status).toBe(202);
-    expect(queued.json).toEqual({ id: expect.stringMatching(/^bt_/), playbook_id: created.id, status: 'queued' });
-    await expect.poll(async () => (await api(sb, '/events?limit=100')).json.data.find((e: Json) => e.type === 'backtest.completed' && e.data.backtest_id === queued.json.id), { timeout: 3000 }).toMatchObject({
-      playbook_id: created.id,
-      data: { start: '2019-01-01', end: '2024-12-31', benchmark: 'SPY', total_return: expect.any(Number), max_drawdown: expect.any(Number), sharpe: expect.any(Number) },
+    const queued = await api(sb, `/playbooks/${created.id}/backtests`, {
+      body: { start: '2019-01-01', end: '2024-12-31', benchmark: 'SPY' },
+      idempotencyKey: newKey(),
     });
-    expectProblem(await api(sb, `/playbooks/${created.id}/backtests`, { body: { start: '2024-12-31', end: '2019-01-01' }, idempotencyKey: newKey() }), 400);
-    expectProblem(await api(sb, `/playbooks/${created.id}/backtests`, { body: { start: '2024-02-30x', end: '2025-01-01' }, idempotencyKey: newKey() }), 400);
+    expect(queued.status).toBe(202);
+    expect(queued.json).toEqual({
+      id: expect.stringMatching(/^bt_/),
+      playbook_id: created.id,
+      status: 'queued',
+    });
+    await expect
+      .poll(
+        async () =>
+          (await api(sb, '/events?limit=100')).json.data.find(
+            (e: Json) => e.type === 'backtest.completed' && e.data.backtest_id === queued.json.id,
+          ),
+        { timeout: 3000 },
+      )
+      .toMatchObject({
+        playbook_id: created.id,
+        data: {
+          start: '2019-01-01',
+          end: '2024-12-31',
+          benchmark: 'SPY',
+          total_return: expect.any(Number),
+          max_drawdown: expect.any(Number),
+          sharpe: expect.any(Number),
+        },
+      });
+    expectProblem(
+      await api(sb, `/playbooks/${created.id}/backtests`, {
+        body: { start: '2024-12-31', end: '2019-01-01' },
+        idempotencyKey: newKey(),
+      }),
+      400,
+    );
+    expectProblem(
+      await api(sb, `/playbooks/${created.id}/backtests`, {
+        body: { start: '2024-02-30x', end: '2025-01-01' },
+        idempotencyKey: newKey(),
+      }),
+      400,
+    );
   });
 });
 
@@ -319,7 +522,9 @@ describe('events', () => {
     expect(caughtUp.json).toMatchObject({ data: [], has_more: false, next_cursor: cursor });
     const created = await createPlaybook(sb);
     const next = await api(sb, `/events?cursor=${cursor}`);
-    expect(next.json.data.map((e: Json) => [e.type, e.playbook_id])).toEqual([['playbook.created', created.id]]);
+    expect(next.json.data.map((e: Json) => [e.type, e.playbook_id])).toEqual([
+      ['playbook.created', created.id],
+    ]);
     // Events are scoped to their owner.
     const theirs = await api(sb, '/events?limit=100', { key: sb.otherUserKey });
     expect(theirs.json.data.some((e: Json) => e.playbook_id === created.id)).toBe(false);
@@ -327,7 +532,10 @@ describe('events', () => {
 
   async function readSse(headers: Record<string, string>, count: number, trigger?: () => Promise<void>) {
     const controller = new AbortController();
-    const response = await fetch(`${sb.apiUrl}/events/stream`, { headers: { Authorization: `Bearer ${sb.demoKey}`, Accept: 'text/event-stream', ...headers }, signal: controller.signal });
+    const response = await fetch(`${sb.apiUrl}/events/stream`, {
+      headers: { Authorization: `Bearer ${sb.demoKey}`, Accept: 'text/event-stream', ...headers },
+      signal: controller.signal,
+    });
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const events: { event?: string; id?: string; data: string }[] = [];
     const parser = createParser({ onEvent: (e) => events.push(e) });
@@ -361,21 +569,36 @@ describe('events', () => {
 
   it('admin can emit a synthetic event that reaches the owner', async () => {
     const created = await createPlaybook(sb);
-    const emitted = await admin(sb, 'POST', '/events', { playbook_id: created.id, type: 'backtest.completed', data: { total_return: 12.5 } });
+    const emitted = await admin(sb, 'POST', '/events', {
+      playbook_id: created.id,
+      type: 'backtest.completed',
+      data: { total_return: 12.5 },
+    });
     expect(emitted.status).toBe(201);
     const resumedFrom = `evt_${Number(emitted.json.id.slice(4)) - 1}`;
     const events = await readSse({ 'Last-Event-ID': resumedFrom }, 1);
-    expect(JSON.parse(events[0].data)).toMatchObject({ type: 'backtest.completed', data: { total_return: 12.5 } });
+    expect(JSON.parse(events[0].data)).toMatchObject({
+      type: 'backtest.completed',
+      data: { total_return: 12.5 },
+    });
   });
 
   it('a Last-Event-ID this service never issued is a 400', async () => {
-    expectProblem(await api(sb, '/events/stream', { headers: { 'Last-Event-ID': 'nonsense' } }), 400, 'invalid_last_event_id');
+    expectProblem(
+      await api(sb, '/events/stream', { headers: { 'Last-Event-ID': 'nonsense' } }),
+      400,
+      'invalid_last_event_id',
+    );
   });
 });
 
 describe('headers the contract requires', () => {
   it('every API response carries RateLimit and RateLimit-Policy, errors included', async () => {
-    for (const result of [await api(sb, '/account'), await api(sb, '/account', { key: null }), await api(sb, '/nope')]) {
+    for (const result of [
+      await api(sb, '/account'),
+      await api(sb, '/account', { key: null }),
+      await api(sb, '/nope'),
+    ]) {
       expect(result.headers.get('ratelimit-policy')).toBe('"default";q=120;w=60');
       expect(result.headers.get('ratelimit')).toMatch(/^"default";r=\d+;t=\d+$/);
     }
@@ -384,16 +607,42 @@ describe('headers the contract requires', () => {
   it('answers CORS preflights from an extension origin and exposes the contract headers', async () => {
     const response = await fetch(`${sb.apiUrl}/playbooks`, {
       method: 'OPTIONS',
-      headers: { Origin: 'chrome-extension://abcdefghijklmnop', 'Access-Control-Request-Method': 'PATCH', 'Access-Control-Request-Headers': 'authorization,if-match,idempotency-key,content-type' },
+      headers: {
+        Origin: 'chrome-extension://abcdefghijklmnop',
+        'Access-Control-Request-Method': 'PATCH',
+        'Access-Control-Request-Headers': 'authorization,if-match,idempotency-key,content-type',
+      },
     });
     expect(response.status).toBeLessThan(300);
     expect(response.headers.get('access-control-allow-origin')).toBe('chrome-extension://abcdefghijklmnop');
     const allowed = response.headers.get('access-control-allow-headers')!.toLowerCase();
-    for (const h of ['authorization', 'content-type', 'if-match', 'if-none-match', 'idempotency-key', 'last-event-id', 'accept']) expect(allowed).toContain(h);
+    for (const h of [
+      'authorization',
+      'content-type',
+      'if-match',
+      'if-none-match',
+      'idempotency-key',
+      'last-event-id',
+      'accept',
+    ])
+      expect(allowed).toContain(h);
     expect(response.headers.get('access-control-allow-methods')).toContain('PATCH');
-    const actual = await fetch(`${sb.apiUrl}/account`, { headers: { Origin: 'chrome-extension://abcdefghijklmnop', Authorization: `Bearer ${sb.demoKey}` } });
+    const actual = await fetch(`${sb.apiUrl}/account`, {
+      headers: { Origin: 'chrome-extension://abcdefghijklmnop', Authorization: `Bearer ${sb.demoKey}` },
+    });
     const exposed = actual.headers.get('access-control-expose-headers')!.toLowerCase();
-    for (const h of ['etag', 'retry-after', 'ratelimit', 'ratelimit-policy', 'ratelimit-reset', 'idempotent-replayed', 'deprecation', 'sunset', 'link']) expect(exposed).toContain(h);
+    for (const h of [
+      'etag',
+      'retry-after',
+      'ratelimit',
+      'ratelimit-policy',
+      'ratelimit-reset',
+      'idempotent-replayed',
+      'deprecation',
+      'sunset',
+      'link',
+    ])
+      expect(exposed).toContain(h);
     expect(sb.requests().some((r) => r.method === 'OPTIONS' && r.path === '/api/v1/playbooks')).toBe(true);
   });
 
@@ -410,7 +659,11 @@ describe('headers the contract requires', () => {
   it('records every request with full headers, so tests can search for a key', async () => {
     sb.clearRequests();
     await api(sb, '/account');
-    await fetch(`${sb.baseUrl}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: '{}' });
+    await fetch(`${sb.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
     const recorded = sb.requests();
     expect(recorded.map((r) => r.path)).toEqual(['/api/v1/account', '/mcp']);
     expect(recorded[0].headers.authorization).toBe(`Bearer ${sb.demoKey}`);

@@ -39,29 +39,74 @@ describe('CLI', () => {
   it('--help documents every flag, every fault and the admin routes', () => {
     const result = spawnSync(TSX, ['sandbox/main.ts', '--help'], { cwd: ROOT, encoding: 'utf8' });
     expect(result.status).toBe(0);
-    for (const flag of ['--port', '--db', '--demo-key', '--seed', '--rate-quota', '--rate-window', ...FAULT_FLAGS.map((f) => f.flag)]) expect(result.stdout).toContain(flag);
-    for (const route of ['/__admin/faults', '/__admin/requests', '/__admin/status', '/__admin/keys/revoke', '/__admin/events']) expect(result.stdout).toContain(route);
+    for (const flag of [
+      '--port',
+      '--db',
+      '--demo-key',
+      '--seed',
+      '--rate-quota',
+      '--rate-window',
+      ...FAULT_FLAGS.map((f) => f.flag),
+    ])
+      expect(result.stdout).toContain(flag);
+    for (const route of [
+      '/__admin/faults',
+      '/__admin/requests',
+      '/__admin/status',
+      '/__admin/keys/revoke',
+      '/__admin/events',
+    ])
+      expect(result.stdout).toContain(route);
   });
 
   it('prints the key, token and URL first; a restart on the same file keeps data and the key; SIGTERM stops it', async () => {
     const db = join(dir, 'nested', 'sandbox.db');
-    const args = ['--port', '0', '--db', db, '--demo-key', 'iak_cli_demo_key_123456', '--seed', '12', '--fault-latency-ms', '1'];
+    const args = [
+      '--port',
+      '0',
+      '--db',
+      db,
+      '--demo-key',
+      'iak_cli_demo_key_123456',
+      '--seed',
+      '12',
+      '--fault-latency-ms',
+      '1',
+    ];
     const first = await startCli(args);
     expect(first.lines[0]).toBe('demo API key: iak_cli_demo_key_123456');
     expect(first.lines[1]).toMatch(/^admin token: \S{20,}$/);
     expect(first.lines[2]).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
     expect(first.lines[3]).toMatch(/^demo sign-in: \S+@\S+ \/ \S+$/);
     const baseUrl = first.lines[2].slice('listening on '.length);
-    const headers = { Authorization: 'Bearer iak_cli_demo_key_123456', 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() };
-    const created = await fetch(`${baseUrl}/api/v1/playbooks`, { method: 'POST', headers, body: JSON.stringify({ title: 'Kept', thesis: 'Survives a restart', visibility: 'private' }) });
+    const headers = {
+      Authorization: 'Bearer iak_cli_demo_key_123456',
+      'Content-Type': 'application/json',
+      'Idempotency-Key': crypto.randomUUID(),
+    };
+    const created = await fetch(`${baseUrl}/api/v1/playbooks`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ title: 'Kept', thesis: 'Survives a restart', visibility: 'private' }),
+    });
     expect(created.status).toBe(201);
     const token = first.lines[1].slice('admin token: '.length);
-    expect((await fetch(`${baseUrl}/__admin/faults`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.json())).latencyMs).toBe(1);
+    expect(
+      (
+        await fetch(`${baseUrl}/__admin/faults`, { headers: { Authorization: `Bearer ${token}` } }).then(
+          (r) => r.json(),
+        )
+      ).latencyMs,
+    ).toBe(1);
     expect(await stop(first.child)).toBe(0);
 
     const second = await startCli(['--port', '0', '--db', db, '--demo-key', 'iak_cli_demo_key_123456']);
     const url2 = second.lines[2].slice('listening on '.length);
-    const list = await (await fetch(`${url2}/api/v1/playbooks?limit=100`, { headers: { Authorization: 'Bearer iak_cli_demo_key_123456' } })).json();
+    const list = await (
+      await fetch(`${url2}/api/v1/playbooks?limit=100`, {
+        headers: { Authorization: 'Bearer iak_cli_demo_key_123456' },
+      })
+    ).json();
     expect(list.data).toHaveLength(13);
     expect(list.data[0].title).toBe('Kept');
     expect(await stop(second.child)).toBe(0);

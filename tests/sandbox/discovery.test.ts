@@ -15,9 +15,18 @@ const DOCUMENTS: [string, string][] = [
   ['/developers/llms.txt', 'text/plain; charset=utf-8'],
   ['/openapi.json', 'application/json'],
   ['/api-docs', 'text/html'],
-  ...['/api-docs.md', '/developers.md', '/explore.md', '/auth.md', '/pricing.md', '/AGENTS.md', '/mcp.md', '/webhooks.md', '/onboarding.md', '/sandbox.md'].map(
-    (p): [string, string] => [p, 'text/markdown; charset=utf-8'],
-  ),
+  ...[
+    '/api-docs.md',
+    '/developers.md',
+    '/explore.md',
+    '/auth.md',
+    '/pricing.md',
+    '/AGENTS.md',
+    '/mcp.md',
+    '/webhooks.md',
+    '/onboarding.md',
+    '/sandbox.md',
+  ].map((p): [string, string] => [p, 'text/markdown; charset=utf-8']),
   ['/agent.json', 'application/json'],
   ['/.well-known/agent.json', 'application/json'],
   ['/.well-known/agent-skills/index.json', 'application/json'],
@@ -56,7 +65,10 @@ describe('discovery documents', () => {
   });
 
   it('answers CORS preflights for discovery from any origin', async () => {
-    const response = await fetch(`${sb.baseUrl}/llms.txt`, { method: 'OPTIONS', headers: { Origin: 'chrome-extension://abc', 'Access-Control-Request-Method': 'GET' } });
+    const response = await fetch(`${sb.baseUrl}/llms.txt`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'chrome-extension://abc', 'Access-Control-Request-Method': 'GET' },
+    });
     expect(response.status).toBeLessThan(300);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
   });
@@ -117,7 +129,13 @@ describe('discovery documents', () => {
     expect(card.serverInfo.name).toBeTruthy();
     expect(new URL(card.transport.endpoint, cardUrl).href).toBe(`${sb.baseUrl}/mcp`);
     expect(card.capabilities.tools).toBeDefined();
-    expect(card.tools.map((t: { name: string }) => t.name)).toEqual(['get_product_overview', 'list_resources', 'list_categories', 'get_category', 'search_public_playbooks']);
+    expect(card.tools.map((t: { name: string }) => t.name)).toEqual([
+      'get_product_overview',
+      'list_resources',
+      'list_categories',
+      'get_category',
+      'search_public_playbooks',
+    ]);
     expect(card.name).toBeTruthy();
     expect(card.version).toBeTruthy();
     expect(card.remotes[0].url).toBe(`${sb.baseUrl}/mcp`);
@@ -126,7 +144,8 @@ describe('discovery documents', () => {
   it('agent card links every resource and every link resolves', async () => {
     const cardUrl = `${sb.baseUrl}/.well-known/agent.json`;
     const card = await (await fetch(cardUrl)).json();
-    for (const field of ['name', 'description', 'version', 'url', 'capabilities', 'links', 'skills']) expect(card).toHaveProperty(field);
+    for (const field of ['name', 'description', 'version', 'url', 'capabilities', 'links', 'skills'])
+      expect(card).toHaveProperty(field);
     const hrefs = card.links.map((l: { href: string }) => l.href);
     for (const [path] of DOCUMENTS.filter(([p]) => !p.includes('agent.json'))) expect(hrefs).toContain(path);
     expect(hrefs).toContain('/apikey');
@@ -140,12 +159,23 @@ describe('discovery documents', () => {
   it('/status is HTML by default and the getStatus body with Accept: application/json; admin can degrade it', async () => {
     const html = await fetch(`${sb.baseUrl}/status`);
     expect(await html.text()).toContain('<h1>Service status</h1>');
-    const json = await (await fetch(`${sb.baseUrl}/status`, { headers: { Accept: 'application/json' } })).json();
+    const json = await (
+      await fetch(`${sb.baseUrl}/status`, { headers: { Accept: 'application/json' } })
+    ).json();
     expect(json.status).toBe('operational');
     expect(json.components.length).toBeGreaterThan(0);
     expect(Number.isNaN(Date.parse(json.updated_at))).toBe(false);
-    expect((await admin(sb, 'POST', '/status', { status: 'outage', components: [{ name: 'API', status: 'outage' }] })).status).toBe(200);
-    const after = await (await fetch(`${sb.baseUrl}/status`, { headers: { Accept: 'application/json' } })).json();
+    expect(
+      (
+        await admin(sb, 'POST', '/status', {
+          status: 'outage',
+          components: [{ name: 'API', status: 'outage' }],
+        })
+      ).status,
+    ).toBe(200);
+    const after = await (
+      await fetch(`${sb.baseUrl}/status`, { headers: { Accept: 'application/json' } })
+    ).json();
     expect(after).toMatchObject({ status: 'outage', components: [{ name: 'API', status: 'outage' }] });
     const viaApi = await api(sb, '/status', { key: null });
     expect(viaApi.json.status).toBe('outage');
@@ -168,7 +198,12 @@ describe('/apikey', () => {
   it('signs in, creates a key shown once, stores only its hash, and the key works', async () => {
     const page = await (await fetch(`${sb.baseUrl}/apikey`)).text();
     expect(page).toContain('<label for="email">Email</label>');
-    const bad = await fetch(`${sb.baseUrl}/apikey/sign-in`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form({ email: 'demo@investing-agent.test', password: 'wrong' }), redirect: 'manual' });
+    const bad = await fetch(`${sb.baseUrl}/apikey/sign-in`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: form({ email: 'demo@investing-agent.test', password: 'wrong' }),
+      redirect: 'manual',
+    });
     expect(bad.status).toBe(401);
     const signIn = await fetch(`${sb.baseUrl}/apikey/sign-in`, {
       method: 'POST',
@@ -179,7 +214,11 @@ describe('/apikey', () => {
     expect(signIn.status).toBe(303);
     const cookie = signIn.headers.get('set-cookie')!.split(';')[0];
     expect(signIn.headers.get('set-cookie')).toMatch(/HttpOnly/i);
-    const created = await fetch(`${sb.baseUrl}/apikey/keys`, { method: 'POST', headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' }, body: form({ label: 'test' }) });
+    const created = await fetch(`${sb.baseUrl}/apikey/keys`, {
+      method: 'POST',
+      headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: form({ label: 'test' }),
+    });
     expect(created.status).toBe(201);
     const html = await created.text();
     const key = /<code id="new-api-key"[^>]*>([^<]+)<\/code>/.exec(html)![1];
@@ -195,9 +234,17 @@ describe('/apikey', () => {
   });
 
   it('refuses to create a key without a session or from another origin', async () => {
-    const noSession = await fetch(`${sb.baseUrl}/apikey/keys`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form({ label: 'x' }) });
+    const noSession = await fetch(`${sb.baseUrl}/apikey/keys`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: form({ label: 'x' }),
+    });
     expect(noSession.status).toBe(401);
-    const crossOrigin = await fetch(`${sb.baseUrl}/apikey/keys`, { method: 'POST', headers: { Origin: 'https://evil.example', 'Content-Type': 'application/x-www-form-urlencoded' }, body: form({ label: 'x' }) });
+    const crossOrigin = await fetch(`${sb.baseUrl}/apikey/keys`, {
+      method: 'POST',
+      headers: { Origin: 'https://evil.example', 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: form({ label: 'x' }),
+    });
     expect(crossOrigin.status).toBe(403);
   });
 });

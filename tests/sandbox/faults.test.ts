@@ -13,7 +13,16 @@ afterEach(() => sb.resetFaults());
 describe('faults (all off by default)', () => {
   it('defaults: nothing injected except the past legacy sunset', async () => {
     const faults = await admin(sb, 'GET', '/faults');
-    expect(faults.json).toMatchObject({ latencyMs: 0, rateLimitBurst: 0, serverErrorOnNth: 0, malformedJson: 0, repeatingCursor: false, endlessHasMore: false, tamperedSkillDigest: false, legacySunsetPast: true });
+    expect(faults.json).toMatchObject({
+      latencyMs: 0,
+      rateLimitBurst: 0,
+      serverErrorOnNth: 0,
+      malformedJson: 0,
+      repeatingCursor: false,
+      endlessHasMore: false,
+      tamperedSkillDigest: false,
+      legacySunsetPast: true,
+    });
   });
 
   it('latencyMs delays API answers', async () => {
@@ -25,7 +34,10 @@ describe('faults (all off by default)', () => {
 
   it.each([
     ['seconds', (h: Headers) => expect(h.get('retry-after')).toBe('3')],
-    ['http-date', (h: Headers) => expect(Date.parse(h.get('retry-after')!) - Date.now()).toBeGreaterThan(1000)],
+    [
+      'http-date',
+      (h: Headers) => expect(Date.parse(h.get('retry-after')!) - Date.now()).toBeGreaterThan(1000),
+    ],
     ['reset-only', (h: Headers) => expect(h.get('retry-after')).toBeNull()],
   ] as const)('rateLimitBurst answers the next N with 429 (%s)', async (mode, check) => {
     await admin(sb, 'POST', '/faults', { rateLimitBurst: 2, retryAfterMode: mode, retryAfterSeconds: 3 });
@@ -120,7 +132,11 @@ describe('faults (all off by default)', () => {
     const list = await api(sb, '/playbooks?limit=1');
     expect(list.headers.get('sunset')).toBe(new Date('2030-01-15T00:00:00Z').toUTCString());
     const doc2 = await (await fetch(`${sb.baseUrl}/openapi.json`)).json();
-    expect(doc2.paths['/playbooks'].get).toMatchObject({ deprecated: true, 'x-sunset': '2030-01-15', 'x-replaced-by': 'graphql' });
+    expect(doc2.paths['/playbooks'].get).toMatchObject({
+      deprecated: true,
+      'x-sunset': '2030-01-15',
+      'x-replaced-by': 'graphql',
+    });
   });
 
   it('resetConnection destroys the socket without an answer', async () => {
@@ -132,7 +148,11 @@ describe('faults (all off by default)', () => {
   it('timeoutMs hangs the next request past a client timeout', async () => {
     sb.setFaults({ timeoutMs: 3000 });
     const outcome = await new Promise<string>((resolve) => {
-      const req = request(`${sb.apiUrl}/account`, { headers: { Authorization: `Bearer ${sb.demoKey}` }, timeout: 300 }, () => resolve('answered'));
+      const req = request(
+        `${sb.apiUrl}/account`,
+        { headers: { Authorization: `Bearer ${sb.demoKey}` }, timeout: 300 },
+        () => resolve('answered'),
+      );
       req.on('timeout', () => {
         req.destroy();
         resolve('timed out');

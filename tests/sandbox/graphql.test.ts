@@ -46,18 +46,25 @@ describe('GraphQL', () => {
   it('fields are the REST names in camelCase with the same values', async () => {
     const rest = (await api(sb, '/playbooks?limit=1')).json.data[0];
     const node = (await gql(QUERY, { first: 1 })).json.data.playbooks.edges[0].node;
-    expect(node).toEqual({ id: rest.id, title: rest.title, visibility: rest.visibility, createdAt: rest.created_at, updatedAt: rest.updated_at, etag: rest.etag, owner: rest.owner });
+    expect(node).toEqual({
+      id: rest.id,
+      title: rest.title,
+      visibility: rest.visibility,
+      createdAt: rest.created_at,
+      updatedAt: rest.updated_at,
+      etag: rest.etag,
+      owner: rest.owner,
+    });
   });
 
-  it.each([
-    [{ first: 0 }],
-    [{ first: 101 }],
-    [{ first: 5, after: 'garbage' }],
-  ])('bad arguments %j are GraphQL errors, not data', async (variables) => {
-    const result = await gql(QUERY, variables);
-    expect(result.json.errors.length).toBeGreaterThan(0);
-    expect(result.json.data).toBeNull();
-  });
+  it.each([[{ first: 0 }], [{ first: 101 }], [{ first: 5, after: 'garbage' }]])(
+    'bad arguments %j are GraphQL errors, not data',
+    async (variables) => {
+      const result = await gql(QUERY, variables);
+      expect(result.json.errors.length).toBeGreaterThan(0);
+      expect(result.json.data).toBeNull();
+    },
+  );
 
   it('authentication failures are HTTP 401 as for REST; bad JSON is a 400 problem', async () => {
     expectProblem(await gql(QUERY, {}, null), 401);

@@ -22,7 +22,13 @@ describe('MCP (official client)', () => {
     const client = await connect();
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(['get_category', 'get_product_overview', 'list_categories', 'list_resources', 'search_public_playbooks']);
+      expect(tools.map((t) => t.name).sort()).toEqual([
+        'get_category',
+        'get_product_overview',
+        'list_categories',
+        'list_resources',
+        'search_public_playbooks',
+      ]);
       for (const tool of tools) expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
       expect(tools.some((t) => /create|update|activate|delete/.test(t.name))).toBe(false);
     } finally {
@@ -33,19 +39,32 @@ describe('MCP (official client)', () => {
   it('tools/call returns real content', async () => {
     const client = await connect();
     try {
-      expect(text(await client.callTool({ name: 'get_product_overview', arguments: {} }))).toContain('Decision support, not financial advice');
+      expect(text(await client.callTool({ name: 'get_product_overview', arguments: {} }))).toContain(
+        'Decision support, not financial advice',
+      );
       const resources = await client.callTool({ name: 'list_resources', arguments: {} });
       expect(JSON.stringify(resources.structuredContent)).toContain(`${sb.baseUrl}/llms.txt`);
       const categories = await client.callTool({ name: 'list_categories', arguments: {} });
-      expect(JSON.stringify(categories.structuredContent)).toContain('automated-investment-strategy-backtesting');
-      const category = await client.callTool({ name: 'get_category', arguments: { slug: 'automated-investment-strategy-backtesting' } });
+      expect(JSON.stringify(categories.structuredContent)).toContain(
+        'automated-investment-strategy-backtesting',
+      );
+      const category = await client.callTool({
+        name: 'get_category',
+        arguments: { slug: 'automated-investment-strategy-backtesting' },
+      });
       expect((category.structuredContent as Json).name).toBe('Automated investment strategy backtesting');
       const missing = await client.callTool({ name: 'get_category', arguments: { slug: 'nope' } });
       expect(missing.isError).toBe(true);
-      const search = await client.callTool({ name: 'search_public_playbooks', arguments: { query: 'Railroads', limit: 5 } });
+      const search = await client.callTool({
+        name: 'search_public_playbooks',
+        arguments: { query: 'Railroads', limit: 5 },
+      });
       const found = (search.structuredContent as Json).playbooks;
       expect(found.map((p: Json) => p.title)).toEqual(['Railroads on volume recovery']);
-      const hidden = await client.callTool({ name: 'search_public_playbooks', arguments: { query: 'tax-loss' } });
+      const hidden = await client.callTool({
+        name: 'search_public_playbooks',
+        arguments: { query: 'tax-loss' },
+      });
       expect((hidden.structuredContent as Json).playbooks).toEqual([]);
       const wildcard = await client.callTool({ name: 'search_public_playbooks', arguments: { query: '_' } });
       expect((wildcard.structuredContent as Json).playbooks).toEqual([]);
@@ -80,10 +99,16 @@ describe('MCP (official client)', () => {
   it('answers CORS preflights from an extension origin', async () => {
     const response = await fetch(`${sb.baseUrl}/mcp`, {
       method: 'OPTIONS',
-      headers: { Origin: 'chrome-extension://abc', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,mcp-protocol-version' },
+      headers: {
+        Origin: 'chrome-extension://abc',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'content-type,mcp-protocol-version',
+      },
     });
     expect(response.status).toBeLessThan(300);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    expect(response.headers.get('access-control-allow-headers')!.toLowerCase()).toContain('mcp-protocol-version');
+    expect(response.headers.get('access-control-allow-headers')!.toLowerCase()).toContain(
+      'mcp-protocol-version',
+    );
   });
 });

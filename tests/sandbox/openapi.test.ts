@@ -33,7 +33,8 @@ const TABLE: [string, boolean][] = [
 
 function operations(): Map<string, { method: string; path: string; op: Json }> {
   const found = new Map<string, { method: string; path: string; op: Json }>();
-  for (const [path, item] of Object.entries<Json>(doc.paths)) for (const [method, op] of Object.entries<Json>(item)) found.set(op.operationId, { method, path, op });
+  for (const [path, item] of Object.entries<Json>(doc.paths))
+    for (const [method, op] of Object.entries<Json>(item)) found.set(op.operationId, { method, path, op });
   return found;
 }
 
@@ -70,15 +71,28 @@ describe('OpenAPI document', () => {
     expect([...operations().keys()].sort()).toEqual(TABLE.map(([id]) => id).sort());
   });
 
-  it.each(['listPlaybooks', 'listPublicPlaybooks', 'listEvents'])('%s declares limit 1-100 default 20', (id) => {
-    const limit = operations().get(id)!.op.parameters.find((p: Json) => p.name === 'limit');
-    expect(limit.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
-  });
+  it.each(['listPlaybooks', 'listPublicPlaybooks', 'listEvents'])(
+    '%s declares limit 1-100 default 20',
+    (id) => {
+      const limit = operations()
+        .get(id)!
+        .op.parameters.find((p: Json) => p.name === 'limit');
+      expect(limit.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    },
+  );
 
   it('writes require an Idempotency-Key; reads do not', () => {
     for (const [id, { op }] of operations()) {
       const refs = JSON.stringify(op.parameters ?? []);
-      const isWrite = ['createPlaybook', 'updatePlaybook', 'runBacktest', 'activatePlaybook', 'pausePlaybook', 'createCheckoutSession', 'createBrokerageLink'].includes(id);
+      const isWrite = [
+        'createPlaybook',
+        'updatePlaybook',
+        'runBacktest',
+        'activatePlaybook',
+        'pausePlaybook',
+        'createCheckoutSession',
+        'createBrokerageLink',
+      ].includes(id);
       expect(refs.includes('IdempotencyKey'), id).toBe(isWrite);
     }
   });
@@ -94,13 +108,19 @@ describe('OpenAPI document', () => {
 
   it('request schemas reject unknown fields (additionalProperties false)', () => {
     expect(doc.components.schemas.CreatePlaybookRequest.additionalProperties).toBe(false);
-    expect(doc.components.schemas.CreatePlaybookRequest.required.sort()).toEqual(['thesis', 'title', 'visibility']);
+    expect(doc.components.schemas.CreatePlaybookRequest.required.sort()).toEqual([
+      'thesis',
+      'title',
+      'visibility',
+    ]);
   });
 
   it('every path in the document answers (no phantom operations)', async () => {
     for (const { method, path } of operations().values()) {
       if (method !== 'get' || path.includes('{') || path.endsWith('/stream')) continue;
-      const response = await fetch(`${doc.servers[0].url}${path}`, { headers: { Authorization: `Bearer ${sb.demoKey}` } });
+      const response = await fetch(`${doc.servers[0].url}${path}`, {
+        headers: { Authorization: `Bearer ${sb.demoKey}` },
+      });
       expect(response.status, path).toBe(200);
     }
   });

@@ -14,7 +14,10 @@ describe('parseMcpCard', () => {
         description: 'Public, read-only tools',
         transport: { type: 'streamable-http', endpoint: '/mcp' },
         capabilities: { tools: { listChanged: false } },
-        tools: [{ name: 'get_product_overview', description: 'Overview', annotations: { readOnlyHint: true } }, { name: 'x' }],
+        tools: [
+          { name: 'get_product_overview', description: 'Overview', annotations: { readOnlyHint: true } },
+          { name: 'x' },
+        ],
         futureKey: { anything: true },
       },
       CARD_URL,
@@ -56,7 +59,10 @@ describe('parseMcpCard', () => {
   });
 
   it('treats "dynamic" tools as not listed', () => {
-    const card = parseMcpCard({ serverInfo: { name: 'n' }, transport: { endpoint: '/mcp' }, tools: 'dynamic' }, CARD_URL);
+    const card = parseMcpCard(
+      { serverInfo: { name: 'n' }, transport: { endpoint: '/mcp' }, tools: 'dynamic' },
+      CARD_URL,
+    );
     expect(card.tools).toBeUndefined();
   });
 
@@ -134,7 +140,15 @@ describe('checkOpenApiDocument', () => {
     ['absolute server', 'https://api.example/v1', 'https://api.example/v1', 'https://api.example'],
     ['relative server', '/api/v1', 'https://svc.example/api/v1', 'https://svc.example'],
   ])('summarizes a 3.1 document with %s', (_name, serverUrl, apiUrl, apiOrigin) => {
-    const summary = checkOpenApiDocument({ openapi: '3.1.0', info: { title: 'T', version: '1' }, servers: [{ url: serverUrl }], paths: { '/a': {}, '/b': {} } }, DOC);
+    const summary = checkOpenApiDocument(
+      {
+        openapi: '3.1.0',
+        info: { title: 'T', version: '1' },
+        servers: [{ url: serverUrl }],
+        paths: { '/a': {}, '/b': {} },
+      },
+      DOC,
+    );
     expect(summary).toEqual({ openapi: '3.1.0', title: 'T', version: '1', apiUrl, apiOrigin, pathCount: 2 });
   });
 

@@ -73,7 +73,9 @@ describe('parseLlmsTxt', () => {
 
   it('puts links before any section into an untitled section', () => {
     const parsed = parseLlmsTxt('# N\n- [a](/a)', URL_);
-    expect(parsed.sections).toEqual([{ title: '', links: [{ title: 'a', url: 'https://svc.example/a', note: '' }] }]);
+    expect(parsed.sections).toEqual([
+      { title: '', links: [{ title: 'a', url: 'https://svc.example/a', note: '' }] },
+    ]);
   });
 
   it('caps the number of links', () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { inlineText, markdownToSafeBlocks, TRUNCATION_NOTICE, type SafeBlock } from '@/lib/discovery/markdown';
+import {
+  inlineText,
+  markdownToSafeBlocks,
+  TRUNCATION_NOTICE,
+  type SafeBlock,
+} from '@/lib/discovery/markdown';
 
 const DOC = 'https://svc.example/docs/auth.md';
 
@@ -20,7 +25,21 @@ function collect(tree: unknown): { hrefs: string[]; strings: string[]; types: st
   return out;
 }
 
-const ALLOWED_TYPES = new Set(['heading', 'paragraph', 'list', 'code', 'blockquote', 'table', 'hr', 'text', 'strong', 'em', 'del', 'link', 'br']);
+const ALLOWED_TYPES = new Set([
+  'heading',
+  'paragraph',
+  'list',
+  'code',
+  'blockquote',
+  'table',
+  'hr',
+  'text',
+  'strong',
+  'em',
+  'del',
+  'link',
+  'br',
+]);
 
 describe('markdownToSafeBlocks', () => {
   it('builds headings, paragraphs with inline marks, lists, code, quotes, tables and rules', () => {
@@ -28,8 +47,24 @@ describe('markdownToSafeBlocks', () => {
       '# Title *x*\n\nSee **bold** and `code` and [docs](/api-docs.md).\n\n1. one\n2. two\n\n- [x] done\n\n> quoted\n\n```js\nconst a = 1 < 2;\n```\n\n| A | B |\n|:-|-:|\n| 1 | **2** |\n\n---\n',
       DOC,
     );
-    expect(blocks.map((b) => b.type)).toEqual(['heading', 'paragraph', 'list', 'list', 'blockquote', 'code', 'table', 'hr']);
-    expect(blocks[0]).toEqual({ type: 'heading', depth: 1, children: [{ type: 'text', text: 'Title ' }, { type: 'em', children: [{ type: 'text', text: 'x' }] }] });
+    expect(blocks.map((b) => b.type)).toEqual([
+      'heading',
+      'paragraph',
+      'list',
+      'list',
+      'blockquote',
+      'code',
+      'table',
+      'hr',
+    ]);
+    expect(blocks[0]).toEqual({
+      type: 'heading',
+      depth: 1,
+      children: [
+        { type: 'text', text: 'Title ' },
+        { type: 'em', children: [{ type: 'text', text: 'x' }] },
+      ],
+    });
     expect(blocks[1]).toEqual({
       type: 'paragraph',
       children: [
@@ -42,7 +77,12 @@ describe('markdownToSafeBlocks', () => {
         { type: 'text', text: '.' },
       ],
     });
-    expect(blocks[2]).toMatchObject({ type: 'list', ordered: true, start: 1, items: [{ checked: null }, { checked: null }] });
+    expect(blocks[2]).toMatchObject({
+      type: 'list',
+      ordered: true,
+      start: 1,
+      items: [{ checked: null }, { checked: null }],
+    });
     expect(blocks[3]).toMatchObject({ type: 'list', ordered: false, items: [{ checked: true }] });
     expect(blocks[5]).toEqual({ type: 'code', lang: 'js', text: 'const a = 1 < 2;' });
     const table = blocks[6] as Extract<SafeBlock, { type: 'table' }>;
@@ -90,13 +130,17 @@ describe('markdownToSafeBlocks', () => {
   });
 
   it('keeps http(s) and mailto links, resolving relative ones against the document', () => {
-    const { hrefs } = collect(markdownToSafeBlocks('[a](../x) [b](mailto:h@svc.example) <https://svc.example/auto>', DOC));
+    const { hrefs } = collect(
+      markdownToSafeBlocks('[a](../x) [b](mailto:h@svc.example) <https://svc.example/auto>', DOC),
+    );
     expect(hrefs).toEqual(['https://svc.example/x', 'mailto:h@svc.example', 'https://svc.example/auto']);
   });
 
   it('decodes entities into text instead of passing markup through', () => {
     const blocks = markdownToSafeBlocks('a &amp; b &lt;script&gt; &#65; &#x1F600; &#0; &bogus;', DOC);
-    expect(inlineText((blocks[0] as Extract<SafeBlock, { type: 'paragraph' }>).children)).toBe('a & b <script> A 😀 \ufffd &bogus;');
+    expect(inlineText((blocks[0] as Extract<SafeBlock, { type: 'paragraph' }>).children)).toBe(
+      'a & b <script> A 😀 \ufffd &bogus;',
+    );
   });
 
   it('is JSON-serializable without loss', () => {
@@ -111,17 +155,31 @@ describe('markdownToSafeBlocks', () => {
     ['deep emphasis', `${'*'.repeat(2_000)}x${'*'.repeat(2_000)}`],
     ['huge table', `| a | b |\n|---|---|\n${'| 1 | 2 |\n'.repeat(10_000)}`],
   ])('bounds the tree for %s', (_name, markdown) => {
-    const blocks = markdownToSafeBlocks(markdown, DOC, { maxNodes: 500, maxDepth: 8, maxTextLength: 1_000, maxInputLength: 1_000_000 });
+    const blocks = markdownToSafeBlocks(markdown, DOC, {
+      maxNodes: 500,
+      maxDepth: 8,
+      maxTextLength: 1_000,
+      maxInputLength: 1_000_000,
+    });
     const { types, strings } = collect(blocks);
     expect(types.length).toBeLessThanOrEqual(520);
     const depth = (node: unknown): number =>
-      Array.isArray(node) ? Math.max(0, ...node.map(depth)) : node && typeof node === 'object' ? 1 + Math.max(0, ...Object.values(node).map(depth)) : 0;
+      Array.isArray(node)
+        ? Math.max(0, ...node.map(depth))
+        : node && typeof node === 'object'
+          ? 1 + Math.max(0, ...Object.values(node).map(depth))
+          : 0;
     expect(depth(blocks)).toBeLessThan(60);
     if (types.length >= 500) expect(strings).toContain(TRUNCATION_NOTICE);
   });
 
   it('marks a document shortened by the input bound', () => {
-    const blocks = markdownToSafeBlocks('word '.repeat(1_000), DOC, { maxNodes: 100, maxDepth: 8, maxTextLength: 10_000, maxInputLength: 50 });
+    const blocks = markdownToSafeBlocks('word '.repeat(1_000), DOC, {
+      maxNodes: 100,
+      maxDepth: 8,
+      maxTextLength: 10_000,
+      maxInputLength: 50,
+    });
     expect(collect(blocks).strings).toContain(TRUNCATION_NOTICE);
   });
 });

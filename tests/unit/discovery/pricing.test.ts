@@ -16,19 +16,46 @@ describe('parsePricingTable', () => {
   });
 
   it.each([
-    ['reordered columns and case', '| LIMITS | price | NAME |\n|-|-|-|\n| 5 | $1 | Tiny |', { name: 'Tiny', monthlyPrice: '$1', limits: '5' }],
-    ['extra columns', '| Plan | Seats | Monthly Price | Support | Limits |\n|-|-|-|-|-|\n| Team | 5 | €1,200.50 | yes | many |', { name: 'Team', monthlyPrice: '€1,200.50', monthlyPriceAmount: 1200.5, limits: 'many' }],
-    ['no limits column', '| Tier | Cost |\n|-|-|\n| Free | Free |', { name: 'Free', monthlyPrice: 'Free', monthlyPriceAmount: 0, limits: '' }],
-    ['price without number', '| Plan | Price | Limits |\n|-|-|-|\n| Enterprise | Contact us | custom |', { monthlyPriceAmount: null }],
-    ['link in a cell', '| Plan | Price | Limits |\n|-|-|-|\n| [Pro](javascript:alert(1)) | $9 | x |', { name: 'Pro' }],
-    ['html in a cell', '| Plan | Price | Limits |\n|-|-|-|\n| <b>Pro</b> | $9 | <script>x</script>y |', { name: 'Pro', limits: 'y' }],
+    [
+      'reordered columns and case',
+      '| LIMITS | price | NAME |\n|-|-|-|\n| 5 | $1 | Tiny |',
+      { name: 'Tiny', monthlyPrice: '$1', limits: '5' },
+    ],
+    [
+      'extra columns',
+      '| Plan | Seats | Monthly Price | Support | Limits |\n|-|-|-|-|-|\n| Team | 5 | €1,200.50 | yes | many |',
+      { name: 'Team', monthlyPrice: '€1,200.50', monthlyPriceAmount: 1200.5, limits: 'many' },
+    ],
+    [
+      'no limits column',
+      '| Tier | Cost |\n|-|-|\n| Free | Free |',
+      { name: 'Free', monthlyPrice: 'Free', monthlyPriceAmount: 0, limits: '' },
+    ],
+    [
+      'price without number',
+      '| Plan | Price | Limits |\n|-|-|-|\n| Enterprise | Contact us | custom |',
+      { monthlyPriceAmount: null },
+    ],
+    [
+      'link in a cell',
+      '| Plan | Price | Limits |\n|-|-|-|\n| [Pro](javascript:alert(1)) | $9 | x |',
+      { name: 'Pro' },
+    ],
+    [
+      'html in a cell',
+      '| Plan | Price | Limits |\n|-|-|-|\n| <b>Pro</b> | $9 | <script>x</script>y |',
+      { name: 'Pro', limits: 'y' },
+    ],
   ])('tolerates %s', (_name, markdown, expected) => {
     const rows = parsePricingTable(markdown, DOC);
     expect(rows[0]).toMatchObject(expected);
   });
 
   it('skips a table without the needed columns and reads the plans table after it', () => {
-    const rows = parsePricingTable('| Feature | Notes |\n|-|-|\n| a | b |\n\n| Plan | Price |\n|-|-|\n| Pro | $5 |', DOC);
+    const rows = parsePricingTable(
+      '| Feature | Notes |\n|-|-|\n| a | b |\n\n| Plan | Price |\n|-|-|\n| Pro | $5 |',
+      DOC,
+    );
     expect(rows.map((r) => r.name)).toEqual(['Pro']);
   });
 
@@ -42,7 +69,10 @@ describe('parsePricingTable', () => {
   });
 
   it('bounds the number of rows and the cell length', () => {
-    const rows = parsePricingTable(`| Plan | Price |\n|-|-|\n${`| ${'p'.repeat(2_000)} | $1 |\n`.repeat(500)}`, DOC);
+    const rows = parsePricingTable(
+      `| Plan | Price |\n|-|-|\n${`| ${'p'.repeat(2_000)} | $1 |\n`.repeat(500)}`,
+      DOC,
+    );
     expect(rows).toHaveLength(100);
     expect(rows[0].name.length).toBeLessThanOrEqual(500);
   });

@@ -49,11 +49,31 @@ describe('runDiscovery', () => {
     const report = await run(service);
     expect(service.paths()).toEqual(CONTRACT_ORDER);
     expect(report.steps.map((s) => s.id)).toEqual([
-      'llms', 'llms-full', 'api-docs', 'openapi', 'pricing', 'mcp-card', 'mcp', 'skills-index', 'skill:research', 'auth',
-      'developers-llms', 'api-docs-md', 'developers', 'explore', 'agents', 'mcp-md', 'webhooks', 'onboarding', 'sandbox', 'agent-card',
+      'llms',
+      'llms-full',
+      'api-docs',
+      'openapi',
+      'pricing',
+      'mcp-card',
+      'mcp',
+      'skills-index',
+      'skill:research',
+      'auth',
+      'developers-llms',
+      'api-docs-md',
+      'developers',
+      'explore',
+      'agents',
+      'mcp-md',
+      'webhooks',
+      'onboarding',
+      'sandbox',
+      'agent-card',
     ]);
     expect(report.steps.every((s) => s.status === 'ok' && s.source === 'network')).toBe(true);
-    expect(report.steps.filter((s) => s.id !== 'mcp').every((s) => s.bytes > 0 && s.httpStatus === 200)).toBe(true);
+    expect(report.steps.filter((s) => s.id !== 'mcp').every((s) => s.bytes > 0 && s.httpStatus === 200)).toBe(
+      true,
+    );
     expect(report.steps.every((s) => s.ms >= 0)).toBe(true);
     expect(report.baseUrl).toBe(BASE);
     expect(Date.parse(report.finishedAt)).toBeGreaterThan(Date.parse(report.startedAt));
@@ -78,16 +98,33 @@ describe('runDiscovery', () => {
     const report = await run(new FakeService());
     const { documents } = report;
     expect(documents.llms?.name).toBe('Investing Agent');
-    expect(documents.llms?.sections[0]?.links.map((l) => l.url)).toEqual([`${BASE}/openapi.json`, `${BASE}/auth.md`]);
+    expect(documents.llms?.sections[0]?.links.map((l) => l.url)).toEqual([
+      `${BASE}/openapi.json`,
+      `${BASE}/auth.md`,
+    ]);
     expect(documents.llmsFull?.summary).toBe('Everything.');
     expect(documents.developersLlms?.sections[0]?.links[0]?.url).toBe(`${BASE}/developers/guide.md`);
-    expect(documents.pricing?.map((r) => [r.name, r.monthlyPriceAmount])).toEqual([['Free', 0], ['Pro', 29]]);
+    expect(documents.pricing?.map((r) => [r.name, r.monthlyPriceAmount])).toEqual([
+      ['Free', 0],
+      ['Pro', 29],
+    ]);
     expect(documents.mcpCard?.endpoint).toBe(`${BASE}/mcp`);
     expect(documents.mcpEndpoint).toBe(`${BASE}/mcp`);
     expect(documents.openapiSummary?.apiUrl).toBe(`${BASE}/v1`);
     expect(documents.agentCard?.links).toEqual([{ rel: 'openapi', href: `${BASE}/openapi.json`, type: '' }]);
     expect(Object.keys(documents.markdown).sort()).toEqual(
-      ['/AGENTS.md', '/api-docs.md', '/auth.md', '/developers.md', '/explore.md', '/mcp.md', '/onboarding.md', '/pricing.md', '/sandbox.md', '/webhooks.md'].sort(),
+      [
+        '/AGENTS.md',
+        '/api-docs.md',
+        '/auth.md',
+        '/developers.md',
+        '/explore.md',
+        '/mcp.md',
+        '/onboarding.md',
+        '/pricing.md',
+        '/sandbox.md',
+        '/webhooks.md',
+      ].sort(),
     );
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
     expect(JSON.stringify(report)).not.toMatch(/javascript:|<script/i);
@@ -107,9 +144,12 @@ describe('runDiscovery', () => {
     const second = await run(service);
     const revalidations = service.requests.slice(firstCount);
     expect(revalidations.map((r) => r.url.slice(BASE.length))).toEqual(CONTRACT_ORDER);
-    for (const request of revalidations) expect(request.headers.get('if-none-match')).toMatch(/^"[0-9a-f]{16}"$/);
+    for (const request of revalidations)
+      expect(request.headers.get('if-none-match')).toMatch(/^"[0-9a-f]{16}"$/);
     const fetched = second.steps.filter((s) => s.id !== 'mcp');
-    expect(fetched.every((s) => s.status === 'not-modified' && s.source === 'cache' && s.httpStatus === 304)).toBe(true);
+    expect(
+      fetched.every((s) => s.status === 'not-modified' && s.source === 'cache' && s.httpStatus === 304),
+    ).toBe(true);
     expect(second.documents).toEqual(first.documents);
   });
 
@@ -129,7 +169,12 @@ describe('runDiscovery', () => {
     await run(service);
     const count = service.requests.length;
     await run(service);
-    expect(service.requests.slice(count).find((r) => r.url.endsWith('/auth.md'))?.headers.has('if-none-match')).toBe(false);
+    expect(
+      service.requests
+        .slice(count)
+        .find((r) => r.url.endsWith('/auth.md'))
+        ?.headers.has('if-none-match'),
+    ).toBe(false);
     await clearDiscoveryCache();
     const afterClear = service.requests.length;
     await run(service);
@@ -142,7 +187,9 @@ describe('runDiscovery', () => {
     service.offline = true;
     const offline = await run(service);
     const fetched = offline.steps.filter((s) => s.id !== 'mcp');
-    expect(fetched.every((s) => s.status === 'stale' && s.source === 'cache' && /cache/i.test(s.error ?? ''))).toBe(true);
+    expect(
+      fetched.every((s) => s.status === 'stale' && s.source === 'cache' && /cache/i.test(s.error ?? '')),
+    ).toBe(true);
     expect(offline.documents).toEqual(online.documents);
   });
 
@@ -152,7 +199,11 @@ describe('runDiscovery', () => {
     service.documents['/llms.txt'] = { body: 'oops', status: 503 };
     delete service.documents['/auth.md'];
     const report = await run(service);
-    expect(report.steps.find((s) => s.id === 'llms')).toMatchObject({ status: 'stale', httpStatus: 503, source: 'cache' });
+    expect(report.steps.find((s) => s.id === 'llms')).toMatchObject({
+      status: 'stale',
+      httpStatus: 503,
+      source: 'cache',
+    });
     expect(report.documents.llms?.name).toBe('Investing Agent');
     expect(report.steps.find((s) => s.id === 'auth')).toMatchObject({ status: 'failed', httpStatus: 404 });
     expect(report.documents.markdown['/auth.md']).toBeUndefined();
@@ -164,7 +215,11 @@ describe('runDiscovery', () => {
     const report = await run(service);
     // No index, so no skill steps.
     expect(report.steps).toHaveLength(19);
-    expect(report.steps.filter((s) => s.id !== 'mcp').every((s) => s.status === 'failed' && s.source === 'network')).toBe(true);
+    expect(
+      report.steps
+        .filter((s) => s.id !== 'mcp')
+        .every((s) => s.status === 'failed' && s.source === 'network'),
+    ).toBe(true);
     expect(service.paths()).toEqual(CONTRACT_ORDER.filter((p) => !p.endsWith('SKILL.md')));
   });
 
@@ -189,12 +244,22 @@ describe('runDiscovery', () => {
 
   it.each([
     ['malformed JSON', '/openapi.json', { body: '{"openapi":', contentType: 'application/json' }, 'openapi'],
-    ['wrong OpenAPI version', '/openapi.json', { body: '{"openapi":"2.0","servers":[{"url":"/"}],"paths":{}}' }, 'openapi'],
+    [
+      'wrong OpenAPI version',
+      '/openapi.json',
+      { body: '{"openapi":"2.0","servers":[{"url":"/"}],"paths":{}}' },
+      'openapi',
+    ],
     ['pricing without table', '/pricing.md', { body: '# Pricing\n\nAsk us.' }, 'pricing'],
     ['unknown card shape', '/.well-known/mcp/server-card.json', { body: '{"hello":"world"}' }, 'mcp-card'],
     ['agent card without name', '/agent.json', { body: '{}' }, 'agent-card'],
     ['invalid UTF-8', '/auth.md', { body: new Uint8Array([0x23, 0x20, 0xff, 0xfe]) }, 'auth'],
-    ['HTML where JSON belongs', '/.well-known/agent-skills/index.json', { body: '<html>SPA fallback</html>', contentType: 'text/html' }, 'skills-index'],
+    [
+      'HTML where JSON belongs',
+      '/.well-known/agent-skills/index.json',
+      { body: '<html>SPA fallback</html>', contentType: 'text/html' },
+      'skills-index',
+    ],
   ])('marks %s invalid and continues', async (_name, path, document, stepId) => {
     const documents = healthyDocuments();
     documents[path] = document;
@@ -207,10 +272,20 @@ describe('runDiscovery', () => {
 
   it('records the card endpoint for /mcp, resolving a relative one against the card URL', async () => {
     const documents = healthyDocuments();
-    documents['/.well-known/mcp/server-card.json'] = { body: JSON.stringify({ name: 'n', version: '2', remotes: [{ type: 'streamable-http', url: '../../mcp-v2' }] }) };
+    documents['/.well-known/mcp/server-card.json'] = {
+      body: JSON.stringify({
+        name: 'n',
+        version: '2',
+        remotes: [{ type: 'streamable-http', url: '../../mcp-v2' }],
+      }),
+    };
     const report = await run(new FakeService(documents));
     expect(report.documents.mcpEndpoint).toBe(`${BASE}/mcp-v2`);
-    expect(report.steps.find((s) => s.id === 'mcp')).toMatchObject({ url: `${BASE}/mcp-v2`, status: 'ok', bytes: 0 });
+    expect(report.steps.find((s) => s.id === 'mcp')).toMatchObject({
+      url: `${BASE}/mcp-v2`,
+      status: 'ok',
+      bytes: 0,
+    });
   });
 
   it('falls back to the contract /mcp and says so when the card is unusable', async () => {
@@ -245,7 +320,11 @@ describe('skills in a run', () => {
   function withSkills(skills: { name: string; body?: string; digest?: string; url?: string }[]) {
     const documents = healthyDocuments();
     const entries = skills.map((skill) => {
-      if (skill.body !== undefined) documents[`/.well-known/agent-skills/${skill.name}/SKILL.md`] = { body: skill.body, contentType: 'text/markdown' };
+      if (skill.body !== undefined)
+        documents[`/.well-known/agent-skills/${skill.name}/SKILL.md`] = {
+          body: skill.body,
+          contentType: 'text/markdown',
+        };
       return {
         name: skill.name,
         type: 'skill-md',
@@ -254,7 +333,10 @@ describe('skills in a run', () => {
         digest: skill.digest ?? sha256(skill.body ?? ''),
       };
     });
-    documents['/.well-known/agent-skills/index.json'] = { body: JSON.stringify({ skills: entries }), contentType: 'application/json' };
+    documents['/.well-known/agent-skills/index.json'] = {
+      body: JSON.stringify({ skills: entries }),
+      contentType: 'application/json',
+    };
     return new FakeService(documents);
   }
 
@@ -262,15 +344,27 @@ describe('skills in a run', () => {
     const good = skillMarkdown('good');
     const service = withSkills([
       { name: 'good', body: good },
-      { name: 'tampered', body: skillMarkdown('tampered').replace('skill', 'SKILL'), digest: sha256(skillMarkdown('tampered')) },
+      {
+        name: 'tampered',
+        body: skillMarkdown('tampered').replace('skill', 'SKILL'),
+        digest: sha256(skillMarkdown('tampered')),
+      },
       { name: 'gone', digest: sha256('whatever') },
       { name: 'unsigned', body: skillMarkdown('unsigned'), digest: 'md5:abc' },
     ]);
     const report = await run(service);
     const byName = Object.fromEntries(report.documents.skills.map((s) => [s.name, s]));
 
-    expect(byName.good).toMatchObject({ verification: 'verified', url: `${BASE}/.well-known/agent-skills/good/SKILL.md`, description: 'The good skill' });
-    expect(byName.good?.body?.[0]).toEqual({ type: 'heading', depth: 1, children: [{ type: 'text', text: 'good' }] });
+    expect(byName.good).toMatchObject({
+      verification: 'verified',
+      url: `${BASE}/.well-known/agent-skills/good/SKILL.md`,
+      description: 'The good skill',
+    });
+    expect(byName.good?.body?.[0]).toEqual({
+      type: 'heading',
+      depth: 1,
+      children: [{ type: 'text', text: 'good' }],
+    });
     // The body's relative link resolves against the SKILL.md URL; the javascript: link is gone.
     expect(JSON.stringify(byName.good?.body)).toContain(`"href":"${BASE}/openapi.json"`);
     expect(JSON.stringify(byName.good?.body)).not.toContain('javascript');
@@ -307,14 +401,19 @@ describe('skills in a run', () => {
     const body = skillMarkdown('swap');
     const service = withSkills([{ name: 'swap', body }]);
     await run(service);
-    service.documents['/.well-known/agent-skills/swap/SKILL.md'] = { body: body.replace('swap skill', 'evil skill'), etag: '"new"' };
+    service.documents['/.well-known/agent-skills/swap/SKILL.md'] = {
+      body: body.replace('swap skill', 'evil skill'),
+      etag: '"new"',
+    };
     const report = await run(service);
     expect(report.documents.skills[0]).toMatchObject({ verification: 'digest-mismatch' });
     expect(report.documents.skills[0]?.body).toBeUndefined();
   });
 
   it('bounds how many skills one index can make the run fetch', async () => {
-    const service = withSkills(Array.from({ length: 80 }, (_, i) => ({ name: `s${i}`, body: skillMarkdown(`s${i}`) })));
+    const service = withSkills(
+      Array.from({ length: 80 }, (_, i) => ({ name: `s${i}`, body: skillMarkdown(`s${i}`) })),
+    );
     const report = await run(service);
     expect(report.documents.skills).toHaveLength(50);
   });
@@ -344,17 +443,25 @@ describe('getOpenApiDocument', () => {
     expect(fresh).toMatchObject({ source: 'network', stale: false });
     expect(await idbDocumentCache.get(`${BASE}/openapi.json`)).toMatchObject({ url: `${BASE}/openapi.json` });
     service.offline = true;
-    expect(await getOpenApiDocument(BASE, { fetch: service.fetch, maxAgeMs: 0 })).toMatchObject({ source: 'cache', stale: true });
+    expect(await getOpenApiDocument(BASE, { fetch: service.fetch, maxAgeMs: 0 })).toMatchObject({
+      source: 'cache',
+      stale: true,
+    });
   });
 
   it('throws a typed error when it cannot get a usable document', async () => {
     const documents = healthyDocuments();
     documents['/openapi.json'] = { body: '{"swagger":"2.0"}' };
-    await expect(getOpenApiDocument(BASE, { fetch: new FakeService(documents).fetch })).rejects.toBeInstanceOf(DiscoveryDocumentError);
+    await expect(
+      getOpenApiDocument(BASE, { fetch: new FakeService(documents).fetch }),
+    ).rejects.toBeInstanceOf(DiscoveryDocumentError);
     const other = 'http://127.0.0.1:9999';
     const offline = new FakeService(healthyDocuments(), other);
     offline.offline = true;
-    await expect(getOpenApiDocument(other, { fetch: offline.fetch })).rejects.toMatchObject({ status: 'failed', url: `${other}/openapi.json` });
+    await expect(getOpenApiDocument(other, { fetch: offline.fetch })).rejects.toMatchObject({
+      status: 'failed',
+      url: `${other}/openapi.json`,
+    });
   });
 });
 

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseFrontMatter, parseSkillMarkdown, parseSkillsIndex, SkillFormatError } from '@/lib/discovery/skills';
+import {
+  parseFrontMatter,
+  parseSkillMarkdown,
+  parseSkillsIndex,
+  SkillFormatError,
+} from '@/lib/discovery/skills';
 import { parseSha256Digest, sha256Hex, verifySkillDigest } from '@/lib/discovery/verify';
 
 const INDEX_URL = 'https://svc.example/.well-known/agent-skills/index.json';
@@ -12,10 +17,28 @@ describe('parseSkillsIndex', () => {
       {
         $schema: 'https://schemas.agentskills.io/discovery/0.2.0/schema.json',
         skills: [
-          { name: 'research', type: 'skill-md', description: 'R', url: 'research/SKILL.md', digest: 'sha256:00' },
-          { name: 'abs', type: 'skill-md', description: 'A', url: 'https://cdn.example/abs/SKILL.md', digest: 'sha256:11' },
+          {
+            name: 'research',
+            type: 'skill-md',
+            description: 'R',
+            url: 'research/SKILL.md',
+            digest: 'sha256:00',
+          },
+          {
+            name: 'abs',
+            type: 'skill-md',
+            description: 'A',
+            url: 'https://cdn.example/abs/SKILL.md',
+            digest: 'sha256:11',
+          },
           { name: 'archive', type: 'archive', description: 'Z', url: '/z.zip', digest: 'sha256:22' },
-          { name: 'evil', type: 'skill-md', description: 'E', url: 'javascript:alert(1)', digest: 'sha256:33' },
+          {
+            name: 'evil',
+            type: 'skill-md',
+            description: 'E',
+            url: 'javascript:alert(1)',
+            digest: 'sha256:33',
+          },
           { name: 'research', type: 'skill-md', description: 'dup', url: '/dup', digest: 'sha256:44' },
           { type: 'skill-md' },
           'junk',
@@ -25,7 +48,12 @@ describe('parseSkillsIndex', () => {
     );
     expect(index.schema).toBe('https://schemas.agentskills.io/discovery/0.2.0/schema.json');
     expect(index.skills).toEqual([
-      { name: 'research', description: 'R', url: 'https://svc.example/.well-known/agent-skills/research/SKILL.md', digest: 'sha256:00' },
+      {
+        name: 'research',
+        description: 'R',
+        url: 'https://svc.example/.well-known/agent-skills/research/SKILL.md',
+        digest: 'sha256:00',
+      },
       { name: 'abs', description: 'A', url: 'https://cdn.example/abs/SKILL.md', digest: 'sha256:11' },
     ]);
     expect(index.skipped.map((s) => s.reason)).toEqual([
@@ -48,8 +76,14 @@ describe('parseSkillsIndex', () => {
 
 describe('SKILL.md', () => {
   it('splits front matter from the Markdown body', () => {
-    const skill = parseSkillMarkdown('---\nname: research\ndescription: "Turns a page: into a thesis"\nlicense: MIT\n---\n# Research\n\nBody.\n');
-    expect(skill).toEqual({ name: 'research', description: 'Turns a page: into a thesis', body: '# Research\n\nBody.\n' });
+    const skill = parseSkillMarkdown(
+      '---\nname: research\ndescription: "Turns a page: into a thesis"\nlicense: MIT\n---\n# Research\n\nBody.\n',
+    );
+    expect(skill).toEqual({
+      name: 'research',
+      description: 'Turns a page: into a thesis',
+      body: '# Research\n\nBody.\n',
+    });
   });
 
   it.each([
@@ -59,7 +93,11 @@ describe('SKILL.md', () => {
     ['folded block', 'name: a\ndescription: >\n  one\n  two\n', { name: 'a', description: 'one two' }],
     ['literal block', 'name: a\ndescription: |\n  one\n  two\n', { name: 'a', description: 'one\ntwo' }],
     ['first key wins', 'name: a\nname: b\ndescription: c', { name: 'a', description: 'c' }],
-    ['proto key is just a key', '__proto__: x\nname: a\ndescription: b', { name: 'a', description: 'b', ['__proto__']: 'x' }],
+    [
+      'proto key is just a key',
+      '__proto__: x\nname: a\ndescription: b',
+      { name: 'a', description: 'b', ['__proto__']: 'x' },
+    ],
   ])('front matter: %s', (_name, yaml, expected) => {
     expect(parseFrontMatter(yaml)).toMatchObject(expected);
   });

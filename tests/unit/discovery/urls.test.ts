@@ -48,9 +48,12 @@ describe('base URL', () => {
     expect(normalizeBaseUrl(input)).toBe(expected);
   });
 
-  it.each(['ftp://svc.example', 'javascript:alert(1)', 'not a url', 'https://user:pw@svc.example'])('rejects %j', (input) => {
-    expect(() => normalizeBaseUrl(input)).toThrow(TypeError);
-  });
+  it.each(['ftp://svc.example', 'javascript:alert(1)', 'not a url', 'https://user:pw@svc.example'])(
+    'rejects %j',
+    (input) => {
+      expect(() => normalizeBaseUrl(input)).toThrow(TypeError);
+    },
+  );
 
   it('keeps a path prefix of the base URL', () => {
     expect(documentUrlFor('https://svc.example/app/', '/llms.txt')).toBe('https://svc.example/app/llms.txt');

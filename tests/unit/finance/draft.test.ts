@@ -36,7 +36,8 @@ describe('buildDraft', () => {
       source: {
         url: 'https://news.example/nvda',
         title: 'Nvidia beats again | Example News',
-        excerpt: 'Nvidia (NASDAQ: NVDA) reported data-center revenue that doubled from a year earlier, and guided above estimates.',
+        excerpt:
+          'Nvidia (NASDAQ: NVDA) reported data-center revenue that doubled from a year earlier, and guided above estimates.',
       },
     });
     expectValid(draft);
@@ -55,7 +56,12 @@ describe('buildDraft', () => {
   it('takes the selection as thesis and excerpt, keeping its paragraphs', () => {
     const document = htmlDocument(ARTICLE);
     const selection = '  Margins   will compress.\r\n\r\n\r\n\tCapex   cycles turn.  ';
-    const draft = buildDraft({ url: 'https://news.example/nvda', title: document.title, document, selection });
+    const draft = buildDraft({
+      url: 'https://news.example/nvda',
+      title: document.title,
+      document,
+      selection,
+    });
     expect(draft.thesis).toBe('Margins will compress.\n\nCapex cycles turn.');
     expect(draft.source.excerpt).toBe('Margins will compress. Capex cycles turn.');
     expectValid(draft);
@@ -63,7 +69,11 @@ describe('buildDraft', () => {
 
   it('builds a usable draft with no document at all', () => {
     const draft = buildDraft({ url: 'https://www.example.com/some/page', title: '' });
-    expect(draft).toMatchObject({ title: 'Notes from example.com', thesis: 'Notes from example.com', tickers: [] });
+    expect(draft).toMatchObject({
+      title: 'Notes from example.com',
+      thesis: 'Notes from example.com',
+      tickers: [],
+    });
     expectValid(draft);
   });
 
@@ -81,7 +91,11 @@ describe('buildDraft', () => {
       document,
       link: { url: 'https://finance.yahoo.com/quote/AMD/?p=AMD', text: 'AMD shares jump on new accelerator' },
     });
-    expect(draft.source).toEqual({ url: 'https://finance.yahoo.com/quote/AMD/?p=AMD', title: 'AMD shares jump on new accelerator', excerpt: '' });
+    expect(draft.source).toEqual({
+      url: 'https://finance.yahoo.com/quote/AMD/?p=AMD',
+      title: 'AMD shares jump on new accelerator',
+      excerpt: '',
+    });
     expect(draft.tickers).toEqual(['AMD']);
     expect(draft.title).toBe('AMD shares jump on new accelerator');
     expect(draft.thesis).toBe('AMD shares jump on new accelerator');
@@ -107,8 +121,15 @@ describe('buildDraft', () => {
 
 describe('buildDraft with hostile page text', () => {
   it('keeps XSS payloads in the title and selection as literal text', () => {
-    const document = htmlDocument(`<head><title>${XSS.replace(/</g, '&lt;')}</title></head><body><h1>${XSS.replace(/</g, '&lt;')}</h1></body>`);
-    const draft = buildDraft({ url: 'https://evil.example/', title: document.title, document, selection: XSS });
+    const document = htmlDocument(
+      `<head><title>${XSS.replace(/</g, '&lt;')}</title></head><body><h1>${XSS.replace(/</g, '&lt;')}</h1></body>`,
+    );
+    const draft = buildDraft({
+      url: 'https://evil.example/',
+      title: document.title,
+      document,
+      selection: XSS,
+    });
     expect(draft.thesis).toBe(XSS);
     expect(draft.source.excerpt).toBe(XSS);
     expect(draft.title).toBe(XSS);
@@ -150,7 +171,10 @@ describe('buildDraft with hostile page text', () => {
   });
 
   it('keeps at most the ticker limit', () => {
-    const selection = Array.from({ length: 30 }, (_, i) => `$Q${String.fromCharCode(65 + (i % 26))}${i >= 26 ? 'Z' : ''}`).join(' ');
+    const selection = Array.from(
+      { length: 30 },
+      (_, i) => `$Q${String.fromCharCode(65 + (i % 26))}${i >= 26 ? 'Z' : ''}`,
+    ).join(' ');
     const draft = buildDraft({ url: 'https://news.example/', selection });
     expect(draft.tickers).toHaveLength(DRAFT_LIMITS.tickers);
     expectValid(draft);
@@ -161,23 +185,63 @@ describe('buildDraftFromContext (right-click, no DOM)', () => {
   it.each([
     [
       'a selection',
-      { selectionText: 'Short $TSLA into delivery numbers', pageUrl: 'https://news.example/a', pageTitle: 'EV roundup' },
-      { title: 'TSLA — EV roundup', thesis: 'Short $TSLA into delivery numbers', tickers: ['TSLA'], source: { url: 'https://news.example/a', title: 'EV roundup', excerpt: 'Short $TSLA into delivery numbers' } },
+      {
+        selectionText: 'Short $TSLA into delivery numbers',
+        pageUrl: 'https://news.example/a',
+        pageTitle: 'EV roundup',
+      },
+      {
+        title: 'TSLA — EV roundup',
+        thesis: 'Short $TSLA into delivery numbers',
+        tickers: ['TSLA'],
+        source: {
+          url: 'https://news.example/a',
+          title: 'EV roundup',
+          excerpt: 'Short $TSLA into delivery numbers',
+        },
+      },
     ],
     [
       'a link',
-      { linkUrl: 'https://www.nasdaq.com/market-activity/stocks/msft', linkText: 'Microsoft quote', pageUrl: 'https://news.example/a' },
-      { title: 'MSFT — Microsoft quote', thesis: 'Microsoft quote', tickers: ['MSFT'], source: { url: 'https://www.nasdaq.com/market-activity/stocks/msft', title: 'Microsoft quote', excerpt: '' } },
+      {
+        linkUrl: 'https://www.nasdaq.com/market-activity/stocks/msft',
+        linkText: 'Microsoft quote',
+        pageUrl: 'https://news.example/a',
+      },
+      {
+        title: 'MSFT — Microsoft quote',
+        thesis: 'Microsoft quote',
+        tickers: ['MSFT'],
+        source: {
+          url: 'https://www.nasdaq.com/market-activity/stocks/msft',
+          title: 'Microsoft quote',
+          excerpt: '',
+        },
+      },
     ],
     [
       'a link with no text',
       { linkUrl: 'https://www.cnbc.com/quotes/.SPX', pageUrl: 'https://news.example/a' },
-      { title: '^SPX — Notes from cnbc.com', thesis: 'Notes from cnbc.com', tickers: ['^SPX'], source: { url: 'https://www.cnbc.com/quotes/.SPX', title: '', excerpt: '' } },
+      {
+        title: '^SPX — Notes from cnbc.com',
+        thesis: 'Notes from cnbc.com',
+        tickers: ['^SPX'],
+        source: { url: 'https://www.cnbc.com/quotes/.SPX', title: '', excerpt: '' },
+      },
     ],
     [
       'a page',
       { pageUrl: 'https://finance.yahoo.com/quote/GC=F/', pageTitle: 'Gold Jun 25 (GC=F) Stock Price' },
-      { title: 'Gold Jun 25 (GC=F) Stock Price', thesis: 'Gold Jun 25 (GC=F) Stock Price', tickers: ['GC=F'], source: { url: 'https://finance.yahoo.com/quote/GC=F/', title: 'Gold Jun 25 (GC=F) Stock Price', excerpt: '' } },
+      {
+        title: 'Gold Jun 25 (GC=F) Stock Price',
+        thesis: 'Gold Jun 25 (GC=F) Stock Price',
+        tickers: ['GC=F'],
+        source: {
+          url: 'https://finance.yahoo.com/quote/GC=F/',
+          title: 'Gold Jun 25 (GC=F) Stock Price',
+          excerpt: '',
+        },
+      },
     ],
   ])('drafts %s', (_name, input, expected) => {
     const draft = buildDraftFromContext(input);
@@ -189,7 +253,9 @@ describe('buildDraftFromContext (right-click, no DOM)', () => {
     const original = globalThis.document;
     Object.defineProperty(globalThis, 'document', { value: undefined, configurable: true });
     try {
-      expect(buildDraftFromContext({ pageUrl: 'https://news.example/', selectionText: '$AAPL' }).tickers).toEqual(['AAPL']);
+      expect(
+        buildDraftFromContext({ pageUrl: 'https://news.example/', selectionText: '$AAPL' }).tickers,
+      ).toEqual(['AAPL']);
     } finally {
       Object.defineProperty(globalThis, 'document', { value: original, configurable: true });
     }

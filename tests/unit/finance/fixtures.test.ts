@@ -180,15 +180,18 @@ describe('saved pages of the default finance sites', () => {
     expect(sanitizeDraft(draft)).toEqual({ ok: true, draft });
   });
 
-  it.each(cases)('$fixture: a selection becomes the thesis; its tickers rank after the strong page ones', ({ fixture, url }) => {
-    const document = loadFixture(fixture);
-    const selection = 'Rotation into $XOM looks early; energy (NYSE: CVX) lags.';
-    const draft = buildDraft({ url, title: document.title, document, selection });
-    const page = detectTickers({ url, document });
-    const strong = page.filter((t) => ['url', 'json-ld', 'meta'].includes(t.source)).map((t) => t.symbol);
-    const weak = page.filter((t) => !strong.includes(t.symbol)).map((t) => t.symbol);
-    expect(draft.thesis).toBe(selection);
-    expect(draft.source.excerpt).toBe(selection);
-    expect(draft.tickers).toEqual([...strong, 'XOM', 'CVX', ...weak]);
-  });
+  it.each(cases)(
+    '$fixture: a selection becomes the thesis; its tickers rank after the strong page ones',
+    ({ fixture, url }) => {
+      const document = loadFixture(fixture);
+      const selection = 'Rotation into $XOM looks early; energy (NYSE: CVX) lags.';
+      const draft = buildDraft({ url, title: document.title, document, selection });
+      const page = detectTickers({ url, document });
+      const strong = page.filter((t) => ['url', 'json-ld', 'meta'].includes(t.source)).map((t) => t.symbol);
+      const weak = page.filter((t) => !strong.includes(t.symbol)).map((t) => t.symbol);
+      expect(draft.thesis).toBe(selection);
+      expect(draft.source.excerpt).toBe(selection);
+      expect(draft.tickers).toEqual([...strong, 'XOM', 'CVX', ...weak]);
+    },
+  );
 });

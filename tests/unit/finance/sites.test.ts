@@ -13,8 +13,18 @@ const MV3_MATCH_PATTERN = /^(\*|https?):\/\/(\*|(\*\.)?[a-z0-9.-]+)\/[^\s]*$/;
 describe('default finance sites', () => {
   it('lists every site the issue names, each with valid MV3 match patterns', () => {
     expect(FINANCE_SITES.map((site) => site.id)).toEqual([
-      'yahoo-finance', 'google-finance', 'marketwatch', 'seeking-alpha', 'investing-com', 'finviz',
-      'tradingview', 'nasdaq', 'sec-edgar', 'cnbc', 'bloomberg', 'reuters',
+      'yahoo-finance',
+      'google-finance',
+      'marketwatch',
+      'seeking-alpha',
+      'investing-com',
+      'finviz',
+      'tradingview',
+      'nasdaq',
+      'sec-edgar',
+      'cnbc',
+      'bloomberg',
+      'reuters',
     ]);
     expect(DEFAULT_SITE_MATCHES).toHaveLength(FINANCE_SITES.flatMap((site) => site.matches).length);
     expect(new Set(DEFAULT_SITE_MATCHES).size).toBe(DEFAULT_SITE_MATCHES.length);
@@ -53,8 +63,16 @@ describe('default finance sites', () => {
     ['https://www.nasdaq.com/market-activity/etf/qqq/news-headlines', 'nasdaq', ['QQQ']],
     ['https://www.nasdaq.com/market-activity/index/comp', 'nasdaq', ['^COMP']],
     ['https://www.nasdaq.com/market-activity/earnings', 'nasdaq', []],
-    ['https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm', 'sec-edgar', ['AAPL']],
-    ['https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/0000320193-24-000123-index.htm', 'sec-edgar', []],
+    [
+      'https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm',
+      'sec-edgar',
+      ['AAPL'],
+    ],
+    [
+      'https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/0000320193-24-000123-index.htm',
+      'sec-edgar',
+      [],
+    ],
     ['https://www.sec.gov/cgi-bin/browse-edgar?action=getcompany&CIK=0000320193', 'sec-edgar', []],
     ['https://www.sec.gov/cgi-bin/browse-edgar?action=getcompany&CIK=msft&type=10-K', 'sec-edgar', ['MSFT']],
     ['https://www.cnbc.com/quotes/.SPX', 'cnbc', ['^SPX']],
@@ -120,7 +138,11 @@ describe('parseSitePattern', () => {
     ['bücher.example', 'https://xn--bcher-kva.example/*'],
   ])('%j → %s', (input, pattern) => {
     const result = parseSitePattern(input);
-    expect(result).toEqual({ ok: true, pattern, host: pattern.replace(/^[^/]+\/\//, '').replace(/\/\*$/, '') });
+    expect(result).toEqual({
+      ok: true,
+      pattern,
+      host: pattern.replace(/^[^/]+\/\//, '').replace(/\/\*$/, ''),
+    });
     if (result.ok) expect(result.pattern).toMatch(MV3_MATCH_PATTERN);
   });
 

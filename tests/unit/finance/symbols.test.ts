@@ -79,13 +79,36 @@ describe('normalizeTicker', () => {
 });
 
 describe('isFalsePositive', () => {
-  it.each(['CEO', 'CFO', 'ETF', 'USD', 'EUR', 'IPO', 'GDP', 'CPI', 'EPS', 'AI', 'US', 'UK', 'EST', 'EDT', 'PST', 'UTC', 'GMT', 'NYSE', 'SEC', 'Q1', 'Q4', 'FY', 'YOY', 'I', 'A'])(
-    '%s is rejected from every weak source',
-    (word) => {
-      expect(isFalsePositive(word)).toBe(true);
-      expect(isFalsePositive(word, true)).toBe(true);
-    },
-  );
+  it.each([
+    'CEO',
+    'CFO',
+    'ETF',
+    'USD',
+    'EUR',
+    'IPO',
+    'GDP',
+    'CPI',
+    'EPS',
+    'AI',
+    'US',
+    'UK',
+    'EST',
+    'EDT',
+    'PST',
+    'UTC',
+    'GMT',
+    'NYSE',
+    'SEC',
+    'Q1',
+    'Q4',
+    'FY',
+    'YOY',
+    'I',
+    'A',
+  ])('%s is rejected from every weak source', (word) => {
+    expect(isFalsePositive(word)).toBe(true);
+    expect(isFalsePositive(word, true)).toBe(true);
+  });
 
   it.each(['ON', 'NOW', 'ALL', 'IT', 'THE'])('%s is rejected only as a bare word', (word) => {
     expect(isFalsePositive(word)).toBe(false);

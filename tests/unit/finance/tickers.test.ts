@@ -44,12 +44,32 @@ describe('detectTickers: JSON-LD', () => {
 describe('detectTickers: meta tags', () => {
   it.each([
     ['name="ticker"', '<meta name="ticker" content="NVDA">', ['NVDA']],
-    ['name="tickers", several', '<meta name="tickers" content="AAPL, MSFT;GOOGL">', ['AAPL', 'MSFT', 'GOOGL']],
+    [
+      'name="tickers", several',
+      '<meta name="tickers" content="AAPL, MSFT;GOOGL">',
+      ['AAPL', 'MSFT', 'GOOGL'],
+    ],
     ['microdata', '<meta itemprop="tickerSymbol" content="NYSE:KO">', ['KO']],
-    ['twitter label/data pair', '<meta name="twitter:label1" content="Ticker"><meta name="twitter:data1" content="TSLA">', ['TSLA']],
-    ['twitter data without a ticker label', '<meta name="twitter:label1" content="Reading time"><meta name="twitter:data1" content="AAPL">', []],
-    ['og:title with an exchange-qualified symbol', '<meta property="og:title" content="Shares of Apple (NASDAQ: AAPL) slip">', ['AAPL']],
-    ['og:title with a parenthesized symbol', '<meta property="og:title" content="Apple Inc. (AAPL) Stock Price">', ['AAPL']],
+    [
+      'twitter label/data pair',
+      '<meta name="twitter:label1" content="Ticker"><meta name="twitter:data1" content="TSLA">',
+      ['TSLA'],
+    ],
+    [
+      'twitter data without a ticker label',
+      '<meta name="twitter:label1" content="Reading time"><meta name="twitter:data1" content="AAPL">',
+      [],
+    ],
+    [
+      'og:title with an exchange-qualified symbol',
+      '<meta property="og:title" content="Shares of Apple (NASDAQ: AAPL) slip">',
+      ['AAPL'],
+    ],
+    [
+      'og:title with a parenthesized symbol',
+      '<meta property="og:title" content="Apple Inc. (AAPL) Stock Price">',
+      ['AAPL'],
+    ],
     ['a false positive in a weak meta tag', '<meta name="ticker" content="USD">', []],
     ['og:title in plain words', '<meta property="og:title" content="The CEO of the ETF issuer on GDP">', []],
   ])('%s', (_name, head, expected) => {
@@ -58,7 +78,9 @@ describe('detectTickers: meta tags', () => {
 
   it('reads the iXBRL trading symbol of an EDGAR filing', () => {
     const document = page('', '<ix:nonNumeric name="dei:TradingSymbol">MSFT</ix:nonNumeric>');
-    expect(detectTickers({ url: PLAIN_PAGE, document })).toEqual([{ symbol: 'MSFT', source: 'meta', confidence: 0.8 }]);
+    expect(detectTickers({ url: PLAIN_PAGE, document })).toEqual([
+      { symbol: 'MSFT', source: 'meta', confidence: 0.8 },
+    ]);
   });
 });
 
@@ -79,12 +101,16 @@ describe('detectTickers: cashtags in the page', () => {
   });
 
   it('skips the page chrome: menus, headers, footers and sidebars of related tickers', () => {
-    const body = '<header>$HDR</header><nav>$NAV</nav><main><p>Apple (NASDAQ: AAPL) rose.</p><aside>Related: $REL</aside></main><footer>$FTR</footer>';
-    expect(detectTickers({ url: PLAIN_PAGE, document: page('', body) })).toEqual([{ symbol: 'AAPL', source: 'cashtag', confidence: 0.6 }]);
+    const body =
+      '<header>$HDR</header><nav>$NAV</nav><main><p>Apple (NASDAQ: AAPL) rose.</p><aside>Related: $REL</aside></main><footer>$FTR</footer>';
+    expect(detectTickers({ url: PLAIN_PAGE, document: page('', body) })).toEqual([
+      { symbol: 'AAPL', source: 'cashtag', confidence: 0.6 },
+    ]);
   });
 
   it('reads visible text only: scripts, styles and templates say nothing', () => {
-    const body = '<script>"$EVIL"</script><style>/* $CSS */</style><template>$TPL</template><noscript>$NOS</noscript><p>$GOOD</p>';
+    const body =
+      '<script>"$EVIL"</script><style>/* $CSS */</style><template>$TPL</template><noscript>$NOS</noscript><p>$GOOD</p>';
     expect(symbols({ url: PLAIN_PAGE, document: page('', body) })).toEqual(['GOOD']);
   });
 });
@@ -111,7 +137,11 @@ describe('detectTickers: selection', () => {
     ['false positives among bare capitals', 'The CEO and CFO said EPS and GDP beat in Q1 (EST)', []],
     ['prose words among bare capitals', 'IT IS ON NOW, so BUY', []],
     ['explicit prose words are kept', 'Semis like $ON and (NYSE: NOW)', ['ON', 'NOW']],
-    ['shouting keeps explicit mentions only', 'THIS IS THE BEST STOCK EVER SAYS EVERY ANALYST BUY $PLTR NOW', ['PLTR']],
+    [
+      'shouting keeps explicit mentions only',
+      'THIS IS THE BEST STOCK EVER SAYS EVERY ANALYST BUY $PLTR NOW',
+      ['PLTR'],
+    ],
     ['mixed case', 'buy $Tsla? no: $tsla and $TSLA', ['TSLA']],
     ['zero-width characters', 'Buy $AA\u200BPL and N\u200DVDA', ['AAPL', 'NVDA']],
   ])('%s', (_name, selection, expected) => {
@@ -135,7 +165,11 @@ describe('detectTickers: sources together', () => {
         '<script type="application/ld+json">{"tickerSymbol":"NASDAQ:AAPL"}</script>',
       '<p>$TSLA $AAPL $MSFT</p>',
     );
-    const detected = detectTickers({ url: 'https://finance.yahoo.com/quote/NVDA/', document, selection: '$AMD and $AAPL' });
+    const detected = detectTickers({
+      url: 'https://finance.yahoo.com/quote/NVDA/',
+      document,
+      selection: '$AMD and $AAPL',
+    });
     expect(detected.map(({ symbol, source }) => [symbol, source])).toEqual([
       ['NVDA', 'url'],
       ['AAPL', 'json-ld'],
@@ -164,8 +198,15 @@ describe('detectTickers: sources together', () => {
 
 describe('detectTickers: bounded work', () => {
   it(`returns at most ${DETECTION_LIMITS.tickers} tickers`, () => {
-    const many = Array.from({ length: 40 }, (_, i) => `$T${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}`);
-    const detected = detectTickers({ url: PLAIN_PAGE, document: page('', `<p>${many.join(' ')}</p>`), selection: many.join(' ') });
+    const many = Array.from(
+      { length: 40 },
+      (_, i) => `$T${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}`,
+    );
+    const detected = detectTickers({
+      url: PLAIN_PAGE,
+      document: page('', `<p>${many.join(' ')}</p>`),
+      selection: many.join(' '),
+    });
     expect(detected).toHaveLength(DETECTION_LIMITS.tickers);
   });
 
@@ -187,7 +228,11 @@ describe('detectTickers: bounded work', () => {
 
   it('every symbol it returns is safe for the background', () => {
     const hostile = '$<b>X</b> $"onload=1 $AAPL\u202E $\u0000 (<script>) NYSE:<x> $BRK.B';
-    const detected = detectTickers({ url: PLAIN_PAGE, document: page(`<title>${hostile}</title>`, `<p>${hostile}</p>`), selection: hostile });
+    const detected = detectTickers({
+      url: PLAIN_PAGE,
+      document: page(`<title>${hostile}</title>`, `<p>${hostile}</p>`),
+      selection: hostile,
+    });
     expect(detected.map((ticker) => ticker.symbol)).toEqual(['AAPL', 'BRK.B']);
   });
 });

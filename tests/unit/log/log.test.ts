@@ -42,7 +42,10 @@ describe('the logger cannot print secrets', () => {
   });
 
   it('keeps ordinary fields and bounds huge ones', () => {
-    const out = redact({ status: 503, ok: false, op: 'listPlaybooks', text: 'x'.repeat(10_000) }) as Record<string, unknown>;
+    const out = redact({ status: 503, ok: false, op: 'listPlaybooks', text: 'x'.repeat(10_000) }) as Record<
+      string,
+      unknown
+    >;
     expect(out.status).toBe(503);
     expect(out.op).toBe('listPlaybooks');
     expect((out.text as string).length).toBeLessThan(600);

@@ -1,8 +1,19 @@
 import { serve, type ServerType } from '@hono/node-server';
-import { createMcpHandler, McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  McpServer,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { connectMcp, credentialFreeFetch, McpEndpointError, McpToolRefusedError, type McpFetch, type McpReadOnlySession } from '@/lib/mcp/client';
+import {
+  connectMcp,
+  credentialFreeFetch,
+  McpEndpointError,
+  McpToolRefusedError,
+  type McpFetch,
+  type McpReadOnlySession,
+} from '@/lib/mcp/client';
 
 const ENDPOINT = 'http://127.0.0.1:8787/mcp';
 
@@ -17,23 +28,40 @@ function buildServer(calls: ServerCalls): McpServer {
   const server = new McpServer({ name: 'test-investing-agent', version: '9.9.9' });
   server.registerTool(
     'get_product_overview',
-    { description: 'What the service does', inputSchema: z.object({ topic: z.string().optional() }), annotations: { readOnlyHint: true } },
+    {
+      description: 'What the service does',
+      inputSchema: z.object({ topic: z.string().optional() }),
+      annotations: { readOnlyHint: true },
+    },
     (args) => {
       calls.overview.push(args);
       return { content: [{ type: 'text', text: `overview:${args.topic ?? 'all'}` }] };
     },
   );
-  server.registerTool('create_playbook', { description: 'Writes a playbook', inputSchema: z.object({ title: z.string() }) }, () => {
-    calls.write += 1;
-    return { content: [{ type: 'text', text: 'created' }] };
-  });
-  server.registerTool('tweak_account', { description: 'Says it is not read-only', annotations: { readOnlyHint: false } }, () => {
-    calls.falseHint += 1;
-    return { content: [{ type: 'text', text: 'tweaked' }] };
-  });
-  server.registerResource('llms', 'https://svc.example/llms.txt', { title: 'llms.txt', description: 'Product context', mimeType: 'text/plain' }, (uri) => ({
-    contents: [{ uri: uri.href, text: '# Investing Agent' }],
-  }));
+  server.registerTool(
+    'create_playbook',
+    { description: 'Writes a playbook', inputSchema: z.object({ title: z.string() }) },
+    () => {
+      calls.write += 1;
+      return { content: [{ type: 'text', text: 'created' }] };
+    },
+  );
+  server.registerTool(
+    'tweak_account',
+    { description: 'Says it is not read-only', annotations: { readOnlyHint: false } },
+    () => {
+      calls.falseHint += 1;
+      return { content: [{ type: 'text', text: 'tweaked' }] };
+    },
+  );
+  server.registerResource(
+    'llms',
+    'https://svc.example/llms.txt',
+    { title: 'llms.txt', description: 'Product context', mimeType: 'text/plain' },
+    (uri) => ({
+      contents: [{ uri: uri.href, text: '# Investing Agent' }],
+    }),
+  );
   return server;
 }
 
@@ -68,7 +96,10 @@ function modernAndLegacyHandler(calls: ServerCalls) {
 function legacyOnlyHandler(calls: ServerCalls) {
   return async (request: Request): Promise<Response> => {
     const server = buildServer(calls);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     await server.connect(transport);
     return transport.handleRequest(request);
   };
@@ -82,15 +113,29 @@ afterEach(async () => {
   await Promise.all(listeners.splice(0).map((l) => new Promise((resolve) => l.close(resolve))));
 });
 
-async function open(handle: (request: Request) => Promise<Response>, protocol: 'auto' | 'legacy', recorded: Recorded[] = []) {
+async function open(
+  handle: (request: Request) => Promise<Response>,
+  protocol: 'auto' | 'legacy',
+  recorded: Recorded[] = [],
+) {
   const session = await connectMcp(ENDPOINT, { fetch: bridge(handle, recorded), protocol });
   sessions.push(session);
   return session;
 }
 
 const SERVERS = [
-  ['createMcpHandler, auto negotiation', (calls: ServerCalls) => modernAndLegacyHandler(calls).fetch, 'auto', '2026-07-28'],
-  ['createMcpHandler, 2025 handshake', (calls: ServerCalls) => modernAndLegacyHandler(calls).fetch, 'legacy', '2025-11-25'],
+  [
+    'createMcpHandler, auto negotiation',
+    (calls: ServerCalls) => modernAndLegacyHandler(calls).fetch,
+    'auto',
+    '2026-07-28',
+  ],
+  [
+    'createMcpHandler, 2025 handshake',
+    (calls: ServerCalls) => modernAndLegacyHandler(calls).fetch,
+    'legacy',
+    '2025-11-25',
+  ],
   ['2025-only server, auto negotiation falls back', legacyOnlyHandler, 'auto', '2025-11-25'],
 ] as const;
 
@@ -108,7 +153,13 @@ describe.each(SERVERS)('connectMcp against %s', (_name, makeHandler, protocol, e
     ]);
     expect(tools[0]?.inputSchema).toMatchObject({ type: 'object' });
     expect(await session.listResources()).toEqual([
-      { uri: 'https://svc.example/llms.txt', name: 'llms', title: 'llms.txt', description: 'Product context', mimeType: 'text/plain' },
+      {
+        uri: 'https://svc.example/llms.txt',
+        name: 'llms',
+        title: 'llms.txt',
+        description: 'Product context',
+        mimeType: 'text/plain',
+      },
     ]);
   });
 
@@ -159,8 +210,16 @@ describe('connectMcp over a real loopback listener', () => {
     const handler = modernAndLegacyHandler(calls);
     const seenAuthorization: (string | null)[] = [];
     const listener = await new Promise<ServerType & { port: number }>((resolve) => {
-      const server = serve({ fetch: (request: Request) => (seenAuthorization.push(request.headers.get('authorization')), handler.fetch(request)), hostname: '127.0.0.1', port: 0 }, (info) =>
-        resolve(Object.assign(server, { port: info.port })),
+      const server = serve(
+        {
+          fetch: (request: Request) => (
+            seenAuthorization.push(request.headers.get('authorization')),
+            handler.fetch(request)
+          ),
+          hostname: '127.0.0.1',
+          port: 0,
+        },
+        (info) => resolve(Object.assign(server, { port: info.port })),
       );
     });
     listeners.push(listener);
@@ -182,7 +241,9 @@ describe('endpoint and request rules', () => {
     ['http://user:pw@127.0.0.1/mcp'],
   ])('refuses the endpoint %j before any request', async (endpoint) => {
     const recorded: Recorded[] = [];
-    await expect(connectMcp(endpoint, { fetch: bridge(() => Promise.resolve(new Response()), recorded) })).rejects.toBeInstanceOf(McpEndpointError);
+    await expect(
+      connectMcp(endpoint, { fetch: bridge(() => Promise.resolve(new Response()), recorded) }),
+    ).rejects.toBeInstanceOf(McpEndpointError);
     expect(recorded).toHaveLength(0);
   });
 
@@ -193,7 +254,10 @@ describe('endpoint and request rules', () => {
       return Promise.resolve(new Response('{}'));
     }, 'http://127.0.0.1:8787');
 
-    await guarded(ENDPOINT, { credentials: 'include', headers: { Authorization: 'Bearer sk-sentinel-123456', Cookie: 'a=b', Accept: 'application/json' } });
+    await guarded(ENDPOINT, {
+      credentials: 'include',
+      headers: { Authorization: 'Bearer sk-sentinel-123456', Cookie: 'a=b', Accept: 'application/json' },
+    });
     const headers = new Headers(seen[0]?.init?.headers);
     expect(seen[0]?.init?.credentials).toBe('omit');
     expect(headers.has('authorization')).toBe(false);

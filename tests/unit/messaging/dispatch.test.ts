@@ -37,12 +37,20 @@ describe('dispatch fails closed', () => {
     ['null', null, 'malformed-message'],
     ['an array', [], 'malformed-message'],
     ['a missing type', { payload: {} }, 'malformed-message'],
-    ['extra envelope keys', { type: 'saveApiKey', payload: { key: 'k'.repeat(12) }, from: 'options' }, 'malformed-message'],
+    [
+      'extra envelope keys',
+      { type: 'saveApiKey', payload: { key: 'k'.repeat(12) }, from: 'options' },
+      'malformed-message',
+    ],
     ['an unknown name', { type: 'deleteEverything', payload: {} }, 'unknown-message'],
     ['a prototype name', { type: '__proto__', payload: {} }, 'unknown-message'],
     ['a toString name', { type: 'toString', payload: {} }, 'unknown-message'],
     ['a wrong payload type', { type: 'saveApiKey', payload: { key: 42 } }, 'malformed-message'],
-    ['unknown payload fields', { type: 'saveApiKey', payload: { key: 'k'.repeat(12), admin: true } }, 'malformed-message'],
+    [
+      'unknown payload fields',
+      { type: 'saveApiKey', payload: { key: 'k'.repeat(12), admin: true } },
+      'malformed-message',
+    ],
     ['a key with spaces', { type: 'saveApiKey', payload: { key: 'abc def ghi jkl' } }, 'malformed-message'],
     ['an oversized key', { type: 'saveApiKey', payload: { key: 'k'.repeat(10_000) } }, 'malformed-message'],
   ])('drops %s', async (_name, message, code) => {
@@ -57,7 +65,10 @@ describe('dispatch fails closed', () => {
     ['another extension', foreign],
     ['no sender', undefined],
   ])('refuses a privileged message from %s', async (_name, sender) => {
-    const answer = await registry.dispatch({ type: 'saveApiKey', payload: { key: 'sk_forged_key_123' } }, sender);
+    const answer = await registry.dispatch(
+      { type: 'saveApiKey', payload: { key: 'sk_forged_key_123' } },
+      sender,
+    );
     expect(answer).toMatchObject({ ok: false, error: { code: 'sender-not-allowed' } });
     expect(calls).toEqual([]);
   });
@@ -75,12 +86,17 @@ describe('dispatch fails closed', () => {
 
 describe('dispatch delivers what is allowed', () => {
   it('answers an extension page with the handler value', async () => {
-    const answer = await registry.dispatch({ type: 'saveApiKey', payload: { key: ' sk_test_1234abcd ' } }, page);
+    const answer = await registry.dispatch(
+      { type: 'saveApiKey', payload: { key: ' sk_test_1234abcd ' } },
+      page,
+    );
     expect(answer).toEqual({ ok: true, value: { set: true, last4: 'abcd' } });
   });
 
   it('accepts a top-frame content script for a page draft', async () => {
-    expect(await registry.dispatch({ type: 'submitPageDraft', payload: { draft: { title: 'x' } } }, topContent)).toEqual({
+    expect(
+      await registry.dispatch({ type: 'submitPageDraft', payload: { draft: { title: 'x' } } }, topContent),
+    ).toEqual({
       ok: true,
       value: { draftId: 'd1' },
     });
@@ -103,7 +119,9 @@ describe('dispatch delivers what is allowed', () => {
   });
 
   it('answers no-handler for a declared message nobody registered', async () => {
-    expect(await registry.dispatch({ type: 'discardDraft', payload: { id: crypto.randomUUID() } }, page)).toMatchObject({
+    expect(
+      await registry.dispatch({ type: 'discardDraft', payload: { id: crypto.randomUUID() } }, page),
+    ).toMatchObject({
       ok: false,
       error: { code: 'no-handler' },
     });
