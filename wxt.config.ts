@@ -15,6 +15,7 @@ export default defineConfig({
       'Turn what you read on finance sites into investing playbooks with your AI investing agent. Decision support, not financial advice.',
     permissions: [
       'storage',
+      'scripting',
       'alarms',
       'contextMenus',
       'notifications',
@@ -22,5 +23,19 @@ export default defineConfig({
     ],
     host_permissions: SANDBOX_HOSTS,
     optional_host_permissions: ['https://*/*', 'http://*/*'],
+    commands:
+      browser === 'firefox'
+        ? {
+            _execute_sidebar_action: {
+              suggested_key: { default: 'Alt+Shift+P' },
+              description: 'Open the side panel',
+            },
+          }
+        : {
+            'open-side-panel': {
+              suggested_key: { default: 'Alt+Shift+P' },
+              description: 'Open the side panel',
+            },
+          },
   }),
 });

@@ -7,12 +7,17 @@ export const MENU_ITEMS = [
   { id: 'playbook-from-link', title: 'Turn this link into a playbook', contexts: ['link'] },
   { id: 'playbook-from-page', title: 'Turn this page into a playbook', contexts: ['page'] },
 ] as const;
+export const OPEN_SIDE_PANEL_ITEM = {
+  id: 'open-side-panel',
+  title: 'Open the Playbooks side panel',
+  contexts: ['all'],
+} as const;
 
 export type MenuItemId = (typeof MENU_ITEMS)[number]['id'];
 
 export async function installContextMenus(): Promise<void> {
   await browser.contextMenus.removeAll();
-  for (const item of MENU_ITEMS) {
+  for (const item of [...MENU_ITEMS, OPEN_SIDE_PANEL_ITEM]) {
     browser.contextMenus.create({ id: item.id, title: item.title, contexts: [...item.contexts] });
   }
 }

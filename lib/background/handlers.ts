@@ -5,6 +5,7 @@ import { getOutboxEntry, removeFromOutbox } from '@/lib/outbox';
 import { removeApiKey, storeApiKey } from '@/lib/store/apiKey';
 import { saveSettings } from '@/lib/store/settings';
 import { registerReadHandlers } from './reads';
+import { registerSiteHandlers } from './sites';
 import { forgetService } from './service';
 import { registerWriteHandlers } from './writes';
 import { readAppState } from './state';
@@ -45,4 +46,5 @@ export function registerHandlers(registry: HandlerRegistry): void {
 
   registerReadHandlers(registry);
   registerWriteHandlers(registry);
+  registerSiteHandlers(registry);
 }

@@ -2,7 +2,9 @@ import { browser } from 'wxt/browser';
 import { createHandlerRegistry } from '@/lib/messaging';
 import { originOf } from '@/lib/messaging/sender';
 import { log } from '@/lib/log';
-import { handleMenuClick, installContextMenus, menuContextFrom } from './contextMenus';
+import { startEvents } from '@/lib/events';
+import { handleMenuClick, installContextMenus, menuContextFrom, OPEN_SIDE_PANEL_ITEM } from './contextMenus';
+import { openSidePanelFor } from './sidePanel';
 import { wireErrorOf } from './errors';
 import { registerHandlers } from './handlers';
 import { recoverInterruptedWrites } from './writes';
@@ -21,8 +23,13 @@ export function startBackground(): void {
   browser.runtime.onInstalled.addListener(() => {
     installContextMenus().catch((error: unknown) => log.error('menu.install-failed', { error }));
   });
+  browser.commands?.onCommand.addListener((command, tab) => {
+    if (command === 'open-side-panel') openSidePanelFor(tab);
+  });
+  startEvents();
   recoverInterruptedWrites().catch((error: unknown) => log.error('outbox.recover-failed', { error }));
   browser.contextMenus.onClicked.addListener((info, tab) => {
+    if (info.menuItemId === OPEN_SIDE_PANEL_ITEM.id) return openSidePanelFor(tab);
     handleMenuClick(menuContextFrom(info, tab)).catch((error: unknown) =>
       log.error('menu.click-failed', { error }),
     );

@@ -252,6 +252,19 @@ export const messages = {
     request: z.strictObject({}),
     senders: EXTENSION_PAGES,
   }),
+  listSites: message<{ extra: string[] }>()({
+    request: z.strictObject({}),
+    senders: EXTENSION_PAGES,
+  }),
+  /** Sent after the options page obtained the host permission for the site (a user gesture). */
+  addSite: message<{ extra: string[] }>()({
+    request: z.strictObject({ site: z.string().trim().min(1).max(300) }),
+    senders: EXTENSION_PAGES,
+  }),
+  removeSite: message<{ extra: string[] }>()({
+    request: z.strictObject({ site: z.string().min(1).max(300) }),
+    senders: EXTENSION_PAGES,
+  }),
   mcpListTools: message<{
     tools: McpToolSummary[];
     resources: McpResourceSummary[];

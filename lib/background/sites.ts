@@ -1,0 +1,61 @@
+import { browser } from 'wxt/browser';
+import { storage } from 'wxt/utils/storage';
+import { parseSitePattern } from '@/lib/finance/sites';
+import { log } from '@/lib/log';
+import { HandledError, type HandlerRegistry } from '@/lib/messaging';
+
+/**
+ * Finance sites beyond the built-in list: the options page asks the browser for the host
+ * permission (a user gesture), then the background registers the content script there.
+ */
+const extraSitesItem = storage.defineItem<string[]>('local:extraSites', { fallback: [] });
+const SCRIPT_ID = 'finance-extra-sites';
+const CONTENT_SCRIPT = 'content-scripts/finance.js';
+
+async function granted(pattern: string): Promise<boolean> {
+  return browser.permissions.contains({ origins: [pattern] });
+}
+
+/** Registers the content script on every extra site the user still grants; drops the rest. */
+export async function syncExtraSites(): Promise<string[]> {
+  const sites: string[] = [];
+  for (const pattern of await extraSitesItem.getValue()) if (await granted(pattern)) sites.push(pattern);
+  const existing = await browser.scripting.getRegisteredContentScripts({ ids: [SCRIPT_ID] });
+  if (existing.length > 0) await browser.scripting.unregisterContentScripts({ ids: [SCRIPT_ID] });
+  if (sites.length > 0) {
+    await browser.scripting.registerContentScripts([
+      {
+        id: SCRIPT_ID,
+        matches: sites,
+        js: [CONTENT_SCRIPT],
+        runAt: 'document_idle',
+        persistAcrossSessions: true,
+      },
+    ]);
+  }
+  log.info('sites.synced', { count: sites.length });
+  return sites;
+}
+
+export function registerSiteHandlers(registry: HandlerRegistry): void {
+  registry.register('listSites', async () => ({ extra: await extraSitesItem.getValue() }));
+  registry.register('addSite', async ({ site }) => {
+    const parsed = parseSitePattern(site);
+    if (!parsed.ok)
+      throw new HandledError({ code: 'invalid-site', message: parsed.error, fields: { site: parsed.error } });
+    if (!(await granted(parsed.pattern))) {
+      throw new HandledError({
+        code: 'permission-missing',
+        message: `Access to ${parsed.host} was not granted.`,
+      });
+    }
+    const sites = await extraSitesItem.getValue();
+    if (!sites.includes(parsed.pattern)) await extraSitesItem.setValue([...sites, parsed.pattern]);
+    return { extra: await syncExtraSites() };
+  });
+  registry.register('removeSite', async ({ site }) => {
+    await extraSitesItem.setValue((await extraSitesItem.getValue()).filter((pattern) => pattern !== site));
+    await browser.permissions.remove({ origins: [site] }).catch(() => false);
+    return { extra: await syncExtraSites() };
+  });
+}
