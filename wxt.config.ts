@@ -8,6 +8,8 @@ export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   // Explicit imports everywhere: a reader sees where every name comes from.
   imports: false,
+  // Parallel work (several e2e runs at once) builds into separate folders: WXT_OUT_DIR=.output-x.
+  outDir: process.env.WXT_OUT_DIR ?? '.output',
   vite: () => ({ plugins: [preact()] }),
   manifest: ({ browser }) => ({
     name: 'Playbook Companion',

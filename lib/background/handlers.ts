@@ -4,6 +4,7 @@ import { HandledError } from '@/lib/messaging';
 import { getOutboxEntry, removeFromOutbox } from '@/lib/outbox';
 import { removeApiKey, storeApiKey } from '@/lib/store/apiKey';
 import { saveSettings } from '@/lib/store/settings';
+import { registerEventHandlers } from '@/lib/events';
 import { registerReadHandlers } from './reads';
 import { registerSiteHandlers } from './sites';
 import { forgetService } from './service';
@@ -47,4 +48,5 @@ export function registerHandlers(registry: HandlerRegistry): void {
   registerReadHandlers(registry);
   registerWriteHandlers(registry);
   registerSiteHandlers(registry);
+  registerEventHandlers(registry);
 }

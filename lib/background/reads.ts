@@ -2,11 +2,9 @@ import { isApiError, type Playbook } from '@/lib/api';
 import { connectMcp } from '@/lib/mcp/client';
 import type { HandlerRegistry, PlaybookPage, ServiceOverview } from '@/lib/messaging';
 import { getSettings } from '@/lib/store/settings';
-import { readState } from '@/lib/store/state';
 import { discover, lastDiscoveryReport, readCache, serviceClient } from './service';
 
 const PAGE_SIZE = 20;
-export const RECENT_EVENTS_KEY = 'recent-events';
 
 async function fetchPlaybookPage(
   operationId: 'listPlaybooks' | 'listPublicPlaybooks',
@@ -136,7 +134,6 @@ export function registerReadHandlers(registry: HandlerRegistry): void {
   registry.register('testConnection', () => overview(true));
   registry.register('runDiscovery', () => discover());
   registry.register('getDiscoveryReport', () => lastDiscoveryReport());
-  registry.register('listRecentEvents', async () => (await readState(RECENT_EVENTS_KEY)) ?? []);
   registry.register('mcpListTools', async () => {
     const session = await connectMcp(await mcpEndpoint());
     try {
