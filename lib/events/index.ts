@@ -1,14 +1,272 @@
+import { browser, type Browser } from 'wxt/browser';
+import { createParser } from 'eventsource-parser';
+import { serviceEventSchema, type ServiceEvent } from '@/lib/api/schemas';
+import { serviceClient } from '@/lib/background/service';
+import { log } from '@/lib/log';
 import type { HandlerRegistry } from '@/lib/messaging';
+import { classifySender, originOf } from '@/lib/messaging/sender';
+import { getSettings } from '@/lib/store/settings';
+import {
+  mergeEvents,
+  readCursor,
+  readFeed,
+  updateCursor,
+  writeFeed,
+  type EventTransport,
+  type RecentEvent,
+} from './feed';
+import { EVENTS_PORT, type EventsPortMessage } from './port';
 
 /**
- * Live events: SSE from `streamEvents` while a side panel is open, polling `listEvents` on an
- * alarm otherwise. Registers its listeners synchronously when the worker starts.
+ * Live events without webhooks, as the interface prescribes: while a side panel holds an
+ * `events` port, the worker streams `streamEvents` (SSE, resuming with Last-Event-ID); otherwise
+ * an alarm polls `listEvents` from the stored cursor. Both feed one deduplicated list, the badge
+ * and the notifications.
  */
+export const POLL_ALARM = 'events-poll';
+/** Chrome refuses shorter periods for packed extensions; settings cannot go below it. */
+export const MIN_POLL_MINUTES = 1;
+const NOTIFIED_TYPES = new Set<ServiceEvent['type']>([
+  'backtest.completed',
+  'execution.started',
+  'execution.stopped',
+]);
+const NOTIFICATION_PREFIX = 'event|';
+const STREAM_BACKOFF_MS = { first: 1_000, max: 30_000 };
+
+const ports = new Set<Browser.runtime.Port>();
+let stream: AbortController | undefined;
+// Ingestion is serialized so a stream event and a poll page cannot interleave their read-modify-write.
+let ingestion: Promise<unknown> = Promise.resolve();
+
+function serialized<T>(task: () => Promise<T>): Promise<T> {
+  const run = ingestion.then(task, task);
+  ingestion = run.catch(() => undefined);
+  return run;
+}
+
+function broadcast(message: EventsPortMessage): void {
+  for (const port of ports) {
+    try {
+      port.postMessage(message);
+    } catch {
+      ports.delete(port);
+    }
+  }
+}
+
+function parseEvents(raw: readonly unknown[]): ServiceEvent[] {
+  const events: ServiceEvent[] = [];
+  for (const item of raw) {
+    const parsed = serviceEventSchema.safeParse(item);
+    if (parsed.success) events.push(parsed.data);
+    else log.warn('events.malformed', { issues: parsed.error.issues.length });
+  }
+  return events;
+}
+
+async function setBadge(unread: number): Promise<void> {
+  const action =
+    browser.action ?? (browser as unknown as { browserAction?: typeof browser.action }).browserAction;
+  if (!action) return;
+  await action.setBadgeText({ text: unread > 0 ? (unread > 99 ? '99+' : String(unread)) : '' });
+}
+
+const NOTIFICATION_TITLES: Partial<Record<ServiceEvent['type'], string>> = {
+  'backtest.completed': 'Backtest completed',
+  'execution.started': 'Live automation started',
+  'execution.stopped': 'Live automation stopped',
+};
+
+async function notify(event: RecentEvent): Promise<void> {
+  await browser.notifications.create(
+    `${NOTIFICATION_PREFIX}${encodeURIComponent(event.playbook_id)}|${event.id}`,
+    {
+      type: 'basic',
+      iconUrl: browser.runtime.getURL('/icon/128.png'),
+      title: NOTIFICATION_TITLES[event.type] ?? 'Playbook event',
+      message: `Playbook ${event.playbook_id}. Decision support, not financial advice.`,
+    },
+  );
+}
+
+/** Stores new events, counts them on the badge, notifies the ones that matter and tells open panels. */
+export function ingestEvents(incoming: readonly ServiceEvent[], via: EventTransport) {
+  return serialized(async () => {
+    const cursor = await readCursor();
+    const result = mergeEvents(await readFeed(), incoming, via, cursor.since, new Date().toISOString());
+    if (result.fresh.length === 0) return result;
+    await writeFeed(result.feed);
+    log.info('events.received', { via, fresh: result.fresh.length, news: result.news.length });
+    await setBadge(result.feed.unread).catch((error: unknown) => log.warn('events.badge-failed', { error }));
+    for (const event of result.fresh) broadcast({ type: 'event', event, unread: result.feed.unread });
+    for (const event of result.news) {
+      if (NOTIFIED_TYPES.has(event.type))
+        await notify(event).catch((error: unknown) => log.warn('events.notify-failed', { error }));
+    }
+    return result;
+  });
+}
+
+/** One catch-up of `listEvents` from the stored cursor (the alarm, the Events tab, a port connecting). */
+export async function pollEvents(): Promise<{ received: number }> {
+  const client = await serviceClient();
+  const start = await readCursor();
+  let received = 0;
+  for await (const page of client.paginate<unknown>('listEvents', {
+    query: start.cursor ? { cursor: start.cursor } : {},
+    maxPages: 10,
+  })) {
+    const events = parseEvents(page.items);
+    received += (await ingestEvents(events, 'poll')).fresh.length;
+    await updateCursor({
+      ...(page.nextCursor ? { cursor: page.nextCursor } : {}),
+      ...(events.length > 0 ? { lastEventId: events[events.length - 1].id } : {}),
+    });
+  }
+  return { received };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}
+
+async function readStream(response: Response, signal: AbortSignal): Promise<void> {
+  if (!response.body) return;
+  const parser = createParser({
+    onEvent(message) {
+      let data: unknown;
+      try {
+        data = JSON.parse(message.data);
+      } catch {
+        log.warn('events.stream-malformed', { id: message.id });
+        return;
+      }
+      const events = parseEvents([data]);
+      void ingestEvents(events, 'stream')
+        .then(() => (message.id ? updateCursor({ lastEventId: message.id }) : undefined))
+        .catch((error: unknown) => log.warn('events.ingest-failed', { error }));
+    },
+  });
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  const cancel = () => void reader.cancel().catch(() => undefined);
+  signal.addEventListener('abort', cancel, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      parser.feed(value);
+    }
+  } finally {
+    signal.removeEventListener('abort', cancel);
+  }
+}
+
+/** Streams while a panel is open: catch up by polling, then SSE from the last id, reconnecting with backoff. */
+async function runStream(signal: AbortSignal): Promise<void> {
+  await pollEvents().catch((error: unknown) => log.warn('events.catch-up-failed', { error }));
+  let backoff = STREAM_BACKOFF_MS.first;
+  while (!signal.aborted) {
+    try {
+      const { lastEventId } = await readCursor();
+      const client = await serviceClient();
+      const response = await client.stream('streamEvents', {
+        headers: lastEventId ? { 'Last-Event-ID': lastEventId } : {},
+        signal,
+      });
+      broadcast({ type: 'stream', state: 'open' });
+      log.info('events.stream-open', { resumed: Boolean(lastEventId) });
+      backoff = STREAM_BACKOFF_MS.first;
+      await readStream(response, signal);
+    } catch (error) {
+      if (signal.aborted) break;
+      log.warn('events.stream-failed', { error });
+    }
+    if (signal.aborted) break;
+    broadcast({ type: 'stream', state: 'retrying' });
+    await sleep(backoff, signal);
+    backoff = Math.min(backoff * 2, STREAM_BACKOFF_MS.max);
+  }
+}
+
+function startStream(): void {
+  if (stream) return;
+  const controller = new AbortController();
+  stream = controller;
+  runStream(controller.signal)
+    .catch((error: unknown) => log.error('events.stream-stopped', { error }))
+    .finally(() => {
+      if (stream === controller) stream = undefined;
+    });
+}
+
+function stopStream(): void {
+  stream?.abort();
+  stream = undefined;
+  log.info('events.stream-closed');
+}
+
+/** (Re)creates the polling alarm with the period the settings ask for. */
+export async function schedulePolling(periodMinutes?: number): Promise<void> {
+  const period = periodMinutes ?? Math.max(MIN_POLL_MINUTES, (await getSettings()).pollMinutes);
+  const existing = await browser.alarms.get(POLL_ALARM);
+  if (existing?.periodInMinutes === period) return;
+  await browser.alarms.create(POLL_ALARM, { periodInMinutes: period, delayInMinutes: period });
+}
+
+function onPortConnect(port: Browser.runtime.Port): void {
+  if (port.name !== EVENTS_PORT) return;
+  const sender = classifySender(port.sender, {
+    extensionId: browser.runtime.id,
+    extensionOrigin: originOf(browser.runtime.getURL('/')) ?? '',
+  });
+  if (sender.kind !== 'extension-page') {
+    log.warn('events.port-refused', { sender: sender.kind });
+    port.disconnect();
+    return;
+  }
+  ports.add(port);
+  // The panel pings now and then: port traffic keeps the worker (and so the stream) alive.
+  port.onMessage.addListener(() => undefined);
+  port.onDisconnect.addListener(() => {
+    ports.delete(port);
+    if (ports.size === 0) stopStream();
+  });
+  startStream();
+}
+
 export function startEvents(): void {
-  // Filled in by the events work (issue 7).
+  browser.runtime.onConnect.addListener(onPortConnect);
+  browser.alarms.onAlarm.addListener((alarm) => {
+    if (alarm.name !== POLL_ALARM) return;
+    // An open panel streams; polling then would only repeat what the stream delivered.
+    if (ports.size > 0) return;
+    pollEvents().catch((error: unknown) => log.warn('events.poll-failed', { error }));
+    schedulePolling().catch((error: unknown) => log.warn('events.schedule-failed', { error }));
+  });
+  browser.notifications?.onClicked.addListener((id) => {
+    if (!id.startsWith(NOTIFICATION_PREFIX)) return;
+    const playbookId = decodeURIComponent(id.slice(NOTIFICATION_PREFIX.length).split('|')[0] ?? '');
+    const url = browser.runtime.getURL(`/sidepanel.html?playbook=${encodeURIComponent(playbookId)}`);
+    browser.tabs.create({ url }).catch((error: unknown) => log.warn('events.open-failed', { error }));
+  });
+  schedulePolling().catch((error: unknown) => log.warn('events.schedule-failed', { error }));
 }
 
 /** The messages the Events tab sends. */
-export function registerEventHandlers(_registry: HandlerRegistry): void {
-  // Filled in by the events work (issue 7).
+export function registerEventHandlers(registry: HandlerRegistry): void {
+  registry.register('listRecentEvents', async () => (await readFeed()).events);
+  registry.register('getEventFeed', async () => ({ ...(await readFeed()), streaming: stream !== undefined }));
+  registry.register('clearEventBadge', async () =>
+    serialized(async () => {
+      const feed = await readFeed();
+      await writeFeed({ ...feed, unread: 0 });
+      await setBadge(0).catch((error: unknown) => log.warn('events.badge-failed', { error }));
+      return { unread: 0 };
+    }),
+  );
+  registry.register('pollEventsNow', () => pollEvents());
 }

@@ -6,6 +6,7 @@ import type { RateLimitState } from '@/lib/api/rateLimit';
 import type { DiscoveryReport } from '@/lib/discovery';
 import type { McpResourceSummary, McpToolSummary } from '@/lib/mcp/client';
 import type { OutboxEntry } from '@/lib/outbox';
+import type { EventFeed } from '@/lib/events/feed';
 
 export type OutboxEntryView = OutboxEntry;
 import type { SenderKind } from './sender';
@@ -291,6 +292,23 @@ export const messages = {
     senders: ['content-script'],
     topFrameOnly: true,
   }),
+  // --- Events (issue 7: side panel Events tab; lib/events) ---
+  /** The recent events with how each arrived, the unread count and whether a stream is live. */
+  getEventFeed: message<EventFeed & { streaming: boolean }>()({
+    request: z.strictObject({}),
+    senders: EXTENSION_PAGES,
+  }),
+  /** The Events tab was viewed: the badge count goes back to zero. */
+  clearEventBadge: message<{ unread: 0 }>()({
+    request: z.strictObject({}),
+    senders: EXTENSION_PAGES,
+  }),
+  /** Poll `listEvents` from the stored cursor now (what the alarm does). */
+  pollEventsNow: message<{ received: number }>()({
+    request: z.strictObject({}),
+    senders: EXTENSION_PAGES,
+  }),
+  // --- end Events ---
 } as const;
 
 export type MessageMap = typeof messages;

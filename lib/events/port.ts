@@ -1,0 +1,8 @@
+import type { RecentEvent } from './feed';
+
+/** The long-lived port a side panel opens to receive events while it is open. */
+export const EVENTS_PORT = 'events';
+
+/** Worker → panel. The panel only ever sends `{ type: 'ping' }` back. */
+export type EventsPortMessage =
+  { type: 'event'; event: RecentEvent; unread: number } | { type: 'stream'; state: 'open' | 'retrying' };
