@@ -157,14 +157,45 @@ async function pendingWrite(id: string): Promise<PendingWrite> {
   return result;
 }
 
+const NOTIFICATION_PREFIX = 'playbook:';
+const SUCCESS_TITLES: Record<WriteOperation, string> = {
+  createPlaybook: 'Playbook created',
+  updatePlaybook: 'Playbook updated',
+  runBacktest: 'Backtest queued',
+  activatePlaybook: 'Live automation started',
+  pausePlaybook: 'Live automation paused',
+  createCheckoutSession: 'Checkout opened',
+  createBrokerageLink: 'Brokerage link opened',
+};
+
+/** The side panel's view of one playbook: where a notification click or a confirm-window link leads. */
+export function playbookPageUrl(playbookId: string): string {
+  return `${browser.runtime.getURL('/sidepanel.html')}?playbook=${encodeURIComponent(playbookId)}`;
+}
+
+/** The notification id carries the playbook id, so a click still works after the worker restarted. */
 async function notifySuccess(entry: OutboxEntry<WriteDraft>, playbookId?: string): Promise<void> {
-  const title = entry.operationId === 'createPlaybook' ? 'Playbook created' : 'Done';
-  const name = typeof entry.draft.body?.title === 'string' ? entry.draft.body.title : entry.operationId;
-  await browser.notifications.create(`write:${entry.id}:${playbookId ?? ''}`, {
+  const operationId = entry.operationId as WriteOperation;
+  const name = typeof entry.draft.body?.title === 'string' ? entry.draft.body.title : undefined;
+  const id = playbookId ? `${NOTIFICATION_PREFIX}${playbookId}` : `write:${entry.id}`;
+  await browser.notifications.create(id, {
     type: 'basic',
     iconUrl: browser.runtime.getURL('/icon/128.png'),
-    title,
-    message: `${name}. Decision support, not financial advice.`,
+    title: SUCCESS_TITLES[operationId] ?? 'Done',
+    message: `${name ? `${name}. ` : ''}${playbookId ? 'Click to open it. ' : ''}Decision support, not financial advice.`,
+  });
+}
+
+/** Clicking a success notification opens the playbook in a tab; registered with the handlers, synchronously. */
+export function registerNotificationClicks(): void {
+  browser.notifications.onClicked.addListener((notificationId) => {
+    if (!notificationId.startsWith(NOTIFICATION_PREFIX)) return;
+    const playbookId = notificationId.slice(NOTIFICATION_PREFIX.length);
+    if (!playbookId) return;
+    browser.tabs
+      .create({ url: playbookPageUrl(playbookId) })
+      .then(() => browser.notifications.clear(notificationId))
+      .catch((error: unknown) => log.warn('notify.open-failed', { error }));
   });
 }
 
@@ -176,7 +207,8 @@ async function confirmWrite(
 ): Promise<OutboxEntry<WriteDraft>> {
   const entry = await getOutboxEntry<WriteDraft>(id);
   if (!entry) throw new HandledError({ code: 'draft-not-found', message: 'This draft no longer exists.' });
-  if (entry.status === 'sent') return entry;
+  if (entry.status === 'sent')
+    throw new HandledError({ code: 'draft-already-sent', message: 'This draft was already sent.' });
   if (entry.status === 'sending')
     throw new HandledError({ code: 'write-in-progress', message: 'This write is already being sent.' });
   const operationId = entry.operationId as WriteOperation;
@@ -261,4 +293,12 @@ export function registerWriteHandlers(registry: HandlerRegistry): void {
   registry.register('listOutbox', async () =>
     (await listOutbox()).filter((entry) => entry.status !== 'sent'),
   );
+  registry.register('openPendingWrite', async ({ id }) => {
+    const entry = await getOutboxEntry(id);
+    if (!entry || entry.status === 'sent')
+      throw new HandledError({ code: 'draft-not-found', message: 'This draft no longer exists.' });
+    await openConfirmWindow(id);
+    return { opened: true as const };
+  });
+  registerNotificationClicks();
 }

@@ -309,6 +309,13 @@ export const messages = {
     senders: EXTENSION_PAGES,
   }),
   // --- end Events ---
+  // --- Writes and the outbox (issue 6) ---
+  /** Popup or side panel: reopen the confirm window for a pending or failed draft. */
+  openPendingWrite: message<{ opened: true }>()({
+    request: z.strictObject({ id: z.uuid() }),
+    senders: EXTENSION_PAGES,
+  }),
+  // --- end writes ---
 } as const;
 
 export type MessageMap = typeof messages;

@@ -46,7 +46,14 @@ export async function updateOutboxEntry<T>(
 ): Promise<OutboxEntry<T> | undefined> {
   const current = await getOutboxEntry<T>(id);
   if (!current) return undefined;
-  const next: OutboxEntry<T> = { ...current, ...change, updatedAt: new Date().toISOString() };
+  // The id and creation time are the entry's identity: a change can never move or re-date it.
+  const next: OutboxEntry<T> = {
+    ...current,
+    ...change,
+    id: current.id,
+    createdAt: current.createdAt,
+    updatedAt: new Date().toISOString(),
+  };
   await set(id, next, outbox);
   return next;
 }

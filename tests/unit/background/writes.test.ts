@@ -1,0 +1,290 @@
+import { createStore } from 'idb-keyval';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { ApiError, createConfirmationLedger, type WriteIntent } from '@/lib/api';
+import { createHandlerRegistry, type HandlerRegistry, type WriteDraft } from '@/lib/messaging';
+import { getOutboxEntry, listOutbox, removeFromOutbox, type OutboxEntry } from '@/lib/outbox';
+
+/** The service seam: a real confirmation ledger, and a fake client that refuses unconfirmed writes. */
+const seam = vi.hoisted(() => ({
+  sent: [] as Array<WriteIntent & { confirmation: string }>,
+  failures: [] as Error[],
+  playbookTitle: 'Dividend growers',
+}));
+
+vi.mock('@/lib/background/service', () => {
+  const ledger = createConfirmationLedger(createStore('writes-test-confirmations', 'c'));
+  const client = {
+    async write(request: WriteIntent & { confirmation: string }) {
+      const { confirmation, ...intent } = request;
+      if (!(await ledger.consume(confirmation, intent)))
+        throw new Error('unconfirmed write reached the client');
+      seam.sent.push(request);
+      const failure = seam.failures.shift();
+      if (failure) throw failure;
+      return { data: { id: 'pb_new', title: 'x' }, idempotentReplayed: false };
+    },
+    call(operationId: string) {
+      if (operationId === 'getAccount')
+        return Promise.resolve({ data: { name: 'Demo Investor', email: 'demo@example.com', plan: 'pro' } });
+      if (operationId === 'getPlaybook') return Promise.resolve({ data: { title: seam.playbookTitle } });
+      return Promise.reject(new Error(`unexpected read ${operationId}`));
+    },
+  };
+  return {
+    confirmations: ledger,
+    readCache: { clear: () => Promise.resolve() },
+    serviceClient: () => Promise.resolve(client),
+  };
+});
+
+const { registerWriteHandlers, recoverInterruptedWrites } = await import('@/lib/background/writes');
+
+const EXTENSION_PAGE = { id: fakeBrowser.runtime.id };
+const CONTENT_SCRIPT = {
+  id: fakeBrowser.runtime.id,
+  tab: { id: 7 },
+  frameId: 0,
+  url: 'https://finance.example/q',
+};
+
+const pageDraft = {
+  title: 'AAPL — services keep growing',
+  thesis: 'Services revenue hit a record.',
+  tickers: ['AAPL'],
+  visibility: 'private',
+  source: {
+    url: 'https://finance.example/q/AAPL',
+    title: 'Apple',
+    excerpt: 'Services revenue hit a record.',
+  },
+};
+
+let registry: HandlerRegistry;
+
+async function send(type: string, payload: unknown, sender: unknown = EXTENSION_PAGE) {
+  return registry.dispatch({ type, payload }, sender);
+}
+
+async function value<T>(type: string, payload: unknown): Promise<T> {
+  const answer = await send(type, payload);
+  if (!answer.ok) throw new Error(`${type}: ${answer.error.code} ${answer.error.message}`);
+  return answer.value as T;
+}
+
+async function queueAction(operationId: string, extra: Record<string, unknown>): Promise<string> {
+  return (await value<{ draftId: string }>('requestWrite', { operationId, ...extra })).draftId;
+}
+
+beforeEach(async () => {
+  seam.sent.length = 0;
+  seam.failures.length = 0;
+  for (const entry of await listOutbox()) await removeFromOutbox(entry.id);
+  registry = createHandlerRegistry({
+    extensionId: fakeBrowser.runtime.id,
+    extensionOrigin: `chrome-extension://${fakeBrowser.runtime.id}`,
+  });
+  registerWriteHandlers(registry);
+});
+
+describe('queueing', () => {
+  it('keeps a content-script draft in the outbox and opens the confirm window, sending nothing', async () => {
+    const opened = vi.fn();
+    fakeBrowser.windows.onCreated.addListener(opened);
+    const answer = await send('submitPageDraft', { draft: pageDraft }, CONTENT_SCRIPT);
+    expect(answer.ok).toBe(true);
+    const { draftId } = (answer as { value: { draftId: string } }).value;
+    const entry = await getOutboxEntry<WriteDraft>(draftId);
+    expect(entry).toMatchObject({
+      status: 'pending',
+      operationId: 'createPlaybook',
+      origin: 'content-script',
+    });
+    expect(entry?.draft.body).toMatchObject({ title: pageDraft.title, visibility: 'private' });
+    expect(opened).toHaveBeenCalledOnce();
+    expect(seam.sent).toHaveLength(0);
+  });
+
+  it.each([
+    ['a public draft', { ...pageDraft, visibility: 'public' }],
+    ['a script URL', { ...pageDraft, source: { ...pageDraft.source, url: 'javascript:alert(1)' } }],
+    ['an extra field', { ...pageDraft, owner: 'someone-else' }],
+    ['a huge title', { ...pageDraft, title: 'A'.repeat(10_000) }],
+    ['no draft', null],
+  ])('refuses %s from a page', async (_name, draft) => {
+    const answer = await send('submitPageDraft', { draft }, CONTENT_SCRIPT);
+    expect(answer).toMatchObject({ ok: false, error: { code: 'invalid-draft' } });
+    expect(await listOutbox()).toHaveLength(0);
+  });
+
+  it('refuses confirmWrite, requestWrite and getPendingWrite from a content script', async () => {
+    const answer = await send('submitPageDraft', { draft: pageDraft }, CONTENT_SCRIPT);
+    const { draftId } = (answer as { value: { draftId: string } }).value;
+    for (const [type, payload] of [
+      ['confirmWrite', { id: draftId }],
+      ['getPendingWrite', { id: draftId }],
+      ['requestWrite', { operationId: 'createPlaybook', body: pageDraft }],
+    ] as const) {
+      expect(await send(type, payload, CONTENT_SCRIPT)).toMatchObject({
+        ok: false,
+        error: { code: 'sender-not-allowed' },
+      });
+    }
+    expect(seam.sent).toHaveLength(0);
+    expect((await getOutboxEntry(draftId))?.status).toBe('pending');
+  });
+});
+
+describe('confirming', () => {
+  it('sends the confirmed body once with a UUID key and marks the draft sent', async () => {
+    const id = (
+      await value<{ draftId: string }>('requestWrite', { operationId: 'createPlaybook', body: pageDraft })
+    ).draftId;
+    const sent = await value<OutboxEntry<WriteDraft>>('confirmWrite', {
+      id,
+      body: { title: 'Edited title', visibility: 'unlisted' },
+    });
+    expect(seam.sent).toHaveLength(1);
+    expect(seam.sent[0].idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(seam.sent[0].body).toMatchObject({
+      title: 'Edited title',
+      visibility: 'unlisted',
+      tickers: ['AAPL'],
+    });
+    expect(sent.status).toBe('sent');
+    expect(sent.draft.result?.playbookId).toBe('pb_new');
+  });
+
+  it('refuses an unknown draft and a draft already sent', async () => {
+    expect(await send('confirmWrite', { id: crypto.randomUUID() })).toMatchObject({
+      ok: false,
+      error: { code: 'draft-not-found' },
+    });
+    const id = await queueAction('createPlaybook', { body: pageDraft });
+    await value('confirmWrite', { id });
+    expect(await send('confirmWrite', { id })).toMatchObject({
+      ok: false,
+      error: { code: 'draft-already-sent' },
+    });
+    expect(seam.sent).toHaveLength(1);
+  });
+
+  it('keeps a failed draft with its error; Retry of the same body reuses the key', async () => {
+    const id = await queueAction('createPlaybook', { body: pageDraft });
+    seam.failures.push(
+      new ApiError({
+        kind: 'server',
+        operationId: 'createPlaybook',
+        message: 'The service failed.',
+        status: 500,
+      }),
+    );
+    const failed = await send('confirmWrite', { id, body: { title: 'Kept title' } });
+    expect(failed).toMatchObject({ ok: false });
+    const entry = await getOutboxEntry<WriteDraft>(id);
+    expect(entry).toMatchObject({ status: 'failed', error: { message: 'The service failed.' } });
+    expect(entry?.draft.body).toMatchObject({ title: 'Kept title' });
+
+    await value('confirmWrite', { id, body: { title: 'Kept title' } });
+    expect(seam.sent).toHaveLength(2);
+    expect(seam.sent[1].idempotencyKey).toBe(seam.sent[0].idempotencyKey);
+    expect(seam.sent[1].body).toEqual(seam.sent[0].body);
+  });
+
+  it('makes a new key when the user changes the body before retrying', async () => {
+    const id = await queueAction('createPlaybook', { body: pageDraft });
+    seam.failures.push(new ApiError({ kind: 'network', operationId: 'createPlaybook', message: 'Offline.' }));
+    await send('confirmWrite', { id });
+    await value('confirmWrite', { id, body: { thesis: 'A different thesis.' } });
+    expect(seam.sent).toHaveLength(2);
+    expect(seam.sent[1].idempotencyKey).not.toBe(seam.sent[0].idempotencyKey);
+  });
+
+  it('answers field errors for bad edits and sends nothing', async () => {
+    const id = await queueAction('createPlaybook', { body: pageDraft });
+    const answer = await send('confirmWrite', { id, body: { title: '', tickers: ['not a ticker!'] } });
+    expect(answer).toMatchObject({ ok: false, error: { code: 'invalid-draft' } });
+    const fields = (answer as { error: { fields: Record<string, string> } }).error.fields;
+    expect(Object.keys(fields)).toEqual(expect.arrayContaining(['title', 'tickers.0']));
+    expect(seam.sent).toHaveLength(0);
+    expect((await getOutboxEntry(id))?.status).toBe('pending');
+  });
+
+  it.each([
+    ['activatePlaybook', { path: { id: 'pb_1' } }, 'Dividend growers'],
+    ['pausePlaybook', { path: { id: 'pb_1' } }, 'Dividend growers'],
+    ['createCheckoutSession', { body: { plan: 'pro' } }, 'pro'],
+  ])('%s needs the name typed out, and the background re-checks it', async (operationId, extra, name) => {
+    const id = await queueAction(operationId, extra);
+    const pending = await value<{ typeToConfirm?: string }>('getPendingWrite', { id });
+    expect(pending.typeToConfirm).toBe(name);
+    for (const typed of [undefined, '', 'wrong', `${name}x`]) {
+      expect(await send('confirmWrite', { id, typed })).toMatchObject({
+        ok: false,
+        error: { code: 'typed-confirmation', fields: { typed: expect.any(String) } },
+      });
+    }
+    expect(seam.sent).toHaveLength(0);
+    await value('confirmWrite', { id, typed: ` ${name} ` });
+    expect(seam.sent).toHaveLength(1);
+    expect(seam.sent[0].operationId).toBe(operationId);
+  });
+
+  it.each([
+    ['runBacktest', { path: { id: 'pb_1' }, body: { start: '2020-01-01', end: '2024-12-31' } }],
+    ['createBrokerageLink', { body: { provider: 'alpaca' } }],
+    ['updatePlaybook', { path: { id: 'pb_1' }, body: { title: 'New name' }, ifMatch: '"v3"' }],
+  ])('%s needs no typed name and is sent as queued', async (operationId, extra) => {
+    const id = await queueAction(operationId, extra);
+    const pending = await value<{ typeToConfirm?: string; consequence: string }>('getPendingWrite', { id });
+    expect(pending.typeToConfirm).toBeUndefined();
+    expect(pending.consequence).toMatch(/\w/);
+    await value('confirmWrite', { id });
+    expect(seam.sent[0]).toMatchObject({ operationId, ...extra });
+  });
+
+  it('ignores edits for operations whose body is not editable', async () => {
+    const id = await queueAction('createCheckoutSession', { body: { plan: 'pro' } });
+    await value('confirmWrite', { id, typed: 'pro', body: { plan: 'enterprise' } });
+    expect(seam.sent[0].body).toEqual({ plan: 'pro' });
+  });
+
+  it('a write interrupted by a worker stop becomes failed, and its retry reuses the key', async () => {
+    const id = await queueAction('createPlaybook', { body: pageDraft });
+    seam.failures.push(new ApiError({ kind: 'network', operationId: 'createPlaybook', message: 'Offline.' }));
+    await send('confirmWrite', { id });
+    const { updateOutboxEntry } = await import('@/lib/outbox');
+    await updateOutboxEntry(id, { status: 'sending' });
+    expect(await send('confirmWrite', { id })).toMatchObject({
+      ok: false,
+      error: { code: 'write-in-progress' },
+    });
+    await recoverInterruptedWrites();
+    expect((await getOutboxEntry(id))?.status).toBe('failed');
+    await value('confirmWrite', { id });
+    expect(seam.sent[1].idempotencyKey).toBe(seam.sent[0].idempotencyKey);
+  });
+});
+
+describe('after success', () => {
+  it('notifies with the playbook, and a click opens it in the side panel page', async () => {
+    const id = await queueAction('createPlaybook', { body: pageDraft });
+    await value('confirmWrite', { id });
+    const notifications = await fakeBrowser.notifications.getAll();
+    expect(Object.keys(notifications)).toEqual(['playbook:pb_new']);
+    const opened = vi.fn();
+    fakeBrowser.tabs.onCreated.addListener(opened);
+    await fakeBrowser.notifications.onClicked.trigger('playbook:pb_new');
+    await vi.waitFor(() => expect(opened).toHaveBeenCalled());
+    expect(opened.mock.calls[0][0].url).toMatch(/\/sidepanel\.html\?playbook=pb_new$/);
+  });
+
+  it('reopens the confirm window for a pending draft but not for an unknown one', async () => {
+    const id = await queueAction('createPlaybook', { body: pageDraft });
+    const opened = vi.fn();
+    fakeBrowser.windows.onCreated.addListener(opened);
+    expect(await value('openPendingWrite', { id })).toEqual({ opened: true });
+    expect(opened).toHaveBeenCalledOnce();
+    expect(await send('openPendingWrite', { id: crypto.randomUUID() })).toMatchObject({ ok: false });
+  });
+});

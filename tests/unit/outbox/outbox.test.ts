@@ -1,0 +1,58 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { addToOutbox, getOutboxEntry, listOutbox, removeFromOutbox, updateOutboxEntry } from '@/lib/outbox';
+
+beforeEach(async () => {
+  for (const entry of await listOutbox()) await removeFromOutbox(entry.id);
+});
+
+describe('outbox', () => {
+  it('keeps a draft from the first click, pending, with a fresh id and timestamps', async () => {
+    const entry = await addToOutbox({
+      origin: 'content-script',
+      operationId: 'createPlaybook',
+      draft: { n: 1 },
+    });
+    expect(entry.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(entry.status).toBe('pending');
+    expect(await getOutboxEntry(entry.id)).toEqual(entry);
+  });
+
+  it('survives a new module instance (what a restarted worker sees)', async () => {
+    const entry = await addToOutbox({
+      origin: 'context-menu',
+      operationId: 'createPlaybook',
+      draft: { n: 2 },
+    });
+    const { vi } = await import('vitest');
+    vi.resetModules();
+    const fresh = await import('@/lib/outbox');
+    expect(await fresh.getOutboxEntry(entry.id)).toEqual(entry);
+  });
+
+  it('updates status and error but never the id or creation time', async () => {
+    const entry = await addToOutbox({ origin: 'extension-page', operationId: 'runBacktest', draft: {} });
+    const next = await updateOutboxEntry(entry.id, {
+      status: 'failed',
+      error: { message: 'The service failed.', code: 'server' },
+      id: 'other',
+      createdAt: 'never',
+    } as never);
+    expect(next).toMatchObject({ id: entry.id, createdAt: entry.createdAt, status: 'failed' });
+    expect((await getOutboxEntry(entry.id))?.error?.message).toBe('The service failed.');
+    expect(await getOutboxEntry('other')).toBeUndefined();
+  });
+
+  it('answers undefined for an unknown id and does not create it', async () => {
+    expect(await updateOutboxEntry('missing', { status: 'sent' })).toBeUndefined();
+    expect(await listOutbox()).toHaveLength(0);
+  });
+
+  it('lists newest first and forgets removed drafts', async () => {
+    const first = await addToOutbox({ origin: 'extension-page', operationId: 'a', draft: {} });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = await addToOutbox({ origin: 'extension-page', operationId: 'b', draft: {} });
+    expect((await listOutbox()).map((e) => e.id)).toEqual([second.id, first.id]);
+    await removeFromOutbox(first.id);
+    expect((await listOutbox()).map((e) => e.id)).toEqual([second.id]);
+  });
+});
