@@ -12,12 +12,22 @@ const TABS: { id: SidePanelTab; label: string }[] = [
 
 export interface SidePanelViewProps {
   initialTab?: SidePanelTab;
+  /** Controlled selection (a notification or the popup can ask for a tab); falls back to internal state. */
+  selected?: SidePanelTab;
+  onSelect?: (tab: SidePanelTab) => void;
+  /** Shown next to a tab's name, e.g. the number of unread events. */
+  counts?: Partial<Record<SidePanelTab, number>>;
   panels: Record<SidePanelTab, ComponentChildren>;
 }
 
 /** WAI-ARIA tabs: arrow keys move between tabs, only the selected tab is in the tab order. */
-export function SidePanelView({ initialTab = 'playbooks', panels }: SidePanelViewProps) {
-  const [selected, setSelected] = useState<SidePanelTab>(initialTab);
+export function SidePanelView({ initialTab = 'playbooks', panels, counts, ...control }: SidePanelViewProps) {
+  const [own, setOwn] = useState<SidePanelTab>(initialTab);
+  const selected = control.selected ?? own;
+  const setSelected = (tab: SidePanelTab) => {
+    setOwn(tab);
+    control.onSelect?.(tab);
+  };
   const move = (from: number, step: number) => {
     const next = TABS[(from + step + TABS.length) % TABS.length];
     setSelected(next.id);
@@ -42,6 +52,12 @@ export function SidePanelView({ initialTab = 'playbooks', panels }: SidePanelVie
             }}
           >
             {tab.label}
+            {counts?.[tab.id] ? (
+              // Kept out of the accessible name: the tab stays "Events" (CONTRACT.md section 6).
+              <span class="badge" aria-hidden="true">
+                {counts[tab.id]}
+              </span>
+            ) : null}
           </button>
         ))}
       </div>

@@ -2,4 +2,4 @@ import { render } from 'preact';
 import '@/components/theme.css';
 import { SidePanelPage } from '@/lib/ui/SidePanelPage';
 
-render(<SidePanelPage />, document.getElementById('app')!);
+render(<SidePanelPage search={location.search} />, document.getElementById('app')!);

@@ -1,16 +1,96 @@
-import { SidePanelView } from '@/components/SidePanelView';
-import { StatusRegion } from '@/components/StatusRegion';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { SidePanelView, type SidePanelTab } from '@/components/SidePanelView';
+import '@/components/sidepanel/sidepanel.css';
+import type { DiscoveryReport } from '@/lib/discovery';
 import { sendMessage } from '@/lib/messaging/client';
-import { useAsync } from './useAsync';
+import { errorText } from './useAsync';
+import { DiscoveryTab } from './sidepanel/DiscoveryTab';
+import { EventsTab } from './sidepanel/EventsTab';
+import { useEventsPort } from './sidepanel/eventsPort';
+import { playbookFromUrl, sidePanelFocusItem, type SidePanelFocus } from './sidepanel/focus';
+import { bodyEnum } from './sidepanel/openapiEnums';
+import { PlaybooksTab } from './sidepanel/PlaybooksTab';
 
-export function SidePanelPage() {
-  const state = useAsync(() => sendMessage('getState', {}));
+/** The side panel (or Firefox sidebar, or sidepanel.html in a tab): playbooks, discovery, events. */
+export function SidePanelPage({ search = '' }: { search?: string }) {
+  const [tab, setTab] = useState<SidePanelTab>('playbooks');
+  const [focus, setFocus] = useState<SidePanelFocus | undefined>(() => {
+    const id = playbookFromUrl(search);
+    return id ? { playbookId: id, at: Date.now() } : undefined;
+  });
+  const [report, setReport] = useState<DiscoveryReport | null>();
+  const [reportError, setReportError] = useState<string>();
+  const [running, setRunning] = useState(false);
+  const events = useEventsPort();
+
+  const runDiscovery = () => {
+    setRunning(true);
+    setReportError(undefined);
+    sendMessage('runDiscovery', {}).then(
+      (fresh) => {
+        setReport(fresh);
+        setRunning(false);
+      },
+      (error: unknown) => {
+        setReportError(errorText(error));
+        setRunning(false);
+      },
+    );
+  };
+
+  useEffect(() => {
+    sendMessage('getDiscoveryReport', {}).then(
+      (stored) => (stored ? setReport(stored) : runDiscovery()),
+      (error: unknown) => setReportError(errorText(error)),
+    );
+    const show = (value: SidePanelFocus | null) => {
+      if (!value) return;
+      setFocus(value);
+      setTab('playbooks');
+    };
+    // The URL names a playbook explicitly; the popup's focus item only applies without one.
+    if (!playbookFromUrl(search)) sidePanelFocusItem.getValue().then(show, () => undefined);
+    return sidePanelFocusItem.watch(show);
+  }, []);
+
+  const plans = useMemo(() => {
+    const declared = bodyEnum(report?.documents.openapi, 'createCheckoutSession', 'plan');
+    return declared.length > 0 ? declared : (report?.documents.pricing ?? []).map((row) => row.name);
+  }, [report]);
+  const providers = useMemo(
+    () => bodyEnum(report?.documents.openapi, 'createBrokerageLink', 'provider'),
+    [report],
+  );
+
   return (
     <SidePanelView
+      selected={tab}
+      onSelect={setTab}
+      counts={{ events: events.unread }}
       panels={{
-        playbooks: <StatusRegion state={state.value} error={state.error} />,
-        discovery: <p class="hint">The service's discovery documents appear here.</p>,
-        events: <p class="hint">Live events from the service appear here.</p>,
+        playbooks: (
+          <PlaybooksTab focus={focus} events={events.events ?? []} plans={plans} providers={providers} />
+        ),
+        discovery: (
+          <DiscoveryTab
+            report={report}
+            reportError={reportError}
+            running={running}
+            onRun={runDiscovery}
+            active={tab === 'discovery'}
+          />
+        ),
+        events: (
+          <EventsTab
+            events={events}
+            active={tab === 'events'}
+            onBadgeCleared={() => events.setUnread(0)}
+            onOpenPlaybook={(playbookId) => {
+              setFocus({ playbookId, at: Date.now() });
+              setTab('playbooks');
+            }}
+          />
+        ),
       }}
     />
   );

@@ -1,0 +1,164 @@
+/**
+ * A form model from a tool's JSON Schema: flat objects whose properties are strings, numbers,
+ * integers, booleans or enums become fields; anything else (nested objects, arrays, unions)
+ * falls back to one JSON textarea. Values are checked here before a call is sent.
+ */
+export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum';
+
+export interface SchemaField {
+  name: string;
+  kind: FieldKind;
+  required: boolean;
+  description: string;
+  options: (string | number)[];
+  default?: string | number | boolean;
+  minimum?: number;
+  maximum?: number;
+}
+
+export type FormModel = { kind: 'fields'; fields: SchemaField[] } | { kind: 'json' };
+
+const MAX_FIELDS = 50;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function fieldOf(name: string, raw: unknown, required: boolean): SchemaField | null {
+  if (!isRecord(raw)) return null;
+  const description = typeof raw.description === 'string' ? raw.description.slice(0, 500) : '';
+  const base = { name, required, description, options: [] as (string | number)[] };
+  const numberOr = (value: unknown) =>
+    typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+  if (Array.isArray(raw.enum)) {
+    const options = raw.enum.filter(
+      (option): option is string | number => typeof option === 'string' || typeof option === 'number',
+    );
+    if (options.length !== raw.enum.length || options.length === 0) return null;
+    const fallback = options.includes(raw.default as string | number)
+      ? (raw.default as string | number)
+      : undefined;
+    return { ...base, kind: 'enum', options, default: fallback };
+  }
+  switch (raw.type) {
+    case 'string':
+      return { ...base, kind: 'string', default: typeof raw.default === 'string' ? raw.default : undefined };
+    case 'number':
+    case 'integer':
+      return {
+        ...base,
+        kind: raw.type,
+        default: numberOr(raw.default),
+        minimum: numberOr(raw.minimum),
+        maximum: numberOr(raw.maximum),
+      };
+    case 'boolean':
+      return {
+        ...base,
+        kind: 'boolean',
+        default: typeof raw.default === 'boolean' ? raw.default : undefined,
+      };
+    default:
+      return null;
+  }
+}
+
+export function formModelOf(schema: unknown): FormModel {
+  if (!isRecord(schema) || (schema.type !== undefined && schema.type !== 'object')) return { kind: 'json' };
+  if (schema.oneOf || schema.anyOf || schema.allOf || schema.$ref) return { kind: 'json' };
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const names = Object.keys(properties);
+  if (names.length > MAX_FIELDS) return { kind: 'json' };
+  const required = new Set(
+    Array.isArray(schema.required) ? schema.required.filter((n): n is string => typeof n === 'string') : [],
+  );
+  const fields: SchemaField[] = [];
+  for (const name of names) {
+    const field = fieldOf(name, properties[name], required.has(name));
+    if (!field) return { kind: 'json' };
+    fields.push(field);
+  }
+  return { kind: 'fields', fields };
+}
+
+/** The text a field starts with: its default, or empty. */
+export function initialValues(model: FormModel): Record<string, string> {
+  if (model.kind === 'json') return { __json: '{}' };
+  const values: Record<string, string> = {};
+  for (const field of model.fields)
+    values[field.name] = field.default === undefined ? '' : String(field.default);
+  return values;
+}
+
+export type BuiltArgs =
+  { ok: true; args: Record<string, unknown> } | { ok: false; errors: Record<string, string> };
+
+/** Turns the form's text values into the call's arguments, or says which fields are wrong. */
+export function buildArgs(model: FormModel, values: Record<string, string>): BuiltArgs {
+  if (model.kind === 'json') {
+    try {
+      const parsed: unknown = JSON.parse(values.__json ?? '{}');
+      if (!isRecord(parsed))
+        return { ok: false, errors: { __json: 'Enter a JSON object, like {"query": "AI"}.' } };
+      return { ok: true, args: parsed };
+    } catch {
+      return { ok: false, errors: { __json: 'This is not valid JSON.' } };
+    }
+  }
+  const args: Record<string, unknown> = {};
+  const errors: Record<string, string> = {};
+  for (const field of model.fields) {
+    const text = (values[field.name] ?? '').trim();
+    if (text === '') {
+      if (field.required && field.kind !== 'boolean') errors[field.name] = 'Required.';
+      continue;
+    }
+    switch (field.kind) {
+      case 'string':
+        args[field.name] = values[field.name];
+        break;
+      case 'boolean':
+        args[field.name] = text === 'true';
+        break;
+      case 'enum': {
+        const option = field.options.find((candidate) => String(candidate) === text);
+        if (option === undefined) errors[field.name] = 'Choose one of the options.';
+        else args[field.name] = option;
+        break;
+      }
+      case 'number':
+      case 'integer': {
+        const number = Number(text);
+        if (!Number.isFinite(number)) errors[field.name] = 'Enter a number.';
+        else if (field.kind === 'integer' && !Number.isInteger(number))
+          errors[field.name] = 'Enter a whole number.';
+        else if (field.minimum !== undefined && number < field.minimum)
+          errors[field.name] = `At least ${field.minimum}.`;
+        else if (field.maximum !== undefined && number > field.maximum)
+          errors[field.name] = `At most ${field.maximum}.`;
+        else args[field.name] = number;
+        break;
+      }
+    }
+  }
+  return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, args };
+}
+
+/** An MCP tool result's content blocks as text: text as it is, anything else as pretty JSON. */
+export function contentBlocksOf(content: unknown): { kind: 'text' | 'json'; text: string }[] {
+  const blocks = Array.isArray(content) ? content : [content];
+  return blocks.map((block) => {
+    if (isRecord(block) && block.type === 'text' && typeof block.text === 'string') {
+      const text = block.text;
+      try {
+        const parsed: unknown = JSON.parse(text);
+        if (typeof parsed === 'object' && parsed !== null)
+          return { kind: 'json', text: JSON.stringify(parsed, null, 2) };
+      } catch {
+        // Plain prose: shown as it is.
+      }
+      return { kind: 'text', text };
+    }
+    return { kind: 'json', text: JSON.stringify(block, null, 2) ?? String(block) };
+  });
+}
