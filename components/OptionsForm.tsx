@@ -1,49 +1,86 @@
 import { useState } from 'preact/hooks';
-import type { AppState } from '@/lib/messaging/protocol';
+import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
 import { Disclaimer } from './Disclaimer';
+import { ConnectionResult } from './options/ConnectionResult';
+import { SitesSection, type SitesSectionProps } from './options/SitesSection';
+import { urlProblem } from './options/validate';
 
 export interface OptionsSubmit {
   serviceUrl: string;
   apiUrl: string;
   /** Empty when the user left the key field alone. */
   apiKey: string;
+  pollMinutes: number;
+}
+
+export interface Notice {
+  kind: 'ok' | 'error';
+  text: string;
 }
 
 export interface OptionsFormProps {
   state: AppState;
   busy?: boolean;
-  message?: { kind: 'ok' | 'error'; text: string };
+  message?: Notice;
   fieldErrors?: Record<string, string>;
+  testing?: boolean;
+  testResult?: ServiceOverview;
+  testError?: string;
+  sites: Omit<SitesSectionProps, 'busy'>;
   onSave: (values: OptionsSubmit) => void;
   onRemoveKey: () => void;
   onGrantAccess: (origins: string[]) => void;
+  onTestConnection: () => void;
 }
 
-export function OptionsForm({
-  state,
-  busy,
-  message,
-  fieldErrors = {},
-  onSave,
-  onRemoveKey,
-  onGrantAccess,
-}: OptionsFormProps) {
+export function OptionsForm(props: OptionsFormProps) {
+  const { state, busy, message } = props;
   const [serviceUrl, setServiceUrl] = useState(state.settings.serviceUrl);
   const [apiUrl, setApiUrl] = useState(state.settings.apiUrl);
   const [apiKey, setApiKey] = useState('');
+  const [pollMinutes, setPollMinutes] = useState(String(state.settings.pollMinutes));
+  const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
+  const fieldErrors = { ...(props.fieldErrors ?? {}), ...localErrors };
   const missing = state.hostAccess.missingOrigins;
+  const keyPage = `${state.settings.serviceUrl}/apikey`;
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const errors: Record<string, string> = {};
+    const serviceProblem = urlProblem(serviceUrl);
+    if (serviceProblem) errors.serviceUrl = serviceProblem;
+    const apiProblem = urlProblem(apiUrl);
+    if (apiProblem) errors.apiUrl = apiProblem;
+    const minutes = Number(pollMinutes);
+    if (!Number.isInteger(minutes) || minutes < 1 || minutes > 60)
+      errors.pollMinutes = 'A whole number of minutes from 1 to 60.';
+    if (apiKey.trim() !== '' && apiKey.trim().length < 8) errors.key = 'That is too short to be an API key.';
+    setLocalErrors(errors);
+    if (Object.keys(errors).length > 0) return;
+    props.onSave({ serviceUrl, apiUrl, apiKey, pollMinutes: minutes });
+    setApiKey('');
+  };
+
+  const field = (name: string) =>
+    fieldErrors[name]
+      ? { 'aria-invalid': true as const, 'aria-describedby': `${name}-error` }
+      : { 'aria-invalid': undefined };
+  const error = (name: string) =>
+    fieldErrors[name] ? (
+      <span id={`${name}-error`} class="error field-error">
+        {fieldErrors[name]}
+      </span>
+    ) : null;
 
   return (
-    <main class="stack options">
-      <h1>Playbook companion settings</h1>
-      <form
-        class="stack"
-        onSubmit={(event) => {
-          event.preventDefault();
-          onSave({ serviceUrl, apiUrl, apiKey });
-          setApiKey('');
-        }}
-      >
+    <main class="options">
+      <header class="options-head">
+        <h1>Playbook Companion settings</h1>
+        <p class="hint">Version {state.version}</p>
+      </header>
+
+      <form class="card stack" onSubmit={submit} noValidate>
+        <h2>Service</h2>
         <label>
           Service URL
           <input
@@ -51,9 +88,12 @@ export function OptionsForm({
             required
             value={serviceUrl}
             onInput={(e) => setServiceUrl(e.currentTarget.value)}
-            aria-invalid={fieldErrors.serviceUrl ? true : undefined}
+            {...field('serviceUrl')}
           />
-          {fieldErrors.serviceUrl ? <span class="error">{fieldErrors.serviceUrl}</span> : null}
+          <span class="hint">
+            The site and its discovery documents. Changing it clears everything cached from the old one.
+          </span>
+          {error('serviceUrl')}
         </label>
         <label>
           API URL
@@ -62,40 +102,55 @@ export function OptionsForm({
             required
             value={apiUrl}
             onInput={(e) => setApiUrl(e.currentTarget.value)}
-            aria-invalid={fieldErrors.apiUrl ? true : undefined}
+            {...field('apiUrl')}
           />
-          {fieldErrors.apiUrl ? <span class="error">{fieldErrors.apiUrl}</span> : null}
+          {error('apiUrl')}
         </label>
         <label>
           API key
           <input
             type="password"
             autocomplete="off"
+            spellcheck={false}
             value={apiKey}
             placeholder={
               state.key.set ? `Stored key ends in ${state.key.last4 ?? '????'}` : 'Paste your API key'
             }
             onInput={(e) => setApiKey(e.currentTarget.value)}
-            aria-invalid={fieldErrors.key ? true : undefined}
+            {...field('key')}
           />
           <span class="hint">
             {state.key.set
               ? `A key ending in ${state.key.last4 ?? '????'} is stored. Leave empty to keep it.`
               : 'No key stored yet.'}
           </span>
-          {fieldErrors.key ? <span class="error">{fieldErrors.key}</span> : null}
+          {error('key')}
         </label>
-        <p>
-          <a href={`${state.settings.serviceUrl}/apikey`} target="_blank" rel="noreferrer">
+        <p class="row key-links">
+          <a href={keyPage} target="_blank" rel="noreferrer">
             Create an API key
           </a>
+          <span class="hint">at {keyPage}</span>
         </p>
+        <label class="narrow">
+          Check for events every (minutes)
+          <input
+            type="number"
+            min={1}
+            max={60}
+            step={1}
+            value={pollMinutes}
+            onInput={(e) => setPollMinutes(e.currentTarget.value)}
+            {...field('pollMinutes')}
+          />
+          {error('pollMinutes')}
+        </label>
         <div class="row">
           <button type="submit" class="primary" disabled={busy}>
             Save
           </button>
           {state.key.set ? (
-            <button type="button" onClick={onRemoveKey} disabled={busy}>
+            <button type="button" onClick={props.onRemoveKey} disabled={busy}>
               Remove key
             </button>
           ) : null}
@@ -104,16 +159,31 @@ export function OptionsForm({
           {message?.text ?? ''}
         </p>
       </form>
+
       {missing.length > 0 ? (
-        <section class="stack" aria-label="Access">
-          <p class="warn">The browser has not yet allowed the extension to reach {missing.join(', ')}.</p>
+        <section class="card stack callout-warn" aria-labelledby="access-title">
+          <h2 id="access-title">Access needed</h2>
+          <p>The browser has not yet allowed the extension to reach {missing.join(', ')}.</p>
           <div>
-            <button type="button" onClick={() => onGrantAccess(missing)}>
+            <button type="button" onClick={() => props.onGrantAccess(missing)}>
               Grant access
             </button>
           </div>
         </section>
       ) : null}
+
+      <section class="card stack" aria-labelledby="test-title">
+        <h2 id="test-title">Connection</h2>
+        <p class="hint">Runs discovery and reads your account with the saved settings.</p>
+        <div>
+          <button type="button" onClick={props.onTestConnection} disabled={props.testing}>
+            Test connection
+          </button>
+        </div>
+        <ConnectionResult testing={props.testing} result={props.testResult} error={props.testError} />
+      </section>
+
+      <SitesSection {...props.sites} busy={busy} />
       <Disclaimer />
     </main>
   );

@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto';
+import type { Page, TestInfo } from '@playwright/test';
+import type { RecordedRequest } from '../../sandbox/admin';
+import { DEMO_USER_ID } from '../../sandbox/store';
+import { PopupPage } from './pages/surfaces';
+import { expect, test } from './fixtures';
+
+/** Saves what the user saw as a test artifact. */
+async function snap(page: Page, name: string, testInfo: TestInfo): Promise<void> {
+  const path = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await testInfo.attach(name, { path, contentType: 'image/png' });
+}
+
+async function openPopup(open: (page: string) => Promise<Page>): Promise<PopupPage> {
+  const page = await open('popup.html');
+  await page.setViewportSize({ width: 380, height: 640 });
+  return new PopupPage(page);
+}
+
+async function admin(baseUrl: string, token: string, route: string, body: unknown): Promise<void> {
+  const response = await fetch(`${baseUrl}/__admin/${route}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(response.ok, `admin ${route}`).toBe(true);
+}
+
+const apiCalls = (requests: RecordedRequest[], suffix: string) =>
+  requests.filter((r) => r.method === 'GET' && r.path.endsWith(suffix));
+
+test('first run: no key explains where to get one and still shows public playbooks', async ({
+  extension,
+  sandbox,
+}, testInfo) => {
+  await extension.configure({ key: null });
+  sandbox.clearRequests();
+  const popup = await openPopup(extension.open);
+  await expect(popup.page.getByRole('heading', { name: 'Connect your account' })).toBeVisible();
+  await expect(popup.page.getByRole('link', { name: `${sandbox.baseUrl}/apikey` })).toHaveAttribute(
+    'href',
+    `${sandbox.baseUrl}/apikey`,
+  );
+  await expect(popup.page.getByRole('link', { name: 'options' })).toHaveAttribute('href', /options\.html$/);
+  await expect(popup.status).toContainText('Not set');
+  // The public library is browsable without a key.
+  await expect(popup.list.getByRole('listitem').first()).toBeVisible();
+  await expect(popup.list.getByRole('listitem').first()).toContainText('public');
+  await expect(popup.disclaimer).toBeVisible();
+  await snap(popup.page, 'popup-first-run', testInfo);
+
+  const requests = sandbox.requests();
+  const publicReads = apiCalls(requests, '/public/playbooks');
+  expect(publicReads.length).toBeGreaterThan(0);
+  expect(publicReads.every((r) => !r.headers.authorization)).toBe(true);
+  // Nothing private was asked for without a key.
+  expect(apiCalls(requests, '/api/v1/playbooks')).toHaveLength(0);
+});
+
+test('with a key: the first page of the user’s playbooks, the account and the status', async ({
+  extension,
+  sandbox,
+  serviceWorker,
+}, testInfo) => {
+  await extension.configure();
+  sandbox.clearRequests();
+  const expected = sandbox.db.listPlaybooks({ ownerId: DEMO_USER_ID }, null, 20).rows;
+  const popup = await openPopup(extension.open);
+  const rows = popup.list.getByRole('listitem');
+  await expect(rows).toHaveCount(20);
+  await expect(rows.first()).toContainText(expected[0].title);
+  await expect(rows.first()).toContainText(expected[0].visibility);
+  await expect(rows.first()).toContainText(expected[0].status);
+  await expect(rows.nth(19)).toContainText(expected[19].title);
+  await expect(popup.page.getByRole('button', { name: 'Load more' })).toBeVisible();
+  await expect(popup.page.getByText('20 shown, more available')).toBeVisible();
+  await expect(popup.page.getByText(/^All \d+ shown$/)).toHaveCount(0);
+  await expect(popup.status).toContainText('Operational');
+  await expect(popup.status).toContainText('Demo Investor · pro plan');
+  await expect(popup.status).toContainText(/\d+ documents fetched/);
+  await expect(popup.status).toContainText(/requests left/);
+  await snap(popup.page, 'popup-list', testInfo);
+
+  const lists = apiCalls(sandbox.requests(), '/api/v1/playbooks');
+  expect(lists.length).toBeGreaterThan(0);
+  expect(lists.every((r) => r.headers.authorization === `Bearer ${sandbox.demoKey}`)).toBe(true);
+
+  // A row opens the playbook in the side panel: the focus item the side panel watches.
+  await popup.list.getByRole('button', { name: expected[2].title }).click();
+  await expect
+    .poll(() =>
+      serviceWorker.evaluate(async () => (await chrome.storage.session.get('sidePanelFocus')).sidePanelFocus),
+    )
+    .toMatchObject({ playbookId: expected[2].id });
+});
+
+test('the visibility filter asks the service for that visibility only', async ({ extension, sandbox }) => {
+  await extension.configure();
+  const popup = await openPopup(extension.open);
+  await expect(popup.list.getByRole('listitem').first()).toBeVisible();
+  sandbox.clearRequests();
+  await popup.page.getByLabel('Visibility').selectOption('unlisted');
+  const rows = popup.list.getByRole('listitem');
+  await expect(rows.first()).toContainText('unlisted');
+  for (const text of await rows.allInnerTexts()) expect(text.toLowerCase()).toContain('unlisted');
+  const calls = apiCalls(sandbox.requests(), '/api/v1/playbooks');
+  expect(calls.length).toBeGreaterThan(0);
+  expect(calls.every((r) => r.query.includes('visibility=unlisted'))).toBe(true);
+});
+
+test('401: a revoked key asks to sign in or create a key', async ({ extension, sandbox }, testInfo) => {
+  // A key of its own, so revoking it leaves the worker's demo key alone for other tests.
+  const key = `pbk_revoked_${randomBytes(12).toString('hex')}`;
+  sandbox.db.addApiKey(DEMO_USER_ID, key, 'popup 401 test');
+  await extension.configure({ key });
+  const first = await openPopup(extension.open);
+  await expect(first.list.getByRole('listitem').first()).toBeVisible();
+  await first.page.close();
+
+  await admin(sandbox.baseUrl, sandbox.adminToken, 'keys/revoke', { key });
+  sandbox.clearRequests();
+  const popup = await openPopup(extension.open);
+  const alert = popup.page.getByRole('alert');
+  await expect(alert).toContainText('Your API key was not accepted');
+  await expect(alert.getByRole('link', { name: `${sandbox.baseUrl}/apikey` })).toBeVisible();
+  await expect(popup.status).toContainText('rejected by the service');
+  await snap(popup.page, 'popup-401', testInfo);
+  const rejected = apiCalls(sandbox.requests(), '/api/v1/playbooks');
+  expect(rejected.length).toBeGreaterThan(0);
+  expect(rejected[0].headers.authorization).toBe(`Bearer ${key}`);
+});
+
+test('offline after a first load: the saved list, marked, with a retry', async ({
+  extension,
+  sandbox,
+}, testInfo) => {
+  await extension.configure();
+  const first = await openPopup(extension.open);
+  await expect(first.list.getByRole('listitem')).toHaveCount(20);
+  const titles = await first.list.getByRole('listitem').allInnerTexts();
+  await first.page.close();
+
+  sandbox.setFaults({ resetConnection: 99 });
+  try {
+    sandbox.clearRequests();
+    const popup = await openPopup(extension.open);
+    await expect(popup.list.getByRole('listitem')).toHaveCount(20);
+    expect(await popup.list.getByRole('listitem').allInnerTexts()).toEqual(titles);
+    await expect(popup.page.getByText('Cached', { exact: true })).toBeVisible({ timeout: 30_000 });
+    await expect(popup.page.getByText(/could not be reached|failed/i).first()).toBeVisible({
+      timeout: 30_000,
+    });
+    await expect(popup.page.getByRole('button', { name: 'Retry' })).toBeVisible();
+    await snap(popup.page, 'popup-offline', testInfo);
+    // The popup did try the network: the saved copy is a fallback, not a shortcut.
+    expect(apiCalls(sandbox.requests(), '/api/v1/playbooks').length).toBeGreaterThan(0);
+  } finally {
+    sandbox.resetFaults();
+  }
+});
+
+test('status degraded is shown with the troubled component', async ({ extension, sandbox }, testInfo) => {
+  await extension.configure();
+  await admin(sandbox.baseUrl, sandbox.adminToken, 'status', {
+    status: 'degraded',
+    components: [
+      { name: 'api', status: 'operational' },
+      { name: 'backtests', status: 'degraded' },
+    ],
+  });
+  try {
+    const popup = await openPopup(extension.open);
+    await expect(popup.status).toContainText('Degraded');
+    await expect(popup.status).toContainText('backtests: degraded');
+    await snap(popup.page, 'popup-degraded', testInfo);
+  } finally {
+    await admin(sandbox.baseUrl, sandbox.adminToken, 'status', { status: 'operational' });
+  }
+});
