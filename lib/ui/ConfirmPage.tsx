@@ -1,19 +1,29 @@
 import { useState } from 'preact/hooks';
-import { ConfirmDialog, type ConfirmFields } from '@/components/ConfirmDialog';
-import { sendMessage } from '@/lib/messaging/client';
-import type { PendingWrite } from '@/lib/messaging/protocol';
+import { ConfirmDialog, type ConfirmSubmission, type PlaybookFields } from '@/components/ConfirmDialog';
+import { Disclaimer } from '@/components/Disclaimer';
+import { isEditable, sentRows } from '@/components/confirm/describe';
+import { MessageError, sendMessage } from '@/lib/messaging/client';
+import type { OutboxEntryView, PendingWrite, WriteDraft } from '@/lib/messaging/protocol';
 import { errorText, useAsync } from './useAsync';
 
-function initialFields(pending: PendingWrite): ConfirmFields {
-  const body = pending.entry.draft.body ?? {};
-  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+interface Loaded {
+  pending: PendingWrite;
+  /** For an update: the playbook as it is now, so the dialog can show the changes. */
+  current?: Partial<PlaybookFields>;
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function playbookFields(source: Record<string, unknown>): PlaybookFields {
   const visibility =
-    body.visibility === 'public' || body.visibility === 'unlisted' ? body.visibility : 'private';
+    source.visibility === 'public' || source.visibility === 'unlisted' ? source.visibility : 'private';
   return {
-    title: text(body.title),
-    thesis: text(body.thesis),
-    tickers: Array.isArray(body.tickers)
-      ? body.tickers.filter((t): t is string => typeof t === 'string')
+    title: text(source.title),
+    thesis: text(source.thesis),
+    tickers: Array.isArray(source.tickers)
+      ? source.tickers.filter((t): t is string => typeof t === 'string')
       : [],
     visibility,
   };
@@ -26,18 +36,77 @@ function sourceUrlOf(body: Record<string, unknown> | undefined): string | undefi
   return typeof url === 'string' ? url : undefined;
 }
 
-export function ConfirmPage({ draftId }: { draftId: string }) {
-  const pending = useAsync(() => sendMessage('getPendingWrite', { id: draftId }));
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState(false);
+async function load(draftId: string): Promise<Loaded> {
+  const pending = await sendMessage('getPendingWrite', { id: draftId });
+  const playbookId = pending.entry.draft.path?.id;
+  if (pending.entry.operationId !== 'updatePlaybook' || !playbookId) return { pending };
+  try {
+    const playbook = await sendMessage('getPlaybook', { id: playbookId });
+    return { pending, current: playbookFields(playbook) };
+  } catch {
+    return { pending };
+  }
+}
 
-  if (!pending.value) {
+/** The body the user confirms: the whole form for a new playbook, only what changes for an update. */
+function editsFor(loaded: Loaded, fields: PlaybookFields | undefined): Record<string, unknown> | undefined {
+  const operation = loaded.pending.entry.operationId;
+  if (!fields || !isEditable(operation)) return undefined;
+  if (operation === 'createPlaybook') return { ...fields };
+  const queued = loaded.pending.entry.draft.body ?? {};
+  const edits: Record<string, unknown> = {};
+  for (const field of ['title', 'thesis', 'tickers', 'visibility'] as const) {
+    const was = loaded.current?.[field];
+    const changed = JSON.stringify(was) !== JSON.stringify(fields[field]);
+    if (field in queued || changed) edits[field] = fields[field];
+  }
+  return edits;
+}
+
+function Done({ entry }: { entry: OutboxEntryView }) {
+  const result = (entry.draft as WriteDraft).result;
+  const playbookId = result?.playbookId;
+  return (
+    <main class="confirm-done stack">
+      <p role="status">
+        Sent. {entry.operationId === 'createPlaybook' ? 'Your playbook was created as a draft.' : ''}
+      </p>
+      {playbookId ? (
+        <p>
+          <a
+            href={`sidepanel.html?playbook=${encodeURIComponent(playbookId)}`}
+            target="_blank"
+            rel="noreferrer"
+          >
+            Open the playbook
+          </a>
+        </p>
+      ) : null}
+      <div class="row">
+        <button type="button" onClick={() => globalThis.close()}>
+          Close
+        </button>
+      </div>
+      <Disclaimer />
+    </main>
+  );
+}
+
+/** The confirm window's controller: loads the pending write, sends the user's confirmation, shows the outcome. */
+export function ConfirmPage({ draftId }: { draftId: string }) {
+  const loaded = useAsync(() => load(draftId));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>();
+  const [sent, setSent] = useState<OutboxEntryView>();
+  const [lastRequest, setLastRequest] = useState<{ body?: Record<string, unknown>; typed?: string }>();
+
+  if (!loaded.value) {
     return (
-      <main>
-        {pending.error ? (
+      <main class="confirm-done">
+        {loaded.error ? (
           <p role="alert" class="error">
-            {pending.error}
+            {loaded.error}
           </p>
         ) : (
           <p>Loading the draft…</p>
@@ -45,37 +114,54 @@ export function ConfirmPage({ draftId }: { draftId: string }) {
       </main>
     );
   }
-  if (done) {
-    return (
-      <main class="stack">
-        <p role="status">Sent. You can close this window.</p>
-      </main>
+  const { pending, current } = loaded.value;
+  const { entry } = pending;
+  if (sent ?? entry.status === 'sent') return <Done entry={sent ?? entry} />;
+
+  const send = (request: { body?: Record<string, unknown>; typed?: string }) => {
+    setBusy(true);
+    setError(undefined);
+    setFieldErrors(undefined);
+    setLastRequest(request);
+    sendMessage('confirmWrite', { id: draftId, ...request }).then(
+      (result) => setSent(result),
+      (failure: unknown) => {
+        setBusy(false);
+        setError(errorText(failure));
+        if (failure instanceof MessageError) setFieldErrors(failure.wire.fields);
+      },
     );
-  }
-  const { entry, account } = pending.value;
+  };
+  // A request that reached the service (or was cut off) is kept for Retry; a refused form is not.
+  // Retry from a reopened failed draft resends the stored body; a typed name must be typed again (Confirm).
+  const failedEarlier = entry.status === 'failed' && lastRequest === undefined;
+  const canRetry =
+    (failedEarlier && pending.typeToConfirm === undefined) ||
+    (error !== undefined && lastRequest !== undefined && fieldErrors === undefined);
+  const body = entry.draft.body;
+
   return (
     <ConfirmDialog
       operation={entry.operationId}
-      initial={initialFields(pending.value)}
-      sourceUrl={sourceUrlOf(entry.draft.body)}
-      account={account ? `${account.name} (${account.email})` : undefined}
+      consequence={pending.consequence}
+      account={pending.account}
+      initial={isEditable(entry.operationId) ? playbookFields({ ...current, ...body }) : undefined}
+      current={current}
+      rows={
+        isEditable(entry.operationId)
+          ? sentRows({ path: entry.draft.path, ifMatch: entry.draft.ifMatch })
+          : sentRows(entry.draft)
+      }
+      sourceUrl={sourceUrlOf(body)}
+      typeToConfirm={pending.typeToConfirm}
       busy={busy}
-      error={error ?? entry.error?.message}
-      onConfirm={(fields) => {
-        setBusy(true);
-        setError(undefined);
-        const edits =
-          entry.operationId === 'createPlaybook' || entry.operationId === 'updatePlaybook'
-            ? { ...fields }
-            : undefined;
-        sendMessage('confirmWrite', { id: draftId, body: edits }).then(
-          () => setDone(true),
-          (failure: unknown) => {
-            setBusy(false);
-            setError(errorText(failure));
-          },
-        );
-      }}
+      error={error ?? (failedEarlier ? entry.error?.message : undefined)}
+      fieldErrors={fieldErrors}
+      canRetry={canRetry}
+      onConfirm={(submission: ConfirmSubmission) =>
+        send({ body: editsFor(loaded.value!, submission.fields), typed: submission.typed })
+      }
+      onRetry={() => send(lastRequest ?? { body: isEditable(entry.operationId) ? body : undefined })}
       onCancel={() => {
         setBusy(true);
         sendMessage('discardDraft', { id: draftId }).then(
