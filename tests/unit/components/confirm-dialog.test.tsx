@@ -36,7 +36,7 @@ describe('ConfirmDialog', () => {
     expect(dialog.textContent).toContain('Demo Investor (demo@example.com), plan pro');
     expect(dialog.textContent).toContain('A draft is created.');
     expect(dialog.textContent).toContain('Decision support, not financial advice');
-    expect((screen.getByLabelText('Visibility') as HTMLSelectElement).value).toBe('private');
+    expect(screen.getByLabelText<HTMLSelectElement>('Visibility').value).toBe('private');
   });
 
   it('sends the edited fields on Confirm', () => {
@@ -57,7 +57,7 @@ describe('ConfirmDialog', () => {
       initial: { ...fields, title: payload, thesis: payload },
       sourceUrl: 'https://x.test/?q=<b>',
     });
-    expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe(payload);
+    expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe(payload);
     expect(document.querySelector('img, script, b')).toBeNull();
     expect(screen.getByRole('dialog').textContent).toContain('https://x.test/?q=<b>');
   });
@@ -69,7 +69,7 @@ describe('ConfirmDialog', () => {
       rows: sentRows({ path: { id: 'pb_1' } }),
       typeToConfirm: 'Dividend growers',
     });
-    const confirm = screen.getByRole('button', { name: 'Confirm' }) as HTMLButtonElement;
+    const confirm = screen.getByRole<HTMLButtonElement>('button', { name: 'Confirm' });
     const typed = screen.getByLabelText('Type “Dividend growers” to confirm');
     expect(confirm.disabled).toBe(true);
     fireEvent.input(typed, { target: { value: 'Dividend grower' } });
