@@ -254,6 +254,8 @@ export function startEvents(): void {
     browser.tabs.create({ url }).catch((error: unknown) => log.warn('events.open-failed', { error }));
   });
   schedulePolling().catch((error: unknown) => log.warn('events.schedule-failed', { error }));
+  // Fix "since" on the first start: what happened before the extension watched is history, not news.
+  readCursor().catch((error: unknown) => log.warn('events.cursor-failed', { error }));
 }
 
 /** The messages the Events tab sends. */

@@ -1,0 +1,245 @@
+import type { BrowserContext, Page } from '@playwright/test';
+import type { Sandbox } from '../../sandbox/server';
+import { ConfirmPage, SidePanelPage } from './pages/surfaces';
+import { expect, test } from './fixtures';
+
+function demoPlaybooks(sandbox: Sandbox) {
+  const user = sandbox.db.userForKey(sandbox.demoKey);
+  if (!user) throw new Error('no demo user');
+  return sandbox.db.listPlaybooks({ ownerId: user.id }, null, 20).rows;
+}
+
+async function confirmNextWrite(context: BrowserContext, act: () => Promise<void>): Promise<ConfirmPage> {
+  const opened = context.waitForEvent('page', { predicate: (p) => p.url().includes('/confirm.html') });
+  await act();
+  const confirm = new ConfirmPage(await opened);
+  await expect(confirm.dialog).toBeVisible();
+  await confirm.confirm.click();
+  return confirm;
+}
+
+async function sendFrom(page: Page, type: string, payload: unknown): Promise<unknown> {
+  return page.evaluate(
+    async ({ type, payload }) => {
+      const answer = await chrome.runtime.sendMessage<
+        unknown,
+        { ok: boolean; value?: unknown; error?: unknown }
+      >({
+        type,
+        payload,
+      });
+      if (!answer.ok) throw new Error(JSON.stringify(answer.error));
+      return answer.value;
+    },
+    { type, payload },
+  );
+}
+
+test('each tab renders the service’s real data, and documents render inert', async ({
+  extension,
+  sandbox,
+}) => {
+  await extension.configure();
+  const [first] = demoPlaybooks(sandbox);
+  const page = await extension.open('sidepanel.html');
+  const panel = new SidePanelPage(page);
+
+  await expect(panel.tab('Playbooks')).toHaveAttribute('aria-selected', 'true');
+  const list = page.getByRole('list', { name: 'Playbooks' });
+  await expect(list.getByRole('button', { name: first.title })).toBeVisible();
+  await list.getByRole('button', { name: first.title }).click();
+  await expect(page.getByRole('heading', { name: first.title })).toBeVisible();
+  await expect(page.getByText(first.thesis.slice(0, 40))).toBeVisible();
+
+  await panel.tab('Discovery').click();
+  const timeline = page.getByRole('list', { name: 'Discovery run' });
+  await expect(timeline.getByRole('listitem').first()).toContainText('llms.txt');
+  // The recommended order: product context first, the OpenAPI document before pricing, auth.md after the skills.
+  const titles = await timeline.locator(':scope > li strong').allTextContents();
+  expect(titles.indexOf('OpenAPI document')).toBeLessThan(titles.indexOf('Pricing'));
+  expect(titles.indexOf('Pricing')).toBeLessThan(titles.indexOf('Authentication'));
+  const pricing = page.getByRole('region', { name: 'Pricing' });
+  await expect(pricing.getByRole('row')).not.toHaveCount(1);
+  await expect(page.getByRole('list', { name: 'Skills' }).getByText('verified').first()).toBeVisible();
+  await expect(
+    page.getByRole('list', { name: 'Agent card links' }).getByRole('link').first(),
+  ).toHaveAttribute('target', '_blank');
+  await expect(page.getByRole('region', { name: 'Deprecations' })).toBeVisible();
+  // Open every document, then check nothing executable reached the page.
+  for (const summary of await page.locator('details > summary').all()) await summary.click();
+  await expect(page.getByRole('heading', { name: 'Authentication' }).first()).toBeVisible();
+  expect(await page.locator('#panel-discovery script, #panel-discovery iframe').count()).toBe(0);
+  const hrefs = await page
+    .locator('#panel-discovery a')
+    .evaluateAll((links) =>
+      links.map((a) => [a.getAttribute('href') ?? '', a.getAttribute('target'), a.getAttribute('rel')]),
+    );
+  expect(hrefs.length).toBeGreaterThan(5);
+  for (const [href, target, rel] of hrefs) {
+    expect(href).toMatch(/^(https?:|mailto:)/);
+    expect(target).toBe('_blank');
+    expect(rel).toContain('noopener');
+  }
+
+  await panel.tab('Events').click();
+  await expect(page.getByRole('tabpanel', { name: 'Events' }).getByRole('status').first()).toContainText(
+    'Live',
+  );
+  await expect(page.locator('main > p.disclaimer')).toHaveText('Decision support, not financial advice.');
+});
+
+test('editing with a stale etag shows the conflict and changes nothing', async ({
+  context,
+  extension,
+  sandbox,
+}) => {
+  await extension.configure();
+  const [target] = demoPlaybooks(sandbox);
+  const page = await extension.open(`sidepanel.html?playbook=${encodeURIComponent(target.id)}`);
+  await expect(page.getByRole('heading', { name: target.title })).toBeVisible();
+  const loadedEtag = target.etag;
+  // Someone else changes the playbook after the panel read it.
+  const changed = sandbox.db.updatePlaybook(target.id, { thesis: `${target.thesis} (edited elsewhere)` });
+  expect(changed.etag).not.toBe(loadedEtag);
+  sandbox.clearRequests();
+
+  const edit = page.getByRole('form', { name: 'Edit playbook' });
+  await edit.getByLabel('Title').fill('My stale edit');
+  const confirm = await confirmNextWrite(context, () =>
+    edit.getByRole('button', { name: 'Save changes' }).click(),
+  );
+  await expect(confirm.page.getByText(/changed since it was loaded/)).toBeVisible();
+
+  await expect(page.getByRole('alert')).toContainText('Edit conflict');
+  await expect(page.getByRole('button', { name: 'Reload playbook' })).toBeVisible();
+  const patches = sandbox.requests().filter((r) => r.method === 'PATCH');
+  expect(patches).toHaveLength(1);
+  expect(patches[0].headers['if-match']).toBe(loadedEtag);
+  expect(sandbox.db.getPlaybook(target.id)?.title).toBe(target.title);
+
+  await page.getByRole('button', { name: 'Reload playbook' }).click();
+  await expect(page.getByText('(edited elsewhere)')).toBeVisible();
+});
+
+test('a backtest’s completion arrives by SSE while the panel is open', async ({
+  context,
+  extension,
+  sandbox,
+}) => {
+  await extension.configure();
+  const [, target] = demoPlaybooks(sandbox);
+  sandbox.clearRequests();
+  const page = await extension.open(`sidepanel.html?playbook=${encodeURIComponent(target.id)}`);
+  const panel = new SidePanelPage(page);
+  await expect(page.getByRole('heading', { name: target.title })).toBeVisible();
+  await expect(
+    page
+      .getByRole('tabpanel', { name: 'Events', includeHidden: true })
+      .getByRole('status', { includeHidden: true }),
+  ).toContainText('Live');
+
+  const backtest = page.getByRole('form', { name: 'Backtest' });
+  await confirmNextWrite(context, () => backtest.getByRole('button', { name: 'Run backtest' }).click());
+  await expect(page.getByRole('status').filter({ hasText: 'The backtest was sent' })).toBeVisible();
+  // The detail follows the completion through events.
+  await expect(page.getByRole('region', { name: 'Backtest results' })).toContainText('Backtest completed');
+
+  await panel.tab('Events').click();
+  const item = page
+    .getByRole('list', { name: 'Events' })
+    .getByRole('listitem')
+    .filter({ hasText: 'Backtest completed' });
+  await expect(item).toContainText('via live stream');
+  await expect(item.getByRole('link', { name: `Open playbook ${target.id}` })).toBeVisible();
+  const streams = sandbox.requests().filter((r) => r.path.endsWith('/events/stream'));
+  expect(streams.length).toBeGreaterThan(0);
+  expect(sandbox.requests().filter((r) => r.path.endsWith('/backtests') && r.method === 'POST')).toHaveLength(
+    1,
+  );
+
+  await item.getByRole('link', { name: `Open playbook ${target.id}` }).click();
+  await expect(panel.tab('Playbooks')).toHaveAttribute('aria-selected', 'true');
+});
+
+test('with no panel open, polling picks up a completed backtest; the badge counts it', async ({
+  context,
+  extension,
+  sandbox,
+  serviceWorker,
+}) => {
+  await extension.configure();
+  const [, , target] = demoPlaybooks(sandbox);
+  const vehicle = await extension.open('options.html');
+  await confirmNextWrite(context, async () => {
+    await sendFrom(vehicle, 'requestWrite', {
+      operationId: 'runBacktest',
+      path: { id: target.id },
+      body: { start: '2024-01-02', end: '2024-12-31' },
+    });
+  });
+  sandbox.clearRequests();
+  // The alarm's work, triggered now: poll listEvents from the stored cursor until the completion is in.
+  await expect
+    .poll(
+      async () => {
+        await sendFrom(vehicle, 'pollEventsNow', {});
+        const feed = (await sendFrom(vehicle, 'getEventFeed', {})) as {
+          events: { type: string; playbook_id: string }[];
+        };
+        return feed.events.some((e) => e.type === 'backtest.completed' && e.playbook_id === target.id);
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
+  expect(sandbox.requests().some((r) => r.method === 'GET' && r.path.endsWith('/events'))).toBe(true);
+  expect(sandbox.requests().some((r) => r.path.endsWith('/events/stream'))).toBe(false);
+  const badge = await serviceWorker.evaluate(() => chrome.action.getBadgeText({}));
+  expect(Number(badge)).toBeGreaterThanOrEqual(1);
+
+  const page = await extension.open('sidepanel.html');
+  await new SidePanelPage(page).tab('Events').click();
+  const item = page
+    .getByRole('list', { name: 'Events' })
+    .getByRole('listitem')
+    .filter({ hasText: 'Backtest completed' })
+    .filter({ has: page.getByRole('link', { name: `Open playbook ${target.id}` }) });
+  await expect(item).toContainText('via polling');
+  await expect.poll(() => serviceWorker.evaluate(() => chrome.action.getBadgeText({}))).toBe('');
+});
+
+test('a tampered skill shows “digest mismatch”', async ({ extension, sandbox }) => {
+  sandbox.setFaults({ tamperedSkillDigest: true });
+  try {
+    await extension.configure();
+    const page = await extension.open('sidepanel.html');
+    await new SidePanelPage(page).tab('Discovery').click();
+    const skills = page.getByRole('list', { name: 'Skills' });
+    await expect(skills.getByText('digest mismatch')).toHaveCount(1);
+    await expect(skills.getByText('verified', { exact: true }).first()).toBeVisible();
+  } finally {
+    sandbox.resetFaults();
+  }
+});
+
+test('an MCP tool called from a form generated from its schema returns and renders', async ({
+  extension,
+  sandbox,
+}) => {
+  await extension.configure();
+  const [publicBook] = sandbox.db.searchPublicPlaybooks('', 1);
+  const word = publicBook.title.split(/\s+/).find((w) => w.length > 3) ?? publicBook.title;
+  const page = await extension.open('sidepanel.html');
+  await new SidePanelPage(page).tab('Discovery').click();
+  const tools = page.getByRole('region', { name: 'MCP tools' });
+  await tools.getByText('search_public_playbooks', { exact: true }).click();
+  const form = tools.getByRole('form', { name: 'Call search_public_playbooks' });
+  await form.getByRole('textbox', { name: 'query (required)' }).fill(word);
+  await form.getByRole('textbox', { name: 'limit' }).fill('5');
+  await form.getByRole('button', { name: 'Call search_public_playbooks' }).click();
+  const result = form.getByRole('region', { name: 'Result of search_public_playbooks' });
+  await expect(result).toContainText(publicBook.title);
+
+  await form.getByRole('textbox', { name: 'limit' }).fill('500');
+  await form.getByRole('button', { name: 'Call search_public_playbooks' }).click();
+  await expect(form.getByText('At most 50.')).toBeVisible();
+});
