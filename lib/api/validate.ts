@@ -3,6 +3,7 @@
  * anything is sent (@cfworker/json-schema: no eval, so it runs under the extension CSP), and
  * response bodies through a bounded reader and zod.
  */
+import { BodyTooLargeError, readBoundedBytes } from '@/lib/http/boundedBody';
 import { Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import type { z } from 'zod';
 import { ApiError, toFieldPointer } from './errors';
@@ -131,38 +132,16 @@ export async function readBoundedText(
   operationId: string,
   maxBytes = DEFAULT_MAX_BODY_BYTES,
 ): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw malformed(
-      operationId,
-      `the response is ${declared} bytes, more than the ${maxBytes} allowed.`,
-      response.status,
-    );
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw malformed(
-        operationId,
-        `the response is longer than the ${maxBytes} bytes allowed.`,
-        response.status,
-      );
-    }
-    chunks.push(value);
-  }
-  const joined = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    joined.set(chunk, offset);
-    offset += chunk.byteLength;
+  let joined: Uint8Array;
+  try {
+    joined = await readBoundedBytes(response, maxBytes);
+  } catch (error) {
+    if (!(error instanceof BodyTooLargeError)) throw error;
+    const detail =
+      error.declared === undefined
+        ? `the response is longer than the ${maxBytes} bytes allowed.`
+        : `the response is ${error.declared} bytes, more than the ${maxBytes} allowed.`;
+    throw malformed(operationId, detail, response.status);
   }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(joined);

@@ -4,6 +4,7 @@
  * referrer. Bodies are size-bounded while streaming and must be valid UTF-8 (so the cached text
  * re-encodes to exactly the bytes the server sent, which skill digests depend on).
  */
+import { BodyTooLargeError, readBoundedBytes } from '@/lib/http/boundedBody';
 import type { CachedDocument, DocumentCache } from './cache';
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
@@ -38,39 +39,8 @@ export interface FetchedDocument {
   error?: string;
 }
 
-class OversizeError extends Error {}
-
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
-
-async function readBounded(response: Response, maxBytes: number): Promise<Uint8Array> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new OversizeError();
-  }
-  if (!response.body) return new Uint8Array(await response.arrayBuffer());
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new OversizeError();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-}
 
 function fromCache(
   url: string,
@@ -163,10 +133,10 @@ export async function fetchDiscoveryDocument(
   const contentType = response.headers.get('content-type') ?? '';
   let bytes: Uint8Array;
   try {
-    bytes = await readBounded(response, maxBytes);
+    bytes = await readBoundedBytes(response, maxBytes);
   } catch (error) {
     if (deps.signal?.aborted) throw error;
-    if (error instanceof OversizeError) {
+    if (error instanceof BodyTooLargeError) {
       return {
         ...failed(url, `Document larger than ${maxBytes} bytes; not used.`),
         status: 'invalid',
