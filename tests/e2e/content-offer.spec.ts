@@ -1,0 +1,121 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+/**
+ * The offer lives in a CLOSED shadow root, which Playwright's locators do not pierce (and neither
+ * can a page script). The accessibility tree does: find it by role and name there, over CDP.
+ */
+async function axNodes(page: Page, role: string, name: string) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = await cdp.send('DOM.getDocument', { depth: -1, pierce: true });
+    const { nodes } = await cdp.send('Accessibility.queryAXTree', {
+      backendNodeId: root.backendNodeId,
+      role,
+      accessibleName: name,
+    });
+    return nodes.filter((node) => !node.ignored);
+  } finally {
+    await cdp.detach();
+  }
+}
+
+async function clickByRole(page: Page, role: string, name: string) {
+  const [node] = await axNodes(page, role, name);
+  if (!node?.backendDOMNodeId) throw new Error(`no ${role} "${name}"`);
+  const cdp = await page.context().newCDPSession(page);
+  const { model } = await cdp.send('DOM.getBoxModel', { backendNodeId: node.backendDOMNodeId });
+  await cdp.detach();
+  const [x1, y1, , , x3, y3] = model.content;
+  await page.mouse.click((x1 + x3) / 2, (y1 + y3) / 2);
+}
+
+const offerCount = (page: Page) => axNodes(page, 'button', 'Turn this into a playbook').then((n) => n.length);
+
+const OFFER = 'Turn this into a playbook';
+
+test('the offer sits in a closed shadow root, fixed to the corner, without moving the page', async ({
+  context,
+  extension,
+  pages,
+}) => {
+  await extension.configure();
+  const page = await context.newPage();
+  await page.goto(pages.url('quote-aapl.html'));
+  await expect.poll(() => offerCount(page)).toBe(1);
+  const host = await page.evaluate(() => {
+    const element = document.querySelector('playbook-companion-offer');
+    const box = element?.getBoundingClientRect();
+    return {
+      found: !!element,
+      shadowRoot: element?.shadowRoot ?? null,
+      height: box?.height,
+      width: box?.width,
+    };
+  });
+  // The page sees only an empty host: no shadow root to script, no box to push its content around.
+  expect(host).toEqual({ found: true, shadowRoot: null, height: 0, width: 0 });
+  const [button] = await axNodes(page, 'button', OFFER);
+  const cdp = await context.newCDPSession(page);
+  const { model } = await cdp.send('DOM.getBoxModel', { backendNodeId: button.backendDOMNodeId });
+  const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
+  expect(model.content[0]).toBeGreaterThan(viewport.width / 2);
+  expect(model.content[1]).toBeGreaterThan(viewport.height / 2);
+  // The detected ticker is shown next to the button, as text.
+  expect(await axNodes(page, 'StaticText', 'AAPL')).not.toHaveLength(0);
+});
+
+test('only the top frame offers the button', async ({ context, extension, pages }) => {
+  await extension.configure();
+  const page = await context.newPage();
+  await page.goto(pages.url('framed.html'));
+  await expect(page.frameLocator('iframe').getByRole('heading', { name: 'Apple Inc. (AAPL)' })).toBeVisible();
+  await expect.poll(() => offerCount(page)).toBe(1);
+  await page.waitForTimeout(500);
+  expect(await offerCount(page)).toBe(1);
+});
+
+test('dismissing hides the offer on that site and remembers it; other sites still get it', async ({
+  context,
+  extension,
+  pages,
+}) => {
+  await extension.configure();
+  const page = await context.newPage();
+  await page.goto(pages.url('quote-aapl.html'));
+  await expect.poll(() => offerCount(page)).toBe(1);
+  await clickByRole(page, 'button', 'Hide on this site');
+  await expect.poll(() => offerCount(page)).toBe(0);
+
+  // Another host (same server, other name) still gets the offer: the positive control for "remembered".
+  const other = await context.newPage();
+  await other.goto(pages.url('quote-aapl.html').replace('127.0.0.1', 'localhost'));
+  await expect.poll(() => offerCount(other)).toBe(1);
+
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Apple Inc. (AAPL)' })).toBeVisible();
+  await page.waitForTimeout(1_000);
+  expect(await offerCount(page)).toBe(0);
+});
+
+test('a single-page-app navigation re-detects the tickers, and the draft is built at the click', async ({
+  context,
+  extension,
+  pages,
+}) => {
+  await extension.configure();
+  const page = await context.newPage();
+  await page.goto(pages.url('spa-quote.html'));
+  await expect.poll(() => axNodes(page, 'StaticText', 'NVDA').then((n) => n.length)).toBeGreaterThan(0);
+  await page.getByRole('button', { name: 'Next quote' }).click();
+  await expect.poll(() => axNodes(page, 'StaticText', 'MSFT').then((n) => n.length)).toBeGreaterThan(0);
+  expect(await axNodes(page, 'StaticText', 'NVDA')).toHaveLength(0);
+
+  const confirmOpened = context.waitForEvent('page', { predicate: (p) => p.url().includes('/confirm.html') });
+  await clickByRole(page, 'button', OFFER);
+  const confirm = await confirmOpened;
+  const dialog = confirm.getByRole('dialog', { name: 'Confirm' });
+  await expect(dialog.getByLabel('Tickers')).toHaveValue('MSFT');
+  await expect(dialog.getByLabel('Title')).toHaveValue(/Microsoft/);
+  await expect(dialog).toContainText('?symbol=MSFT');
+});
