@@ -126,6 +126,8 @@ export interface Page<T> {
 
 export interface GraphQLPaginateOptions {
   visibility?: 'private' | 'unlisted' | 'public';
+  /** Continue after this cursor (an `endCursor` of an earlier page). */
+  after?: string;
   pageSize?: number;
   maxPages?: number;
   signal?: AbortSignal;
@@ -157,6 +159,15 @@ export interface ApiClient {
   ): Promise<ApiResponse<KnownResponseOf<K>>>;
   deprecations(): DeprecationNotice[];
   rateLimitState(): RateLimitState;
+}
+
+/** REST lists of playbooks whose GraphQL connection is equivalent. */
+const PLAYBOOK_LISTS = new Set(['listPlaybooks', 'listPlaybooksLegacy']);
+
+/** A GraphQL node in the REST shape (camelCase dates back to snake_case), so callers see one Playbook. */
+function restPlaybookOf(node: GraphQLPlaybook): Playbook {
+  const { createdAt, updatedAt, ...rest } = node;
+  return { ...rest, created_at: createdAt, updated_at: updatedAt } as Playbook;
 }
 
 /** Operations that use POST but only read, per CONTRACT.md section 2. */
@@ -640,6 +651,12 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     options: PaginateOptions = {},
   ): AsyncGenerator<Page<T>, void, undefined> {
     const operation = resolve(operationId);
+    // A playbook list past its sunset whose successor is GraphQL: walk the connection instead,
+    // rather than "calling" graphql without a query (CONTRACT.md section 2: the forms are equivalent).
+    if (operation.operationId === 'graphql' && PLAYBOOK_LISTS.has(operationId)) {
+      yield* playbooksViaGraphQL(options) as AsyncGenerator<Page<T>, void, undefined>;
+      return;
+    }
     const bounds = pageSizeBounds(operation);
     const limit = bounds ? choosePageSize(bounds, options.pageSize) : undefined;
     const maxPages = Math.min(HARD_MAX_PAGES, Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES)));
@@ -679,6 +696,25 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     }
   }
 
+  async function* playbooksViaGraphQL(
+    options: PaginateOptions,
+  ): AsyncGenerator<Page<Playbook>, void, undefined> {
+    const visibility = options.query?.visibility;
+    const after = options.query?.cursor;
+    for await (const page of paginateGraphQL({
+      visibility:
+        visibility === 'private' || visibility === 'unlisted' || visibility === 'public'
+          ? visibility
+          : undefined,
+      after: typeof after === 'string' && after !== '' ? after : undefined,
+      pageSize: options.pageSize,
+      maxPages: options.maxPages,
+      signal: options.signal,
+    })) {
+      yield { ...page, items: page.items.map(restPlaybookOf) };
+    }
+  }
+
   function graphQLBounds(): PageSizeBounds {
     // The GraphQL schema is not in the OpenAPI document; the REST list's declared bounds stand in for it.
     try {
@@ -696,7 +732,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     const first = choosePageSize(graphQLBounds(), options.pageSize);
     const maxPages = Math.min(HARD_MAX_PAGES, Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES)));
     const seen = new Set<string>();
-    let after: string | undefined;
+    let after = options.after;
+    if (after !== undefined) seen.add(after);
     for (let pageNumber = 1; ; pageNumber++) {
       const variables: Record<string, unknown> = { first };
       if (after !== undefined) variables.after = after;
