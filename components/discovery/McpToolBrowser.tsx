@@ -90,8 +90,10 @@ function ToolForm({
               <input
                 id={id(field.name)}
                 type="text"
-                inputMode={field.kind === 'string' ? 'text' : field.kind === 'integer' ? 'numeric' : 'decimal'}
-                required={field.required}
+                inputMode={
+                  field.kind === 'string' ? 'text' : field.kind === 'integer' ? 'numeric' : 'decimal'
+                }
+                aria-required={field.required}
                 value={values[field.name]}
                 aria-invalid={errors[field.name] ? true : undefined}
                 onInput={(event) => set(field.name, event.currentTarget.value)}

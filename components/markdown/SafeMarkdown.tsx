@@ -73,7 +73,9 @@ const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'] as const;
 function Block({ block, headingOffset }: { block: SafeBlock; headingOffset: number }): JSX.Element | null {
   switch (block.type) {
     case 'heading': {
-      const level = Math.min(Math.max(Math.floor(block.depth) + headingOffset, 1), 6);
+      // Clamped before the offset, so no depth a document claims can rise above the panel's own headings.
+      const depth = Number.isFinite(block.depth) ? Math.min(Math.max(Math.floor(block.depth), 1), 6) : 6;
+      const level = Math.min(depth + headingOffset, 6);
       const Tag = HEADINGS[level - 1];
       return (
         <Tag>
