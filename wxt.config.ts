@@ -1,5 +1,6 @@
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
+import { noCodeGeneration } from './build/noCodeGeneration';
 
 /** The sandbox runs on loopback; real services are reached only after the user grants them. */
 const SANDBOX_HOSTS = ['http://127.0.0.1/*', 'http://localhost/*'];
@@ -10,7 +11,7 @@ export default defineConfig({
   imports: false,
   // Parallel work (several e2e runs at once) builds into separate folders: WXT_OUT_DIR=.output-x.
   outDir: process.env.WXT_OUT_DIR ?? '.output',
-  vite: () => ({ plugins: [preact()] }),
+  vite: () => ({ plugins: [preact(), noCodeGeneration()] }),
   manifest: ({ browser }) => ({
     name: 'Playbook Companion',
     description:
@@ -25,6 +26,19 @@ export default defineConfig({
     ],
     host_permissions: SANDBOX_HOSTS,
     optional_host_permissions: ['https://*/*', 'http://*/*'],
+    ...(browser === 'firefox'
+      ? {
+          browser_specific_settings: {
+            gecko: {
+              id: 'playbook-companion@investing-agent.example',
+              strict_min_version: '140.0',
+              // Page excerpts go to the user's own service, and only when they confirm a playbook.
+              data_collection_permissions: { required: ['websiteContent'] },
+            },
+            gecko_android: { strict_min_version: '142.0' },
+          },
+        }
+      : {}),
     commands:
       browser === 'firefox'
         ? {
