@@ -1,3 +1,4 @@
+import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
 import { Disclaimer } from './Disclaimer';
@@ -61,16 +62,37 @@ export function OptionsForm(props: OptionsFormProps) {
     setApiKey('');
   };
 
-  const field = (name: string) =>
-    fieldErrors[name]
-      ? { 'aria-invalid': true as const, 'aria-describedby': `${name}-error` }
-      : { 'aria-invalid': undefined };
-  const error = (name: string) =>
-    fieldErrors[name] ? (
-      <span id={`${name}-error`} class="error field-error">
-        {fieldErrors[name]}
-      </span>
-    ) : null;
+  /** A labelled field whose hint and error are described-by, not part of its name. */
+  const field = (
+    name: string,
+    label: string,
+    control: (aria: Record<string, unknown>) => JSX.Element,
+    hint?: string,
+  ) => {
+    const described = [hint ? `${name}-hint` : '', fieldErrors[name] ? `${name}-error` : '']
+      .filter(Boolean)
+      .join(' ');
+    return (
+      <div class="field">
+        <label for={`field-${name}`}>{label}</label>
+        {control({
+          id: `field-${name}`,
+          'aria-invalid': fieldErrors[name] ? true : undefined,
+          'aria-describedby': described || undefined,
+        })}
+        {hint ? (
+          <span id={`${name}-hint`} class="hint">
+            {hint}
+          </span>
+        ) : null}
+        {fieldErrors[name] ? (
+          <span id={`${name}-error`} class="error field-error">
+            {fieldErrors[name]}
+          </span>
+        ) : null}
+      </div>
+    );
+  };
 
   return (
     <main class="options">
@@ -81,70 +103,68 @@ export function OptionsForm(props: OptionsFormProps) {
 
       <form class="card stack" onSubmit={submit} noValidate>
         <h2>Service</h2>
-        <label>
-          Service URL
-          <input
-            type="url"
-            required
-            value={serviceUrl}
-            onInput={(e) => setServiceUrl(e.currentTarget.value)}
-            {...field('serviceUrl')}
-          />
-          <span class="hint">
-            The site and its discovery documents. Changing it clears everything cached from the old one.
-          </span>
-          {error('serviceUrl')}
-        </label>
-        <label>
-          API URL
+        {field(
+          'serviceUrl',
+          'Service URL',
+          (aria) => (
+            <input
+              type="url"
+              required
+              value={serviceUrl}
+              onInput={(e) => setServiceUrl(e.currentTarget.value)}
+              {...aria}
+            />
+          ),
+          'The site and its discovery documents. Changing it clears everything cached from the old one.',
+        )}
+        {field('apiUrl', 'API URL', (aria) => (
           <input
             type="url"
             required
             value={apiUrl}
             onInput={(e) => setApiUrl(e.currentTarget.value)}
-            {...field('apiUrl')}
+            {...aria}
           />
-          {error('apiUrl')}
-        </label>
-        <label>
-          API key
-          <input
-            type="password"
-            autocomplete="off"
-            spellcheck={false}
-            value={apiKey}
-            placeholder={
-              state.key.set ? `Stored key ends in ${state.key.last4 ?? '????'}` : 'Paste your API key'
-            }
-            onInput={(e) => setApiKey(e.currentTarget.value)}
-            {...field('key')}
-          />
-          <span class="hint">
-            {state.key.set
-              ? `A key ending in ${state.key.last4 ?? '????'} is stored. Leave empty to keep it.`
-              : 'No key stored yet.'}
-          </span>
-          {error('key')}
-        </label>
+        ))}
+        {field(
+          'key',
+          'API key',
+          (aria) => (
+            <input
+              type="password"
+              autocomplete="off"
+              spellcheck={false}
+              value={apiKey}
+              placeholder={
+                state.key.set ? `Stored key ends in ${state.key.last4 ?? '????'}` : 'Paste your API key'
+              }
+              onInput={(e) => setApiKey(e.currentTarget.value)}
+              {...aria}
+            />
+          ),
+          state.key.set
+            ? `A key ending in ${state.key.last4 ?? '????'} is stored. Leave empty to keep it.`
+            : 'No key stored yet.',
+        )}
         <p class="row key-links">
           <a href={keyPage} target="_blank" rel="noreferrer">
             Create an API key
           </a>
           <span class="hint">at {keyPage}</span>
         </p>
-        <label class="narrow">
-          Check for events every (minutes)
-          <input
-            type="number"
-            min={1}
-            max={60}
-            step={1}
-            value={pollMinutes}
-            onInput={(e) => setPollMinutes(e.currentTarget.value)}
-            {...field('pollMinutes')}
-          />
-          {error('pollMinutes')}
-        </label>
+        <div class="narrow">
+          {field('pollMinutes', 'Check for events every (minutes)', (aria) => (
+            <input
+              type="number"
+              min={1}
+              max={60}
+              step={1}
+              value={pollMinutes}
+              onInput={(e) => setPollMinutes(e.currentTarget.value)}
+              {...aria}
+            />
+          ))}
+        </div>
         <div class="row">
           <button type="submit" class="primary" disabled={busy}>
             Save

@@ -97,6 +97,16 @@ export function PopupView(props: PopupViewProps) {
         </p>
       ) : null}
 
+      {/* Status first: a degraded service or a rejected key explains whatever the list shows. */}
+      <StatusRegion
+        state={state}
+        overview={props.overview}
+        error={props.overviewError}
+        loading={props.overviewLoading}
+        now={now}
+        onRefresh={props.onRefreshStatus}
+      />
+
       <div class="popup-controls row">
         {needsKey ? null : (
           <div class="segmented" role="group" aria-label="Which playbooks">
@@ -166,14 +176,6 @@ export function PopupView(props: PopupViewProps) {
         />
       ) : null}
 
-      <StatusRegion
-        state={state}
-        overview={props.overview}
-        error={props.overviewError}
-        loading={props.overviewLoading}
-        now={now}
-        onRefresh={props.onRefreshStatus}
-      />
       <Disclaimer />
     </main>
   );

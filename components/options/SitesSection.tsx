@@ -48,9 +48,10 @@ export function SitesSection({ builtIn, extra, error, busy, onAdd, onRemove }: S
           onAdd(site);
         }}
       >
-        <label class="grow">
-          Site address
+        <div class="field grow">
+          <label for="field-site">Site address</label>
           <input
+            id="field-site"
             type="text"
             value={site}
             placeholder="finance.example.com"
@@ -58,7 +59,7 @@ export function SitesSection({ builtIn, extra, error, busy, onAdd, onRemove }: S
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? 'site-error' : undefined}
           />
-        </label>
+        </div>
         <button type="submit" disabled={busy}>
           Add site
         </button>

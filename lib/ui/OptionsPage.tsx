@@ -51,6 +51,8 @@ export function OptionsPage() {
   const run = async (action: () => Promise<AppState>, done: (next: AppState) => string) => {
     setBusy(true);
     setFieldErrors({});
+    // No stale "Saved." while the next action runs.
+    setMessage(undefined);
     try {
       const next = await action();
       setState(next);
