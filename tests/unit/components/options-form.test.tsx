@@ -35,7 +35,7 @@ function renderForm(props: Partial<OptionsFormProps> = {}) {
   return { ...handlers, sites };
 }
 
-const input = (name: string) => screen.getByLabelText(name) as HTMLInputElement;
+const input = (name: string) => screen.getByLabelText<HTMLInputElement>(name);
 
 describe('OptionsForm', () => {
   it('keeps the contract names and links Create an API key to {base_url}/apikey', () => {

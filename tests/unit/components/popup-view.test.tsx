@@ -22,7 +22,7 @@ function playbook(n: number, over: Partial<Playbook> = {}): Playbook {
     updated_at: '2026-03-01T11:55:00Z',
     etag: '"1"',
     ...over,
-  } as Playbook;
+  };
 }
 
 function appState(key: AppState['key']): AppState {
