@@ -62,7 +62,6 @@ test.beforeEach(({ sandbox }) => {
 
 test('the sentinel API key never appears in a message answer, a log line, readable storage, a page DOM or a request to another origin', async ({
   context,
-  extension,
   sandbox,
   pages,
   probe,
@@ -309,11 +308,9 @@ test('hostile JSON-LD, page title and selection reach the confirm window as iner
   }).replace(/</g, '\\u003c')}</script></head>
 <body><main><h1>NASDAQ: NVDA ${payload.replace(/</g, '&lt;')}</h1>
 <p id="pick">Thesis: NVDA data-centre demand &lt;b onmouseover=alert(1)&gt;holds&lt;/b&gt; through 2027.</p></main></body></html>`;
-  const server = await startOtherOrigin(async () => ({
-    status: 200,
-    headers: { 'content-type': 'text/html; charset=utf-8' },
-    body: hostile,
-  }));
+  const server = await startOtherOrigin(() =>
+    Promise.resolve({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: hostile }),
+  );
   try {
     const page = await context.newPage();
     await page.goto(`${server.origin}/demo/hostile.html`);
