@@ -62,7 +62,7 @@ test('the offer sits in a closed shadow root, fixed to the corner, without movin
   expect(model.content[0]).toBeGreaterThan(viewport.width / 2);
   expect(model.content[1]).toBeGreaterThan(viewport.height / 2);
   // The detected ticker is shown next to the button, as text.
-  expect(await axNodes(page, 'StaticText', 'AAPL')).not.toHaveLength(0);
+  await expect.poll(() => axNodes(page, 'StaticText', 'AAPL').then((n) => n.length)).toBeGreaterThan(0);
 });
 
 test('only the top frame offers the button', async ({ context, extension, pages }) => {

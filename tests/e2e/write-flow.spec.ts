@@ -1,5 +1,43 @@
-import { ConfirmPage, FinancePage } from './pages/surfaces';
+import type { BrowserContext, Page } from '@playwright/test';
+import type { RecordedRequest } from '../../sandbox/server';
+import { ConfirmPage } from './pages/surfaces';
 import { expect, test } from './fixtures';
+
+/** The offer is in a closed shadow root: find it by role and name in the accessibility tree (CDP). */
+async function clickOffer(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await expect
+      .poll(async () => {
+        const { root } = await cdp.send('DOM.getDocument', { depth: -1, pierce: true });
+        const { nodes } = await cdp.send('Accessibility.queryAXTree', {
+          backendNodeId: root.backendNodeId,
+          role: 'button',
+          accessibleName: 'Turn this into a playbook',
+        });
+        const id = nodes.find((node) => !node.ignored)?.backendDOMNodeId;
+        if (!id) return false;
+        const { model } = await cdp.send('DOM.getBoxModel', { backendNodeId: id });
+        const [x1, y1, , , x3, y3] = model.content;
+        await page.mouse.click((x1 + x3) / 2, (y1 + y3) / 2);
+        return true;
+      })
+      .toBe(true);
+  } finally {
+    await cdp.detach();
+  }
+}
+
+async function openDraft(context: BrowserContext, page: Page): Promise<ConfirmPage> {
+  const opened = context.waitForEvent('page', { predicate: (p) => p.url().includes('/confirm.html') });
+  await clickOffer(page);
+  const confirm = new ConfirmPage(await opened);
+  await expect(confirm.dialog).toBeVisible();
+  return confirm;
+}
+
+const playbookPosts = (requests: RecordedRequest[]) =>
+  requests.filter((r) => r.method === 'POST' && r.path.endsWith('/playbooks'));
 
 test('turning a page into a playbook writes it once, after Confirm, with the edited title', async ({
   context,
@@ -12,25 +50,38 @@ test('turning a page into a playbook writes it once, after Confirm, with the edi
   const before = sandbox.db.playbookCount();
   const page = await context.newPage();
   await page.goto(pages.url('quote-aapl.html'));
-  const confirmOpened = context.waitForEvent('page', { predicate: (p) => p.url().includes('/confirm.html') });
-  await new FinancePage(page).offer.click();
-  const confirm = new ConfirmPage(await confirmOpened);
-  await expect(confirm.dialog).toBeVisible();
+  const confirm = await openDraft(context, page);
   await expect(confirm.dialog).toContainText('Demo Investor');
+  await expect(confirm.dialog).toContainText('createPlaybook');
+  await expect(confirm.dialog).toContainText('Decision support, not financial advice');
+  await expect(confirm.visibility).toHaveValue('private');
   expect(sandbox.db.playbookCount()).toBe(before);
 
   await confirm.dialog.getByLabel('Title').fill('AAPL services margin thesis');
   await confirm.confirm.click();
   await expect(confirm.page.getByRole('status')).toContainText('Sent');
   expect(sandbox.db.playbookCount()).toBe(before + 1);
-  const writes = sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/playbooks'));
+  const writes = playbookPosts(sandbox.requests());
   expect(writes).toHaveLength(1);
   expect(writes[0].headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
-  expect(JSON.parse(writes[0].body)).toMatchObject({
+  const sent = JSON.parse(writes[0].body) as { title: string };
+  expect(sent).toMatchObject({
     title: 'AAPL services margin thesis',
     visibility: 'private',
     tickers: ['AAPL'],
   });
+  // The success view links to the new playbook in the side panel page.
+  const created = (await (
+    await fetch(`${sandbox.apiUrl}/playbooks?limit=100`, {
+      headers: { authorization: `Bearer ${sandbox.demoKey}` },
+    })
+  ).json()) as { data: Array<{ id: string; title: string }> };
+  const playbook = created.data.find((p) => p.title === sent.title);
+  expect(playbook).toBeDefined();
+  await expect(confirm.page.getByRole('link', { name: 'Open the playbook' })).toHaveAttribute(
+    'href',
+    `sidepanel.html?playbook=${playbook?.id}`,
+  );
 });
 
 test('cancel writes nothing and removes the draft', async ({ context, extension, pages, sandbox }) => {
@@ -39,14 +90,177 @@ test('cancel writes nothing and removes the draft', async ({ context, extension,
   const before = sandbox.db.playbookCount();
   const page = await context.newPage();
   await page.goto(pages.url('quote-aapl.html'));
-  const confirmOpened = context.waitForEvent('page', { predicate: (p) => p.url().includes('/confirm.html') });
-  await new FinancePage(page).offer.click();
-  const confirm = new ConfirmPage(await confirmOpened);
+  const confirm = await openDraft(context, page);
+  const draftId = new URL(confirm.page.url()).searchParams.get('draft');
   const closed = confirm.page.waitForEvent('close');
   await confirm.cancel.click();
   await closed;
   expect(sandbox.db.playbookCount()).toBe(before);
-  expect(sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/playbooks'))).toHaveLength(
-    0,
+  expect(playbookPosts(sandbox.requests())).toHaveLength(0);
+  const reopened = await extension.open(`confirm.html?draft=${draftId}`);
+  await expect(reopened.getByRole('alert')).toContainText('no longer exists');
+});
+
+test('a page script can neither reach the confirm window nor forge a confirmation', async ({
+  context,
+  extension,
+  pages,
+  sandbox,
+  serviceWorker,
+}) => {
+  await extension.configure();
+  sandbox.clearRequests();
+  const before = sandbox.db.playbookCount();
+  const page = await context.newPage();
+  await page.goto(pages.url('quote-aapl.html'));
+  const confirm = await openDraft(context, page);
+  const draftId = new URL(confirm.page.url()).searchParams.get('draft') ?? '';
+
+  // The page's own scripts have no extension messaging API at all.
+  expect(
+    await page.evaluate(
+      () =>
+        typeof (globalThis as { chrome?: { runtime?: { sendMessage?: unknown } } }).chrome?.runtime
+          ?.sendMessage,
+    ),
+  ).toBe('undefined');
+  // Nor can they load the confirm page to click it: it is not web-accessible.
+  const framed = await page.evaluate(
+    async (url) => {
+      const frame = document.createElement('iframe');
+      frame.src = url;
+      document.body.append(frame);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      try {
+        return frame.contentDocument?.querySelector('button')?.textContent ?? 'no access';
+      } catch {
+        return 'no access';
+      }
+    },
+    extension.url(`confirm.html?draft=${draftId}`),
   );
+  expect(framed).toBe('no access');
+
+  // A forged confirmWrite from the content-script world (the most a compromised page could reach) is refused.
+  const tabId = await serviceWorker.evaluate(async (url) => {
+    const [tab] = await chrome.tabs.query({ url });
+    return tab.id ?? -1;
+  }, page.url());
+  const forged = await serviceWorker.evaluate(
+    async ({ tabId, draftId }) => {
+      const [result] = await chrome.scripting.executeScript({
+        target: { tabId },
+        world: 'ISOLATED',
+        func: (id: string) =>
+          chrome.runtime.sendMessage<unknown, unknown>({ type: 'confirmWrite', payload: { id } }),
+        args: [draftId],
+      });
+      return result.result as { ok: boolean; error?: { code: string } };
+    },
+    { tabId, draftId },
+  );
+  expect(forged).toMatchObject({ ok: false, error: { code: 'sender-not-allowed' } });
+  expect(sandbox.db.playbookCount()).toBe(before);
+  expect(playbookPosts(sandbox.requests())).toHaveLength(0);
+
+  // The real confirmation still works: the draft was not consumed by the attempts.
+  await confirm.confirm.click();
+  await expect(confirm.page.getByRole('status')).toContainText('Sent');
+  expect(sandbox.db.playbookCount()).toBe(before + 1);
+});
+
+test('a 5xx after the commit, then Retry, still makes exactly one playbook with one key', async ({
+  context,
+  extension,
+  pages,
+  sandbox,
+}) => {
+  await extension.configure();
+  sandbox.clearRequests();
+  const before = sandbox.db.playbookCount();
+  const page = await context.newPage();
+  await page.goto(pages.url('quote-aapl.html'));
+  const confirm = await openDraft(context, page);
+  // The write commits but its answer is lost (500); the client's own retries then meet 503s, so the
+  // failure reaches the user. The hold keeps the first request in flight while the 503s are switched on.
+  sandbox.setFaults({ serverErrorAfterCommit: 1, writeHoldMs: 1_500 });
+  await confirm.confirm.click();
+  await expect.poll(() => playbookPosts(sandbox.requests()).length).toBe(1);
+  sandbox.setFaults({ serverErrorEvery: 1, writeHoldMs: 0 });
+  await expect(confirm.dialog.getByRole('alert')).toBeVisible({ timeout: 30_000 });
+  await expect(confirm.dialog.getByRole('alert')).toContainText('The draft is kept');
+  expect(sandbox.db.playbookCount()).toBe(before + 1);
+
+  sandbox.resetFaults();
+  await confirm.dialog.getByRole('button', { name: 'Retry' }).click();
+  await expect(confirm.page.getByRole('status')).toContainText('Sent');
+  expect(sandbox.db.playbookCount()).toBe(before + 1);
+  const writes = playbookPosts(sandbox.requests());
+  expect(writes.length).toBeGreaterThan(1);
+  expect(new Set(writes.map((w) => w.headers['idempotency-key'])).size).toBe(1);
+  expect(new Set(writes.map((w) => w.body)).size).toBe(1);
+});
+
+test('stopping the service worker between the click and Confirm loses nothing', async ({
+  context,
+  extension,
+  pages,
+  sandbox,
+}) => {
+  await extension.configure();
+  sandbox.clearRequests();
+  const before = sandbox.db.playbookCount();
+  const page = await context.newPage();
+  await page.goto(pages.url('quote-aapl.html'));
+  const confirm = await openDraft(context, page);
+
+  const cdp = await context.newCDPSession(page);
+  const states: string[] = [];
+  cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+    for (const version of versions)
+      if (version.scriptURL.includes(extension.id)) states.push(version.runningStatus);
+  });
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.stopAllWorkers');
+  await expect.poll(() => states.at(-1)).toBe('stopped');
+
+  // The draft is in IndexedDB: a reloaded confirm window still has it, and the worker wakes to send it.
+  await confirm.page.reload();
+  await expect(confirm.dialog.getByLabel('Title')).toHaveValue(/AAPL/);
+  await confirm.confirm.click();
+  await expect(confirm.page.getByRole('status')).toContainText('Sent');
+  expect(sandbox.db.playbookCount()).toBe(before + 1);
+  expect(playbookPosts(sandbox.requests())).toHaveLength(1);
+  await cdp.detach();
+});
+
+test('script payloads in the page title and selection show as text and never run', async ({
+  context,
+  extension,
+  pages,
+  sandbox,
+}) => {
+  await extension.configure();
+  sandbox.clearRequests();
+  const page = await context.newPage();
+  await page.goto(pages.url('xss-news.html'));
+  await page.evaluate(() => {
+    const range = document.createRange();
+    range.selectNodeContents(document.getElementById('hostile') as HTMLElement);
+    const selection = getSelection();
+    selection?.removeAllRanges();
+    selection?.addRange(range);
+  });
+  const confirm = await openDraft(context, page);
+  await expect(confirm.dialog.getByLabel('Title')).toHaveValue(/<img src=x onerror="window\.pwned=1">/);
+  await expect(confirm.dialog.getByLabel('Thesis')).toHaveValue(/<script>window\.pwned=2<\/script>/);
+  await expect(confirm.dialog).toContainText('Source:');
+  expect(await confirm.dialog.locator('img, script').count()).toBe(0);
+
+  await confirm.confirm.click();
+  await expect(confirm.page.getByRole('status')).toContainText('Sent');
+  const [write] = playbookPosts(sandbox.requests());
+  expect((JSON.parse(write.body) as { thesis: string }).thesis).toContain('<script>window.pwned=2</script>');
+  expect(await page.evaluate(() => (globalThis as { pwned?: unknown }).pwned)).toBeUndefined();
+  expect(await confirm.page.evaluate(() => (globalThis as { pwned?: unknown }).pwned)).toBeUndefined();
 });
