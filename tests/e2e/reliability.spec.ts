@@ -127,6 +127,7 @@ test('a timeout is abandoned and retried; the user gets the list', async ({ exte
 
 test('a connection reset is retried; a write through resets lands once', async ({
   context,
+  extension,
   sandbox,
   probe,
 }) => {
