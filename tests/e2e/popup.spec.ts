@@ -178,3 +178,41 @@ test('status degraded is shown with the troubled component', async ({ extension,
     await admin(sandbox.baseUrl, sandbox.adminToken, 'status', { status: 'operational' });
   }
 });
+
+test('keyboard only, at 200 % zoom and in the dark theme', async ({ extension, serviceWorker }, testInfo) => {
+  await extension.configure();
+  const page = await extension.open('popup.html');
+  // Chrome caps a popup at 800×600 device pixels: at 200 % zoom that is 400×300 CSS pixels.
+  await page.setViewportSize({ width: 400, height: 300 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const popup = new PopupPage(page);
+  await expect(popup.list.getByRole('listitem')).toHaveCount(20);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(background).toBe('rgb(17, 21, 27)');
+
+  // Tab to the first playbook and open it with Enter.
+  const firstRow = popup.list.getByRole('button').first();
+  const title = await firstRow.innerText();
+  let reached = false;
+  for (let i = 0; i < 20 && !reached; i++) {
+    await page.keyboard.press('Tab');
+    reached = await firstRow.evaluate((button) => button === document.activeElement);
+  }
+  expect(reached).toBe(true);
+  const outline = await firstRow.evaluate(
+    (button) => getComputedStyle(button.closest('li') as Element).outlineStyle,
+  );
+  expect(outline).toBe('solid');
+  await snap(page, 'popup-dark-200', testInfo);
+  await page.keyboard.press('Enter');
+  await expect
+    .poll(() =>
+      serviceWorker.evaluate(async () => (await chrome.storage.session.get('sidePanelFocus')).sidePanelFocus),
+    )
+    .toMatchObject({ playbookId: expect.stringMatching(/\S/) });
+  await expect(popup.list.getByRole('button', { name: title })).toBeVisible();
+});

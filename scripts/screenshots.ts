@@ -1,0 +1,148 @@
+/**
+ * `npm run screenshots`: builds the extension, starts a sandbox, loads both into headless
+ * Chromium and saves the README's pictures of the popup, the options page, the confirm dialog
+ * and the side panel to docs/screenshots/. Real pages against the real sandbox, nothing drawn.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import { startSandbox } from '../sandbox/server';
+import { CHROMIUM_ARGS, findChromium } from '../tests/e2e/chromium';
+
+const OUT_DIR = process.env.WXT_OUT_DIR ?? '.output-screenshots';
+const EXTENSION_DIR = `${process.cwd()}/${OUT_DIR}/chrome-mv3`;
+const SHOTS = 'docs/screenshots';
+
+async function send(page: Page, type: string, payload: unknown): Promise<unknown> {
+  return page.evaluate(
+    async ({ type, payload }) => {
+      const answer = await chrome.runtime.sendMessage<
+        unknown,
+        { ok: boolean; value?: unknown; error?: { message: string } }
+      >({ type, payload });
+      if (!answer.ok) throw new Error(`${type}: ${answer.error?.message}`);
+      return answer.value;
+    },
+    { type, payload },
+  );
+}
+
+async function open(context: BrowserContext, url: string, width: number, height: number): Promise<Page> {
+  const page = await context.newPage();
+  await page.setViewportSize({ width, height });
+  await page.goto(url);
+  return page;
+}
+
+async function shoot(page: Page, name: string, fullPage = true): Promise<void> {
+  // Relative times and spinners settle before the picture.
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage });
+  console.log(`saved ${SHOTS}/${name}.png`);
+}
+
+async function main(): Promise<void> {
+  if (process.env.SCREENSHOTS_REUSE_BUILD !== '1')
+    execFileSync('npx', ['wxt', 'build'], {
+      stdio: 'inherit',
+      env: { ...process.env, WXT_OUT_DIR: OUT_DIR },
+    });
+  mkdirSync(SHOTS, { recursive: true });
+  const sandbox = await startSandbox({
+    port: 0,
+    db: ':memory:',
+    seed: 25,
+    quiet: true,
+    demoKey: `pbk_demo_${randomBytes(12).toString('hex')}`,
+  });
+  const context = await chromium.launchPersistentContext('', {
+    executablePath: findChromium(),
+    headless: true,
+    colorScheme: 'light',
+    deviceScaleFactor: 1,
+    args: [
+      ...CHROMIUM_ARGS,
+      `--disable-extensions-except=${EXTENSION_DIR}`,
+      `--load-extension=${EXTENSION_DIR}`,
+    ],
+  });
+  try {
+    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    const id = new URL(worker.url()).host;
+    const url = (page: string) => `chrome-extension://${id}/${page}`;
+
+    const setup = await open(context, url('options.html'), 800, 600);
+    await send(setup, 'saveSettings', { serviceUrl: sandbox.baseUrl, apiUrl: sandbox.apiUrl });
+    await send(setup, 'saveApiKey', { key: sandbox.demoKey });
+    await setup.close();
+
+    const popup = await open(context, url('popup.html'), 380, 600);
+    await popup.getByRole('list', { name: 'Playbooks' }).getByRole('listitem').nth(5).waitFor();
+    await popup.getByRole('region', { name: 'Service status' }).getByText('Operational').waitFor();
+    // As the toolbar shows it: Chrome caps a popup at 600 px high and it scrolls.
+    await shoot(popup, 'popup', false);
+    const first = await popup
+      .getByRole('list', { name: 'Playbooks' })
+      .getByRole('button')
+      .first()
+      .innerText();
+    await popup.close();
+
+    const options = await open(context, url('options.html'), 820, 900);
+    await options.getByRole('button', { name: 'Test connection' }).click();
+    await options.getByText(/^Connected/).waitFor();
+    await shoot(options, 'options');
+    await options.close();
+
+    // The side panel on the popup's first playbook, as a row click would leave it.
+    const playbooks = (await (async () => {
+      const page = await open(context, url('popup.html'), 380, 300);
+      const value = await send(page, 'listPlaybooks', {});
+      await page.close();
+      return value;
+    })()) as { items: { id: string; title: string }[] };
+    const focus = playbooks.items.find((item) => item.title === first) ?? playbooks.items[0];
+    await worker.evaluate(
+      async (playbookId) => chrome.storage.session.set({ sidePanelFocus: { playbookId, at: Date.now() } }),
+      focus.id,
+    );
+    const panel = await open(context, url('sidepanel.html'), 400, 760);
+    await panel
+      .getByText(focus.title)
+      .first()
+      .waitFor({ timeout: 15_000 })
+      .catch(() => undefined);
+    await shoot(panel, 'sidepanel');
+    await panel.close();
+
+    // A new playbook draft opens the confirm window, exactly as the page button does.
+    const requester = await open(context, url('popup.html'), 380, 300);
+    const confirmOpened = context.waitForEvent('page', {
+      predicate: (p) => p.url().includes('/confirm.html'),
+    });
+    await send(requester, 'requestWrite', {
+      operationId: 'createPlaybook',
+      body: {
+        title: 'AAPL services margin thesis',
+        thesis:
+          'Services revenue keeps growing faster than hardware, lifting gross margin; watch App Store regulation and the next two quarterly reports.',
+        visibility: 'private',
+        tickers: ['AAPL'],
+      },
+    });
+    const confirm = await confirmOpened;
+    await confirm.setViewportSize({ width: 520, height: 720 });
+    await confirm.getByRole('dialog', { name: 'Confirm' }).waitFor();
+    await shoot(confirm, 'confirm');
+    await requester.close();
+  } finally {
+    await context.close();
+    await sandbox.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
