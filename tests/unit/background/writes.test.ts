@@ -288,3 +288,46 @@ describe('after success', () => {
     expect(await send('openPendingWrite', { id: crypto.randomUUID() })).toMatchObject({ ok: false });
   });
 });
+
+describe('the right-click menu', () => {
+  const page = { pageUrl: 'https://finance.example/quote/MSFT', pageTitle: 'Microsoft (MSFT) quote' };
+
+  it.each([
+    [
+      'playbook-from-selection',
+      { selectionText: 'Azure growth re-accelerated <script>x</script>' },
+      'thesis',
+      /Azure growth re-accelerated <script>x<\/script>/,
+    ],
+    [
+      'playbook-from-link',
+      { linkUrl: 'https://news.example/nvda-earnings' },
+      'source.url',
+      /^https:\/\/news\.example\/nvda-earnings$/,
+    ],
+    ['playbook-from-page', {}, 'source.url', /^https:\/\/finance\.example\/quote\/MSFT$/],
+  ])('%s queues a private createPlaybook draft', async (menuItemId, extra, field, expected) => {
+    const { handleMenuClick } = await import('@/lib/background/contextMenus');
+    const draftId = await handleMenuClick({ menuItemId, ...page, ...extra });
+    const entry = await getOutboxEntry<WriteDraft>(draftId ?? '');
+    expect(entry).toMatchObject({ origin: 'context-menu', operationId: 'createPlaybook', status: 'pending' });
+    const body = entry?.draft.body as Record<string, unknown> & { source: Record<string, unknown> };
+    expect(body.visibility).toBe('private');
+    const value = field === 'thesis' ? body.thesis : body.source.url;
+    expect(value).toMatch(expected);
+    expect(seam.sent).toHaveLength(0);
+  });
+
+  it('ignores other menu items and refuses pages that cannot be cited', async () => {
+    const { handleMenuClick } = await import('@/lib/background/contextMenus');
+    expect(await handleMenuClick({ menuItemId: 'open-side-panel', ...page })).toBeUndefined();
+    await expect(
+      handleMenuClick({
+        menuItemId: 'playbook-from-page',
+        pageUrl: 'chrome://settings',
+        pageTitle: 'Settings',
+      }),
+    ).rejects.toThrow();
+    expect(await listOutbox()).toHaveLength(0);
+  });
+});
