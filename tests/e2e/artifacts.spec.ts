@@ -1,0 +1,137 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { OUTPUT_DIR, ROOT } from './paths';
+
+/**
+ * Checks of the built extension itself (run after the build, inside npm test): the manifest asks
+ * for nothing beyond tests/fixtures/manifest/surface.json, and no bundle generates code.
+ */
+
+type Surface = Record<string, unknown>;
+const ALLOWED = JSON.parse(readFileSync(`${ROOT}tests/fixtures/manifest/surface.json`, 'utf8')) as Record<
+  string,
+  Surface
+>;
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+/** The parts of a manifest that widen what the extension can reach or run. */
+function surfaceOf(manifest: Record<string, unknown>): Surface {
+  const scripts = (manifest.content_scripts ?? []) as { matches?: string[] }[];
+  const resources = (manifest.web_accessible_resources ?? []) as (
+    string | { resources?: string[]; matches?: string[] }
+  )[];
+  return {
+    permissions: strings(manifest.permissions).sort(),
+    optional_permissions: strings(manifest.optional_permissions).sort(),
+    host_permissions: strings(manifest.host_permissions).sort(),
+    optional_host_permissions: strings(manifest.optional_host_permissions).sort(),
+    content_script_matches: [...new Set(scripts.flatMap((script) => script.matches ?? []))].sort(),
+    web_accessible_resources: resources
+      .flatMap((entry) =>
+        typeof entry === 'string'
+          ? [entry]
+          : (entry.resources ?? []).map((resource) => `${resource} @ ${(entry.matches ?? []).join(' ')}`),
+      )
+      .sort(),
+    content_security_policy: manifest.content_security_policy ?? null,
+    externally_connectable: manifest.externally_connectable ?? null,
+  };
+}
+
+/** What `built` has that `allowed` does not: list entries added, or any other value changed. */
+function growth(built: Surface, allowed: Surface): string[] {
+  const found: string[] = [];
+  for (const [field, value] of Object.entries(built)) {
+    const permitted = allowed[field];
+    if (Array.isArray(value)) {
+      const ok = new Set(strings(permitted));
+      for (const item of strings(value)) if (!ok.has(item)) found.push(`${field}: ${item}`);
+    } else if (JSON.stringify(value) !== JSON.stringify(permitted ?? null)) {
+      found.push(`${field}: ${JSON.stringify(value)}`);
+    }
+  }
+  return found;
+}
+
+function builtManifest(target: string): Record<string, unknown> | undefined {
+  const file = join(OUTPUT_DIR, target, 'manifest.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : undefined;
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+const CODE_GENERATION: [string, RegExp][] = [
+  ['eval(', /(?<![\w$.])eval\s*\(/],
+  ['new Function(', /\bnew\s+Function\s*\(/],
+  ['Function("…")', /(?<![\w$.])Function\s*\(\s*["'`]/],
+  ['setTimeout("…")', /\bset(?:Timeout|Interval)\s*\(\s*["'`]/],
+  ['import(URL)', /\bimport\s*\(\s*["'`]https?:/],
+];
+
+test('the growth check itself flags a new permission, host, web-accessible resource and CSP', () => {
+  const allowed = ALLOWED['chrome-mv3'];
+  const manifest = {
+    permissions: ['storage', 'tabs'],
+    host_permissions: ['http://127.0.0.1/*', '<all_urls>'],
+    web_accessible_resources: [{ resources: ['content-scripts/finance.css'], matches: ['<all_urls>'] }],
+    content_security_policy: { extension_pages: "script-src 'self' 'unsafe-eval'" },
+  };
+  expect(growth(surfaceOf(manifest), allowed)).toEqual([
+    'permissions: tabs',
+    'host_permissions: <all_urls>',
+    'web_accessible_resources: content-scripts/finance.css @ <all_urls>',
+    `content_security_policy: ${JSON.stringify(manifest.content_security_policy)}`,
+  ]);
+});
+
+test('the code-generation scan flags eval and Function and nothing that merely looks alike', () => {
+  const flagged = (text: string) =>
+    CODE_GENERATION.filter(([, pattern]) => pattern.test(text)).map(([n]) => n);
+  expect(flagged('x=eval ("1")')).toEqual(['eval(']);
+  expect(flagged('const f=new Function("a","return a")')).toEqual(['new Function(', 'Function("…")']);
+  expect(flagged('setTimeout("alert(1)",0)')).toEqual(['setTimeout("…")']);
+  expect(flagged('retrieval(x); obj.eval(y); evaluate(z); new FunctionCall()')).toEqual([]);
+});
+
+for (const target of ['chrome-mv3', 'firefox-mv2']) {
+  test(`the ${target} manifest asks for nothing beyond the snapshot`, () => {
+    const manifest = builtManifest(target);
+    test.skip(!manifest && target !== 'chrome-mv3', `${target} is not built here`);
+    expect(manifest, `${OUTPUT_DIR}/${target}/manifest.json`).toBeDefined();
+    const surface = surfaceOf(manifest ?? {});
+    expect(
+      growth(surface, ALLOWED[target]),
+      'update tests/fixtures/manifest/surface.json only as a deliberate decision',
+    ).toEqual([]);
+    // Ground the check: it really read a manifest with content.
+    expect((surface.permissions as string[]).length).toBeGreaterThan(0);
+  });
+
+  test(`no ${target} bundle evaluates strings as code`, () => {
+    const dir = join(OUTPUT_DIR, target);
+    test.skip(!existsSync(dir) && target !== 'chrome-mv3', `${target} is not built here`);
+    const scripts = filesUnder(dir).filter((file) => /\.(m?js|html)$/.test(file));
+    expect(scripts.length).toBeGreaterThan(4);
+    const findings: string[] = [];
+    for (const file of scripts) {
+      const text = readFileSync(file, 'utf8');
+      for (const [name, pattern] of CODE_GENERATION) {
+        const match = pattern.exec(text);
+        if (match)
+          findings.push(
+            `${file.slice(dir.length + 1)}: ${name} …${text.slice(Math.max(0, match.index - 60), match.index + 40)}…`,
+          );
+      }
+    }
+    expect(findings).toEqual([]);
+  });
+}
