@@ -34,7 +34,8 @@ export function PlaybookList(props: PlaybookListProps) {
       {fetchedAt !== undefined ? (
         <div class={`freshness${failed ? ' stale' : ''}`}>
           <p role="status">
-            {cached ? <span class="badge cached">Cached</span> : null}{' '}
+            {cached ? <span class="badge cached">Cached</span> : null}
+            {cached ? ' ' : null}
             {cached
               ? `Saved ${relativeTime(fetchedAt, now)} (${clockTime(fetchedAt)})`
               : `Updated ${relativeTime(fetchedAt, now)}`}

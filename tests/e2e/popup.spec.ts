@@ -216,3 +216,29 @@ test('keyboard only, at 200 % zoom and in the dark theme', async ({ extension, s
     .toMatchObject({ playbookId: expect.stringMatching(/\S/) });
   await expect(popup.list.getByRole('button', { name: title })).toBeVisible();
 });
+
+test('a second opening paints from the cache at once, then shows the network answer', async ({
+  extension,
+  sandbox,
+}) => {
+  await extension.configure();
+  const first = await openPopup(extension.open);
+  await expect(first.list.getByRole('listitem')).toHaveCount(20);
+  await first.page.close();
+
+  sandbox.setFaults({ latencyMs: 3_000 });
+  try {
+    sandbox.clearRequests();
+    const started = Date.now();
+    const popup = await openPopup(extension.open);
+    await expect(popup.list.getByRole('listitem')).toHaveCount(20, { timeout: 2_500 });
+    expect(Date.now() - started).toBeLessThan(2_500);
+    await expect(popup.page.getByText('Cached', { exact: true })).toBeVisible();
+    // The refresh lands later and replaces the saved copy.
+    await expect(popup.page.getByText('Cached', { exact: true })).toHaveCount(0, { timeout: 15_000 });
+    await expect(popup.page.getByRole('status').filter({ hasText: /^Updated just now$/ })).toBeVisible();
+    expect(apiCalls(sandbox.requests(), '/api/v1/playbooks').length).toBeGreaterThan(0);
+  } finally {
+    sandbox.resetFaults();
+  }
+});
