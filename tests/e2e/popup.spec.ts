@@ -242,3 +242,41 @@ test('a second opening paints from the cache at once, then shows the network ans
     sandbox.resetFaults();
   }
 });
+
+test('a draft left waiting is listed in the popup; Review reopens it, Discard drops it unsent', async ({
+  context,
+  extension,
+  sandbox,
+}) => {
+  await extension.configure();
+  const requester = await extension.open('options.html');
+  let confirmOpened = context.waitForEvent('page', { predicate: (p) => p.url().includes('/confirm.html') });
+  await requester.evaluate(() =>
+    chrome.runtime.sendMessage({
+      type: 'requestWrite',
+      payload: {
+        operationId: 'createPlaybook',
+        body: { title: 'Left for later', thesis: 'Draft thesis.', visibility: 'private', tickers: ['MSFT'] },
+      },
+    }),
+  );
+  // The user walks away from the confirm window without answering.
+  await (await confirmOpened).close();
+  sandbox.clearRequests();
+
+  const popup = await openPopup(extension.open);
+  const drafts = popup.page.getByRole('list', { name: 'Drafts' });
+  await expect(drafts.getByRole('listitem')).toHaveCount(1);
+  await expect(drafts).toContainText('Left for later');
+
+  confirmOpened = context.waitForEvent('page', { predicate: (p) => p.url().includes('/confirm.html') });
+  await drafts.getByRole('button', { name: 'Review Left for later' }).click();
+  const confirm = await confirmOpened;
+  await expect(confirm.getByRole('dialog', { name: 'Confirm' })).toBeVisible();
+  await expect(confirm.getByLabel('Title')).toHaveValue('Left for later');
+  await confirm.close();
+
+  await drafts.getByRole('button', { name: 'Discard Left for later' }).click();
+  await expect(popup.page.getByRole('list', { name: 'Drafts' })).toHaveCount(0);
+  expect(sandbox.requests().filter((r) => r.method === 'POST')).toHaveLength(0);
+});
