@@ -1,16 +1,21 @@
 /**
- * `npm run bench`: the project's performance figures, printed as a table and written to
+ * `npm run bench`: the project's performance figures, printed as tables and written to
  * bench/results.json. Figures, not assertions: a reader compares them with the budgets.
+ *
+ * BENCH_REUSE_BUILD=1 skips the build; WXT_OUT_DIR picks the build folder; BENCH_RUNS sets the
+ * repetitions of the browser figures (default 20); BENCH_SKIP_BROWSER=1 leaves out the browser.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { setLogSink } from '@/lib/log';
+import { startSandbox } from '../sandbox/server';
+import { benchBrowser, type BrowserFigures } from './browser';
 import { measureBundles, type BundleFigure } from './bundles';
+import { benchDiscovery, benchPaging, type DiscoveryFigures, type PagingFigures } from './client';
+import { describe, kb, type Spread } from './stats';
 
-const OUTPUT = '.output/chrome-mv3';
-
-function kb(bytes: number): string {
-  return `${(bytes / 1024).toFixed(1)} KB`;
-}
+const OUTPUT = `${process.env.WXT_OUT_DIR ?? '.output'}/chrome-mv3`;
 
 function printBundles(figures: BundleFigure[]): void {
   const rows = figures.map((f) => ({
@@ -25,17 +30,97 @@ function printBundles(figures: BundleFigure[]): void {
   console.table(rows);
 }
 
-function main(): void {
+function printPaging(figures: PagingFigures): void {
+  console.log(
+    `\nPaging ${figures.playbooks} playbooks (${figures.pages} pages of 100) in Node: API client vs raw fetch loop`,
+  );
+  console.table({ client: describe(figures.client), 'raw fetch': describe(figures.rawFetch) });
+  console.log(`ratio client / raw (medians): ${figures.ratio.toFixed(2)}`);
+}
+
+function printDiscovery(figures: DiscoveryFigures): void {
+  console.log('\nDiscovery: cold (empty cache) vs warm (ETag revalidation)');
+  const row = (pass: DiscoveryFigures['cold'], time: Spread) => ({
+    requests: pass.requests,
+    '200': pass.ok200,
+    '304': pass.notModified304,
+    downloaded: kb(pass.bytes),
+    ...describe(time),
+  });
+  console.table({ cold: row(figures.cold, figures.coldMs), warm: row(figures.warm, figures.warmMs) });
+  console.log(
+    `saved by 304s: ${figures.bodiesSaved} bodies, ${kb(figures.bytesSaved)} per run (requests are still made, answers carry no body)`,
+  );
+}
+
+function printBrowser(figures: BrowserFigures): void {
+  console.log('\nExtension in headless Chromium');
+  console.table({
+    'popup first row, cold worker': describe(figures.popupFirstRowCold),
+    'popup first row, warm': describe(figures.popupFirstRowWarm),
+    'empty extension page, first render': describe(figures.emptyPageFirstRender),
+    'worker cold start → first answer': describe(figures.workerColdStartToAnswer),
+    'worker warm message round trip': describe(figures.workerWarmAnswer),
+  });
+  const heap = figures.workerHeap;
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
+  console.log(
+    `\nService-worker heap: ${mb(heap.beforeBytes)} before; paging ${heap.playbooksPaged} playbooks in ${heap.messages} messages per pass`,
+  );
+  console.table({
+    'after a pass': describe(heap.afterPagingBytes, mb),
+    'after a pass and GC': describe(heap.afterGcBytes, mb),
+  });
+  for (const note of figures.notes) console.log(`- ${note}`);
+}
+
+async function main(): Promise<void> {
   if (process.env.BENCH_REUSE_BUILD !== '1') execFileSync('npx', ['wxt', 'build'], { stdio: 'ignore' });
+  // The library logs every response; the bench measures the work, not the console.
+  setLogSink(() => undefined);
   const budgets = (
     JSON.parse(readFileSync('bench/budgets.json', 'utf8')) as { gzipBytes: Record<string, number> }
   ).gzipBytes;
   const bundles = measureBundles(OUTPUT, budgets);
   printBundles(bundles);
-  mkdirSync('bench', { recursive: true });
-  const results = { measuredAt: new Date().toISOString(), node: process.version, bundles };
-  writeFileSync('bench/results.json', `${JSON.stringify(results, null, 2)}\n`);
-  console.log('Written to bench/results.json');
+
+  const sandbox = await startSandbox({
+    port: 0,
+    db: ':memory:',
+    seed: 10_000,
+    quiet: true,
+    rateQuota: 1_000_000,
+  });
+  try {
+    const paging = await benchPaging(sandbox);
+    printPaging(paging);
+    const discovery = await benchDiscovery(sandbox);
+    printDiscovery(discovery);
+    let browser: BrowserFigures | undefined;
+    if (process.env.BENCH_SKIP_BROWSER !== '1') {
+      browser = await benchBrowser(resolve(OUTPUT), sandbox, { runs: Number(process.env.BENCH_RUNS ?? 20) });
+      printBrowser(browser);
+    }
+    mkdirSync('bench', { recursive: true });
+    const results = {
+      measuredAt: new Date().toISOString(),
+      node: process.version,
+      bundles,
+      paging,
+      discovery,
+      browser,
+    };
+    writeFileSync('bench/results.json', `${JSON.stringify(results, null, 2)}\n`);
+    console.log('\nWritten to bench/results.json');
+  } finally {
+    await sandbox.close();
+  }
 }
 
-main();
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
