@@ -33,6 +33,7 @@ export default tseslint.config(
       '.wxt/',
       'node_modules/',
       'test-results/',
+      'test-results-*/',
       'playwright-report/',
       'bench/results.json',
     ],

@@ -47,9 +47,9 @@ test('the content script offers its button on a finance page', async ({ context,
   const page = await context.newPage();
   await page.goto(pages.url('quote-aapl.html'));
   const finance = new FinancePage(page);
-  await expect(finance.offer).toBeVisible();
+  await finance.expectOffer();
   const confirmOpened = context.waitForEvent('page', { predicate: (p) => p.url().includes('/confirm.html') });
-  await finance.offer.click();
+  await finance.clickOffer();
   const confirm = new ConfirmPage(await confirmOpened);
   await expect(confirm.dialog).toBeVisible();
   await expect(confirm.visibility).toHaveValue('private');

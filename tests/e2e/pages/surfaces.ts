@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { clickOffer, expectOffer } from '../helpers/offer';
 
 /** Page objects: each surface's landmarks, found by role and accessible name (CONTRACT.md §6). */
 export class PopupPage {
@@ -63,9 +64,13 @@ export class ConfirmPage {
   }
 }
 
+/** The offer lives in a closed shadow root: found by role and name in the accessibility tree. */
 export class FinancePage {
   constructor(readonly page: Page) {}
-  get offer(): Locator {
-    return this.page.getByRole('button', { name: 'Turn this into a playbook' });
+  expectOffer(): Promise<void> {
+    return expectOffer(this.page);
+  }
+  clickOffer(): Promise<void> {
+    return clickOffer(this.page);
   }
 }
