@@ -7,7 +7,7 @@ import { saveSettings } from '@/lib/store/settings';
 import { registerEventHandlers } from '@/lib/events';
 import { registerReadHandlers } from './reads';
 import { registerSiteHandlers } from './sites';
-import { forgetService } from './service';
+import { forgetService, readCache } from './service';
 import { registerWriteHandlers } from './writes';
 import { readAppState } from './state';
 
@@ -24,12 +24,15 @@ export function registerHandlers(registry: HandlerRegistry): void {
 
   registry.register('saveApiKey', async ({ key }) => {
     const state = await storeApiKey(key);
+    // Reads cached under another key (or none) must not show for this one.
+    await readCache.clear();
     log.info('key.saved', { last4: state.last4 });
     return state;
   });
 
   registry.register('removeApiKey', async () => {
     log.info('key.removed');
+    await readCache.clear();
     return removeApiKey();
   });
 

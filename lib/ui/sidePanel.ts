@@ -1,15 +1,8 @@
 import { browser } from 'wxt/browser';
-import { storage } from 'wxt/utils/storage';
+import { sidePanelFocusItem } from './sidepanel/focus';
 
-/** Which playbook the side panel should show; the side panel watches this item. */
-export interface SidePanelFocus {
-  playbookId: string;
-  at: number;
-}
-
-export const sidePanelFocusItem = storage.defineItem<SidePanelFocus | null>('session:sidePanelFocus', {
-  fallback: null,
-});
+// One storage item, defined where the side panel reads it; the popup writes it through here.
+export { sidePanelFocusItem };
 
 interface SidePanelApi {
   open(options: { windowId: number }): Promise<void>;
