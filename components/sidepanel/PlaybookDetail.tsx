@@ -18,6 +18,8 @@ export interface ActionState {
   message?: string;
   /** The API error kind the confirm window recorded (precondition-failed, forbidden, …). */
   code?: string;
+  /** The service's own code for it (brokerage_not_linked, etag_mismatch, …). */
+  problemCode?: string;
 }
 
 export interface EditFields {
@@ -91,7 +93,10 @@ function ActionStatus({
         </button>
       </div>
     );
-  if (action.operationId === 'activatePlaybook' && action.code === 'forbidden')
+  if (
+    action.operationId === 'activatePlaybook' &&
+    (action.problemCode === 'brokerage_not_linked' || (action.code === 'forbidden' && !action.problemCode))
+  )
     return (
       <div role="alert" class="stack">
         <p class="error">

@@ -254,7 +254,11 @@ async function confirmWrite(
     const message = isApiError(error) ? error.message : 'The write could not be sent.';
     await updateOutboxEntry<WriteDraft>(id, {
       status: 'failed',
-      error: { message, code: isApiError(error) ? error.kind : 'internal' },
+      error: {
+        message,
+        code: isApiError(error) ? error.kind : 'internal',
+        problemCode: isApiError(error) ? error.code : undefined,
+      },
     });
     log.warn('write.failed', { draftId: id, operationId, error });
     throw error;

@@ -16,7 +16,8 @@ export interface OutboxEntry<T = unknown> {
   status: OutboxStatus;
   createdAt: string;
   updatedAt: string;
-  error?: { message: string; code?: string };
+  /** `code` is the error kind; `problemCode` the service's own stable code (e.g. brokerage_not_linked). */
+  error?: { message: string; code?: string; problemCode?: string };
 }
 
 const outbox = createStore('playbook-companion-outbox', 'drafts');

@@ -46,6 +46,7 @@ export function useWriteTracker(onSettled: (operationId: ActionKind, status: Act
             status: 'failed',
             message: entry.error?.message,
             code: entry.error?.code,
+            problemCode: entry.error?.problemCode,
           });
           settled.current(operationId, 'failed');
         }

@@ -191,6 +191,25 @@ describe('confirming', () => {
     expect(seam.sent[1].body).toEqual(seam.sent[0].body);
   });
 
+  it("keeps the service's own problem code, so a 403 for a missing brokerage can be told apart", async () => {
+    const id = await queueAction('activatePlaybook', { path: { id: 'pb_1' } });
+    seam.failures.push(
+      new ApiError({
+        kind: 'forbidden',
+        operationId: 'activatePlaybook',
+        message: 'Link a brokerage account first.',
+        status: 403,
+        code: 'brokerage_not_linked',
+      }),
+    );
+    await send('confirmWrite', { id, typed: seam.playbookTitle });
+    expect((await getOutboxEntry(id))?.error).toEqual({
+      message: 'Link a brokerage account first.',
+      code: 'forbidden',
+      problemCode: 'brokerage_not_linked',
+    });
+  });
+
   it('makes a new key when the user changes the body before retrying', async () => {
     const id = await queueAction('createPlaybook', { body: pageDraft });
     seam.failures.push(new ApiError({ kind: 'network', operationId: 'createPlaybook', message: 'Offline.' }));
