@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from './chromium';
 import { EXTENSION_DIR } from './paths';
-import { ConfirmPage } from './pages/surfaces';
+import { ConfirmPage, PopupPage } from './pages/surfaces';
 import {
   apiRequests,
   countTitled,
@@ -231,6 +231,7 @@ test('a deprecated operation past its sunset is never called; its successor answ
 
 test('the service goes offline and comes back: the cached list shows, the write waits and lands once', async ({
   context,
+  extension,
   sandbox,
   probe,
 }) => {
@@ -254,6 +255,11 @@ test('the service goes offline and comes back: the cached list shows, the write 
     expect(offline.source).toBe('cache');
     expect(offline.staleReason).toBeTruthy();
     expect(offline.items.map((i) => i.id)).toEqual(online.items.map((i) => i.id));
+    // What the user sees in the popup: the saved rows, marked as cached.
+    const popup = new PopupPage(await extension.open('popup.html'));
+    await expect(popup.list.getByRole('listitem')).toHaveCount(online.items.length);
+    await expect(popup.page.getByText('Cached', { exact: true })).toBeVisible();
+    await popup.page.close();
 
     sandbox.clearRequests();
     await confirm.confirm.click();
