@@ -26,6 +26,8 @@ export default defineConfig({
     ],
     host_permissions: SANDBOX_HOSTS,
     optional_host_permissions: ['https://*/*', 'http://*/*'],
+    // COMPAT(firefox-mv2): WXT drops optional_host_permissions for MV2; Firefox reads origins here.
+    ...(browser === 'firefox' ? { optional_permissions: ['https://*/*', 'http://*/*'] } : {}),
     ...(browser === 'firefox'
       ? {
           browser_specific_settings: {

@@ -5,6 +5,14 @@ import { getSettings } from '@/lib/store/settings';
 import { discover, lastDiscoveryReport, readCache, serviceClient } from './service';
 
 const PAGE_SIZE = 20;
+const FALL_BACK_TO_CACHE = new Set([
+  'network',
+  'timeout',
+  'server',
+  'rate-limited',
+  'deferred',
+  'malformed-response',
+]);
 
 async function fetchPlaybookPage(
   operationId: 'listPlaybooks' | 'listPublicPlaybooks',
@@ -57,15 +65,8 @@ async function playbookPage(
     return { ...fresh.value, source: 'network', fetchedAt: fresh.fetchedAt };
   } catch (error) {
     const kind = isApiError(error) ? error.kind : 'network';
-    // Only a service that cannot be reached is papered over; 401/403 must reach the user.
-    if (
-      cached &&
-      (kind === 'network' ||
-        kind === 'timeout' ||
-        kind === 'server' ||
-        kind === 'rate-limited' ||
-        kind === 'deferred')
-    ) {
+    // Only a service that cannot be reached or answers garbage is papered over; 401/403 must reach the user.
+    if (cached && FALL_BACK_TO_CACHE.has(kind)) {
       return {
         ...cached.value,
         source: 'cache',

@@ -49,6 +49,8 @@ const CONSEQUENCES: Record<WriteOperation, string> = {
 /** The edits a user may make to a new playbook in the confirm window; visibility is theirs to choose. */
 const createBodySchema = playbookDraftSchema.extend({
   visibility: z.enum(['private', 'unlisted', 'public']),
+  // The contract makes the source optional: a playbook typed in the side panel has none.
+  source: playbookDraftSchema.shape.source.optional(),
 });
 const updateBodySchema = createBodySchema
   .pick({ title: true, thesis: true, tickers: true, visibility: true })

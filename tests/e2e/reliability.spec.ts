@@ -30,6 +30,11 @@ interface PageOf {
   staleReason?: string;
 }
 
+function valueOf<T>(answer: Answer): T {
+  if (!answer.ok) throw new Error(`expected an answer, got ${answer.error.code}`);
+  return answer.value as T;
+}
+
 function errorOf(answer: Answer): { code: string; message: string } {
   if (answer.ok) throw new Error('expected a failure');
   return answer.error;
@@ -163,13 +168,21 @@ test('malformed JSON, a wrong content type and an oversized answer are reported,
     [{ wrongContentType: 1 }, /expected JSON but the service sent "text\/html/],
     [{ oversizedResponse: 1 }, /more than the \d+ allowed/],
   ] as const;
-  for (const [fault, message] of cases) {
+  for (const [index, [fault, message]] of cases.entries()) {
     sandbox.resetFaults();
     sandbox.setFaults(fault);
     const answer = await probe.send('listPlaybooks', { visibility: 'public' });
-    const error = errorOf(answer);
-    expect(error.code).toBe('api.malformed-response');
-    expect(error.message).toMatch(message);
+    if (index === 0) {
+      // Nothing cached yet: the user gets the error, naming what was wrong.
+      const error = errorOf(answer);
+      expect(error.code).toBe('api.malformed-response');
+      expect(error.message).toMatch(message);
+    } else {
+      // A good list is cached by now: it is shown, marked stale, with the reason; the garbage is not.
+      const page = valueOf<PageOf>(answer);
+      expect(page.source).toBe('cache');
+      expect(page.staleReason).toMatch(message);
+    }
     // The next answer is good again and is shown.
     expect((await probe.value<PageOf>('listPlaybooks', { visibility: 'public' })).source).toBe('network');
   }

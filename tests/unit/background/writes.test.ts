@@ -210,6 +210,25 @@ describe('confirming', () => {
     });
   });
 
+  it('confirms a playbook typed in the side panel, which has no source (optional in the contract)', async () => {
+    const id = await queueAction('createPlaybook', {
+      body: {
+        title: 'Utilities capex',
+        thesis: 'Grid spend keeps rising.',
+        tickers: ['NEE'],
+        visibility: 'private',
+      },
+    });
+    await value('confirmWrite', { id, body: { visibility: 'unlisted' } });
+    expect(seam.sent).toHaveLength(1);
+    expect(seam.sent[0].body).toEqual({
+      title: 'Utilities capex',
+      thesis: 'Grid spend keeps rising.',
+      tickers: ['NEE'],
+      visibility: 'unlisted',
+    });
+  });
+
   it('makes a new key when the user changes the body before retrying', async () => {
     const id = await queueAction('createPlaybook', { body: pageDraft });
     seam.failures.push(new ApiError({ kind: 'network', operationId: 'createPlaybook', message: 'Offline.' }));
