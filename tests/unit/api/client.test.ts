@@ -513,6 +513,62 @@ describe('pagination', () => {
   });
 });
 
+describe('a playbook list past its sunset', () => {
+  it('walks the GraphQL successor and hands back REST-shaped playbooks', async () => {
+    const document = openApiDocument() as { paths: Record<string, { get?: Record<string, unknown> }> };
+    Object.assign(document.paths['/playbooks']!.get!, {
+      deprecated: true,
+      'x-sunset': '2025-06-30',
+      'x-replaced-by': 'graphql',
+    });
+    const bodies: { query: string; variables: Record<string, unknown> }[] = [];
+    const { client, requests } = clientFor(
+      async (request) => {
+        bodies.push((await request.json()) as (typeof bodies)[number]);
+        return json({
+          data: {
+            playbooks: {
+              edges: [
+                {
+                  cursor: 'c1',
+                  node: {
+                    id: 'pb_1',
+                    title: 'Grid capex',
+                    thesis: 't',
+                    visibility: 'PUBLIC',
+                    status: 'ACTIVE',
+                    tickers: ['NEE'],
+                    createdAt: '2026-01-01T00:00:00Z',
+                    updatedAt: '2026-01-02T00:00:00Z',
+                    etag: '"e1"',
+                    owner: { id: 'u1', name: 'Demo' },
+                  },
+                },
+              ],
+              pageInfo: { hasNextPage: false, endCursor: 'c1' },
+            },
+          },
+        });
+      },
+      { openApi: document },
+    );
+    const pages = await collect(
+      client.paginate('listPlaybooks', { query: { visibility: 'public' }, maxPages: 1 }),
+    );
+    expect(requests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual(['POST /v1/graphql']);
+    expect(bodies[0]!.query).toContain('playbooks(');
+    expect(bodies[0]!.variables).toMatchObject({ visibility: 'PUBLIC' });
+    expect(pages[0]!.items[0]).toMatchObject({
+      id: 'pb_1',
+      visibility: 'public',
+      status: 'active',
+      created_at: '2026-01-01T00:00:00Z',
+      updated_at: '2026-01-02T00:00:00Z',
+    });
+    expect(pages[0]).toMatchObject({ complete: true });
+  });
+});
+
 describe('batchGet', () => {
   it('splits into chunks of at most 50 and keeps request order with per-item status', async () => {
     const ids = Array.from({ length: 120 }, (_, index) => `pb_${index}`);
