@@ -516,7 +516,7 @@ describe('pagination', () => {
 describe('a playbook list past its sunset', () => {
   it('walks the GraphQL successor and hands back REST-shaped playbooks', async () => {
     const document = openApiDocument() as { paths: Record<string, { get?: Record<string, unknown> }> };
-    Object.assign(document.paths['/playbooks']!.get!, {
+    Object.assign(document.paths['/playbooks'].get!, {
       deprecated: true,
       'x-sunset': '2025-06-30',
       'x-replaced-by': 'graphql',
@@ -556,9 +556,9 @@ describe('a playbook list past its sunset', () => {
       client.paginate('listPlaybooks', { query: { visibility: 'public' }, maxPages: 1 }),
     );
     expect(requests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual(['POST /v1/graphql']);
-    expect(bodies[0]!.query).toContain('playbooks(');
-    expect(bodies[0]!.variables).toMatchObject({ visibility: 'PUBLIC' });
-    expect(pages[0]!.items[0]).toMatchObject({
+    expect(bodies[0].query).toContain('playbooks(');
+    expect(bodies[0].variables).toMatchObject({ visibility: 'PUBLIC' });
+    expect(pages[0].items[0]).toMatchObject({
       id: 'pb_1',
       visibility: 'public',
       status: 'active',
