@@ -1,36 +1,5 @@
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-
-/**
- * The offer lives in a CLOSED shadow root, which Playwright's locators do not pierce (and neither
- * can a page script). The accessibility tree does: find it by role and name there, over CDP.
- */
-async function axNodes(page: Page, role: string, name: string) {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    const { root } = await cdp.send('DOM.getDocument', { depth: -1, pierce: true });
-    const { nodes } = await cdp.send('Accessibility.queryAXTree', {
-      backendNodeId: root.backendNodeId,
-      role,
-      accessibleName: name,
-    });
-    return nodes.filter((node) => !node.ignored);
-  } finally {
-    await cdp.detach();
-  }
-}
-
-async function clickByRole(page: Page, role: string, name: string) {
-  const [node] = await axNodes(page, role, name);
-  if (!node?.backendDOMNodeId) throw new Error(`no ${role} "${name}"`);
-  const cdp = await page.context().newCDPSession(page);
-  const { model } = await cdp.send('DOM.getBoxModel', { backendNodeId: node.backendDOMNodeId });
-  await cdp.detach();
-  const [x1, y1, , , x3, y3] = model.content;
-  await page.mouse.click((x1 + x3) / 2, (y1 + y3) / 2);
-}
-
-const offerCount = (page: Page) => axNodes(page, 'button', 'Turn this into a playbook').then((n) => n.length);
+import { axNodes, clickByRole, offerCount } from './helpers/offer';
 
 const OFFER = 'Turn this into a playbook';
 

@@ -2,31 +2,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import type { RecordedRequest } from '../../sandbox/server';
 import { ConfirmPage } from './pages/surfaces';
 import { expect, test } from './fixtures';
-
-/** The offer is in a closed shadow root: find it by role and name in the accessibility tree (CDP). */
-async function clickOffer(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    await expect
-      .poll(async () => {
-        const { root } = await cdp.send('DOM.getDocument', { depth: -1, pierce: true });
-        const { nodes } = await cdp.send('Accessibility.queryAXTree', {
-          backendNodeId: root.backendNodeId,
-          role: 'button',
-          accessibleName: 'Turn this into a playbook',
-        });
-        const id = nodes.find((node) => !node.ignored)?.backendDOMNodeId;
-        if (!id) return false;
-        const { model } = await cdp.send('DOM.getBoxModel', { backendNodeId: id });
-        const [x1, y1, , , x3, y3] = model.content;
-        await page.mouse.click((x1 + x3) / 2, (y1 + y3) / 2);
-        return true;
-      })
-      .toBe(true);
-  } finally {
-    await cdp.detach();
-  }
-}
+import { clickOffer } from './helpers/offer';
 
 async function openDraft(context: BrowserContext, page: Page): Promise<ConfirmPage> {
   const opened = context.waitForEvent('page', { predicate: (p) => p.url().includes('/confirm.html') });

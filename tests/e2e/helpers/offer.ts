@@ -3,18 +3,35 @@ import { expect } from '../fixtures';
 
 const OFFER = 'Turn this into a playbook';
 
-/** The offer sits in a CLOSED shadow root: locators cannot pierce it, the accessibility tree can (CDP). */
-async function offerBox(page: Page): Promise<{ x: number; y: number } | undefined> {
+/**
+ * The offer lives in a CLOSED shadow root, which Playwright's locators do not pierce (and neither
+ * can a page script). The accessibility tree does: find nodes by role and name there, over CDP.
+ */
+export async function axNodes(page: Page, role: string, name: string) {
   const cdp = await page.context().newCDPSession(page);
   try {
     const { root } = await cdp.send('DOM.getDocument', { depth: -1, pierce: true });
     const { nodes } = await cdp.send('Accessibility.queryAXTree', {
       backendNodeId: root.backendNodeId,
-      role: 'button',
-      accessibleName: OFFER,
+      role,
+      accessibleName: name,
     });
-    const id = nodes.find((node) => !node.ignored)?.backendDOMNodeId;
-    if (!id) return undefined;
+    return nodes.filter((node) => !node.ignored);
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** The centre of the first node with that role and name, or undefined when there is none. */
+async function boxCentre(
+  page: Page,
+  role: string,
+  name: string,
+): Promise<{ x: number; y: number } | undefined> {
+  const id = (await axNodes(page, role, name))[0]?.backendDOMNodeId;
+  if (!id) return undefined;
+  const cdp = await page.context().newCDPSession(page);
+  try {
     const { model } = await cdp.send('DOM.getBoxModel', { backendNodeId: id });
     const [x1, y1, , , x3, y3] = model.content;
     return { x: (x1 + x3) / 2, y: (y1 + y3) / 2 };
@@ -23,15 +40,25 @@ async function offerBox(page: Page): Promise<{ x: number; y: number } | undefine
   }
 }
 
-/** Waits for the offer button to be shown. */
-export async function expectOffer(page: Page): Promise<void> {
-  await expect.poll(async () => Boolean(await offerBox(page))).toBe(true);
+/** Clicks a control found by role and name as a user does (a real mouse click at its box). */
+export async function clickByRole(page: Page, role: string, name: string): Promise<void> {
+  const box = await boxCentre(page, role, name);
+  if (!box) throw new Error(`no ${role} "${name}"`);
+  await page.mouse.click(box.x, box.y);
 }
 
-/** Clicks the offer as a user does (a real mouse click at its box). */
+/** How many offers the page shows (0 when dismissed or not injected). */
+export async function offerCount(page: Page): Promise<number> {
+  return (await axNodes(page, 'button', OFFER)).length;
+}
+
+/** Waits for the offer button to be shown. */
+export async function expectOffer(page: Page): Promise<void> {
+  await expect.poll(async () => Boolean(await boxCentre(page, 'button', OFFER))).toBe(true);
+}
+
+/** Clicks the offer as a user does, once it is shown. */
 export async function clickOffer(page: Page): Promise<void> {
   await expectOffer(page);
-  const box = await offerBox(page);
-  if (!box) throw new Error('the offer disappeared');
-  await page.mouse.click(box.x, box.y);
+  await clickByRole(page, 'button', OFFER);
 }
