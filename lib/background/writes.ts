@@ -33,6 +33,9 @@ const TYPED_CONFIRMATION = new Set<WriteOperation>([
   'createCheckoutSession',
 ]);
 const SENT_KEPT_MS = 24 * 60 * 60 * 1000;
+/** Alarms that resend a write the service asked us to hold back (429 with a long wait). */
+const RETRY_ALARM_PREFIX = 'write-retry:';
+const WAIT_KINDS = new Set(['deferred', 'rate-limited']);
 
 const CONSEQUENCES: Record<WriteOperation, string> = {
   createPlaybook: 'A new playbook is created in your account as a draft. Nothing is traded.',
@@ -201,7 +204,7 @@ export function registerNotificationClicks(): void {
   });
 }
 
-/** Sends one confirmed write: a fresh confirmation bound to exactly this body, the same key on every retry. */
+/** The user's Confirm (or Retry): checks the typed name and the edits, fixes the key, then sends. */
 async function confirmWrite(
   id: string,
   edits: Record<string, unknown> | undefined,
@@ -213,7 +216,6 @@ async function confirmWrite(
     throw new HandledError({ code: 'draft-already-sent', message: 'This draft was already sent.' });
   if (entry.status === 'sending')
     throw new HandledError({ code: 'write-in-progress', message: 'This write is already being sent.' });
-  const operationId = entry.operationId as WriteOperation;
   const expected = await typedConfirmationFor(entry);
   if (expected !== undefined && (typed ?? '').trim() !== expected.trim()) {
     throw new HandledError({
@@ -227,7 +229,27 @@ async function confirmWrite(
   const idempotencyKey =
     entry.draft.idempotencyKey && sameBody ? entry.draft.idempotencyKey : newIdempotencyKey();
   const draft: WriteDraft = { ...entry.draft, body, idempotencyKey };
-  await updateOutboxEntry<WriteDraft>(id, { status: 'sending', draft, error: undefined });
+  return sendConfirmed(entry, draft);
+}
+
+/**
+ * Sends a write the user confirmed, exactly as stored: a fresh one-time confirmation bound to this
+ * intent, the same Idempotency-Key on every attempt. A long rate-limit wait is not slept in the
+ * worker: an alarm sends the same request again when the service allows it.
+ */
+async function sendConfirmed(
+  entry: OutboxEntry<WriteDraft>,
+  draft: WriteDraft,
+): Promise<OutboxEntry<WriteDraft>> {
+  const id = entry.id;
+  const operationId = entry.operationId as WriteOperation;
+  const body = draft.body;
+  const idempotencyKey = draft.idempotencyKey ?? newIdempotencyKey();
+  await updateOutboxEntry<WriteDraft>(id, {
+    status: 'sending',
+    draft: { ...draft, idempotencyKey },
+    error: undefined,
+  });
 
   const intent = { operationId, path: draft.path, body, idempotencyKey, ifMatch: draft.ifMatch };
   try {
@@ -253,11 +275,21 @@ async function confirmWrite(
     await notifySuccess(entry, playbookId).catch((error: unknown) => log.warn('notify.failed', { error }));
     return sent ?? entry;
   } catch (error) {
+    const retryAt = isApiError(error) && WAIT_KINDS.has(error.kind) ? error.retryAt : undefined;
     const message = isApiError(error) ? error.message : 'The write could not be sent.';
+    if (retryAt !== undefined) {
+      await browser.alarms.create(`${RETRY_ALARM_PREFIX}${id}`, {
+        when: Math.max(retryAt, Date.now() + 1_000),
+      });
+    }
     await updateOutboxEntry<WriteDraft>(id, {
       status: 'failed',
       error: {
-        message,
+        message:
+          retryAt === undefined
+            ? message
+            : `${message} It is sent again automatically when the service allows.`,
+        retryAt,
         code: isApiError(error) ? error.kind : 'internal',
         problemCode: isApiError(error) ? error.code : undefined,
       },
@@ -265,6 +297,22 @@ async function confirmWrite(
     log.warn('write.failed', { draftId: id, operationId, error });
     throw error;
   }
+}
+
+/** The alarm's resend: only a failed write still waiting, with the key and body the user confirmed. */
+export async function resendDeferredWrite(id: string): Promise<void> {
+  const entry = await getOutboxEntry<WriteDraft>(id);
+  if (
+    !entry ||
+    entry.status !== 'failed' ||
+    entry.error?.retryAt === undefined ||
+    !entry.draft.idempotencyKey
+  )
+    return;
+  log.info('write.resend', { draftId: id, operationId: entry.operationId });
+  await sendConfirmed(entry, entry.draft).catch((error: unknown) =>
+    log.warn('write.resend-failed', { draftId: id, error }),
+  );
 }
 
 /** A worker stopped mid-send leaves "sending" behind; the retry reuses the key, so it cannot duplicate. */
@@ -286,6 +334,10 @@ export async function recoverInterruptedWrites(): Promise<void> {
 }
 
 export function registerWriteHandlers(registry: HandlerRegistry): void {
+  browser.alarms.onAlarm.addListener((alarm) => {
+    if (!alarm.name.startsWith(RETRY_ALARM_PREFIX)) return;
+    void resendDeferredWrite(alarm.name.slice(RETRY_ALARM_PREFIX.length));
+  });
   registry.register('submitPageDraft', async ({ draft }) => ({
     draftId: await queuePageDraft('content-script', draft),
   }));

@@ -17,7 +17,7 @@ export interface OutboxEntry<T = unknown> {
   createdAt: string;
   updatedAt: string;
   /** `code` is the error kind; `problemCode` the service's own stable code (e.g. brokerage_not_linked). */
-  error?: { message: string; code?: string; problemCode?: string };
+  error?: { message: string; code?: string; problemCode?: string; retryAt?: number };
 }
 
 const outbox = createStore('playbook-companion-outbox', 'drafts');

@@ -229,6 +229,37 @@ describe('confirming', () => {
     });
   });
 
+  it('hands a long rate-limit wait to an alarm, which resends the same key and body', async () => {
+    const id = await queueAction('createPlaybook', { body: pageDraft });
+    const retryAt = Date.now() + 90_000;
+    seam.failures.push(
+      new ApiError({
+        kind: 'deferred',
+        operationId: 'createPlaybook',
+        message: 'The service asked us to wait.',
+        retryAt,
+      }),
+    );
+    expect((await send('confirmWrite', { id })).ok).toBe(false);
+    const alarm = await fakeBrowser.alarms.get(`write-retry:${id}`);
+    expect(alarm?.scheduledTime).toBe(retryAt);
+    expect((await getOutboxEntry(id))?.error).toMatchObject({ code: 'deferred', retryAt });
+
+    await fakeBrowser.alarms.onAlarm.trigger({ name: `write-retry:${id}`, scheduledTime: retryAt });
+    await vi.waitFor(async () => expect((await getOutboxEntry(id))?.status).toBe('sent'));
+    expect(seam.sent).toHaveLength(2);
+    expect(seam.sent[1].idempotencyKey).toBe(seam.sent[0].idempotencyKey);
+    expect(seam.sent[1].body).toEqual(seam.sent[0].body);
+  });
+
+  it('an alarm for a draft that is no longer waiting sends nothing', async () => {
+    const id = await queueAction('createPlaybook', { body: pageDraft });
+    await value('confirmWrite', { id });
+    await fakeBrowser.alarms.onAlarm.trigger({ name: `write-retry:${id}`, scheduledTime: Date.now() });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seam.sent).toHaveLength(1);
+  });
+
   it('makes a new key when the user changes the body before retrying', async () => {
     const id = await queueAction('createPlaybook', { body: pageDraft });
     seam.failures.push(new ApiError({ kind: 'network', operationId: 'createPlaybook', message: 'Offline.' }));
