@@ -1,4 +1,5 @@
 /** The site origin: discovery documents (ETag, 304, HEAD, CORS *), /status, /apikey and sandbox pages. */
+import { demoQuotePage } from './demo';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { getCookie, setCookie } from 'hono/cookie';
@@ -134,6 +135,11 @@ export function createSite(ctx: SandboxContext): Hono<AppEnv> {
       ),
     ),
   );
+
+  site.get('/demo/quote/:symbol', (c) => {
+    const page = demoQuotePage(c.req.param('symbol'));
+    return c.html(page.html, page.status);
+  });
 
   // --- /apikey: sign in, then create a key that is shown once -----------------------------------
   const signedIn = (c: AppContext): User | null => {

@@ -82,3 +82,15 @@ test('the context-menu handler turns a page into a draft and opens the confirm d
   await expect(confirm.dialog).toBeVisible();
   await expect(confirm.dialog.getByLabel('Title')).toHaveValue(/AAPL/);
 });
+
+test("the sandbox's own demo quote page gets the offer, as npm start shows it", async ({
+  context,
+  extension,
+  sandbox,
+}) => {
+  await extension.configure();
+  const page = await context.newPage();
+  await page.goto(`${sandbox.baseUrl}/demo/quote/NVDA`);
+  await expect(page).toHaveTitle(/NVIDIA Corporation \(NVDA\)/);
+  await new FinancePage(page).expectOffer();
+});
