@@ -138,6 +138,7 @@ test('a backtest’s completion arrives by SSE while the panel is open', async (
       .getByRole('status', { includeHidden: true }),
   ).toContainText('Live');
 
+  const seqBefore = sandbox.db.latestEventSeq();
   const backtest = page.getByRole('form', { name: 'Backtest' });
   await confirmNextWrite(context, () => backtest.getByRole('button', { name: 'Run backtest' }).click());
   await expect(page.getByRole('status').filter({ hasText: 'The backtest was sent' })).toBeVisible();
@@ -145,10 +146,17 @@ test('a backtest’s completion arrives by SSE while the panel is open', async (
   await expect(page.getByRole('region', { name: 'Backtest results' })).toContainText('Backtest completed');
 
   await panel.tab('Events').click();
+  // The worker's sandbox is shared: earlier tests' events may be listed too, so pick this run's by its id.
+  const ownerId = sandbox.db.userForKey(sandbox.demoKey)!.id;
+  const completed = sandbox.db
+    .eventsAfter(ownerId, seqBefore, 100)
+    .events.find((event) => event.type === 'backtest.completed');
+  expect(completed).toBeDefined();
   const item = page
     .getByRole('list', { name: 'Events' })
     .getByRole('listitem')
-    .filter({ hasText: 'Backtest completed' });
+    .filter({ hasText: 'Backtest completed' })
+    .filter({ hasText: String(completed!.data.backtest_id) });
   await expect(item).toContainText('via live stream');
   await expect(item.getByRole('link', { name: `Open playbook ${target.id}` })).toBeVisible();
   const streams = sandbox.requests().filter((r) => r.path.endsWith('/events/stream'));
@@ -170,6 +178,7 @@ test('with no panel open, polling picks up a completed backtest; the badge count
   await extension.configure();
   const [, , target] = demoPlaybooks(sandbox);
   const vehicle = await extension.open('options.html');
+  const seqBefore = sandbox.db.latestEventSeq();
   await confirmNextWrite(context, async () => {
     await sendFrom(vehicle, 'requestWrite', {
       operationId: 'runBacktest',
@@ -184,9 +193,14 @@ test('with no panel open, polling picks up a completed backtest; the badge count
       async () => {
         await sendFrom(vehicle, 'pollEventsNow', {});
         const feed = (await sendFrom(vehicle, 'getEventFeed', {})) as {
-          events: { type: string; playbook_id: string }[];
+          events: { id: string; type: string; playbook_id: string }[];
         };
-        return feed.events.some((e) => e.type === 'backtest.completed' && e.playbook_id === target.id);
+        // This run's completion, not one an earlier test left in the worker's shared sandbox.
+        const ownerId = sandbox.db.userForKey(sandbox.demoKey)!.id;
+        const mine = sandbox.db
+          .eventsAfter(ownerId, seqBefore, 100)
+          .events.find((e) => e.type === 'backtest.completed' && e.playbook_id === target.id);
+        return Boolean(mine && feed.events.some((e) => e.id === mine.id));
       },
       { timeout: 10_000 },
     )
