@@ -22,11 +22,11 @@ export interface ExtensionHandle {
 }
 
 interface WorkerFixtures {
-  sandbox: Sandbox;
   pages: PagesServer;
 }
 
 interface TestFixtures {
+  sandbox: Sandbox;
   context: BrowserContext;
   serviceWorker: Worker;
   extension: ExtensionHandle;
@@ -53,22 +53,20 @@ async function startPagesServer(): Promise<{ server: Server; origin: string }> {
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
-  sandbox: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const sandbox = await startSandbox({
-        port: 0,
-        db: ':memory:',
-        seed: 25,
-        quiet: true,
-        demoKey: `pbk_sentinel_${randomBytes(12).toString('hex')}`,
-        backtestDelayMs: 500,
-      });
-      await use(sandbox);
-      await sandbox.close();
-    },
-    { scope: 'worker' },
-  ],
+  // A sandbox per test: no test sees another's playbooks, events, plan changes or faults.
+  // eslint-disable-next-line no-empty-pattern
+  sandbox: async ({}, use) => {
+    const sandbox = await startSandbox({
+      port: 0,
+      db: ':memory:',
+      seed: 25,
+      quiet: true,
+      demoKey: `pbk_sentinel_${randomBytes(12).toString('hex')}`,
+      backtestDelayMs: 500,
+    });
+    await use(sandbox);
+    await sandbox.close();
+  },
 
   pages: [
     // eslint-disable-next-line no-empty-pattern

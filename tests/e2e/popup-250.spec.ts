@@ -6,21 +6,18 @@ import { expect, test as base } from './fixtures';
 
 /** This file's sandbox holds 250 playbooks for the demo user instead of the usual 25. */
 const test = base.extend({
-  sandbox: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const sandbox = await startSandbox({
-        port: 0,
-        db: ':memory:',
-        seed: 250,
-        quiet: true,
-        demoKey: `pbk_sentinel_${randomBytes(12).toString('hex')}`,
-      });
-      await use(sandbox);
-      await sandbox.close();
-    },
-    { scope: 'worker' },
-  ],
+  // eslint-disable-next-line no-empty-pattern
+  sandbox: async ({}, use) => {
+    const sandbox = await startSandbox({
+      port: 0,
+      db: ':memory:',
+      seed: 250,
+      quiet: true,
+      demoKey: `pbk_sentinel_${randomBytes(12).toString('hex')}`,
+    });
+    await use(sandbox);
+    await sandbox.close();
+  },
 });
 
 test('"Load more" follows the cursor to the end of 250 playbooks and only then says all are shown', async ({
