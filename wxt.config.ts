@@ -11,6 +11,16 @@ export default defineConfig({
   imports: false,
   // Parallel work (several e2e runs at once) builds into separate folders: WXT_OUT_DIR=.output-x.
   outDir: process.env.WXT_OUT_DIR ?? '.output',
+  // Firefox reviewers get the sources; test output and local state are not sources.
+  zip: {
+    excludeSources: [
+      'test-results*/**',
+      'playwright-report/**',
+      '.sandbox/**',
+      '.output-*/**',
+      'bench/results.json',
+    ],
+  },
   vite: () => ({ plugins: [preact(), noCodeGeneration()] }),
   manifest: ({ browser }) => ({
     name: 'Playbook Companion',
