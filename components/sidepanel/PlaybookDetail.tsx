@@ -1,15 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Playbook } from '@/lib/api/schemas';
+import type { WriteOperation } from '@/lib/messaging/protocol';
 import type { RecentEvent } from '@/lib/events/feed';
 import { safeHref } from '@/components/markdown/SafeMarkdown';
 
-export type ActionKind =
-  | 'updatePlaybook'
-  | 'runBacktest'
-  | 'activatePlaybook'
-  | 'pausePlaybook'
-  | 'createCheckoutSession'
-  | 'createBrokerageLink';
+/** Every write but creating a playbook starts from a playbook's detail. */
+export type ActionKind = Exclude<WriteOperation, 'createPlaybook'>;
 
 /** What became of the last action sent to the confirm window. */
 export interface ActionState {

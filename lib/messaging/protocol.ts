@@ -104,14 +104,16 @@ export interface ServiceOverview {
   rateLimit?: RateLimitState;
 }
 
-export type WriteOperation =
-  | 'createPlaybook'
-  | 'updatePlaybook'
-  | 'runBacktest'
-  | 'activatePlaybook'
-  | 'pausePlaybook'
-  | 'createCheckoutSession'
-  | 'createBrokerageLink';
+export const writeOperation = z.enum([
+  'createPlaybook',
+  'updatePlaybook',
+  'runBacktest',
+  'activatePlaybook',
+  'pausePlaybook',
+  'createCheckoutSession',
+  'createBrokerageLink',
+]);
+export type WriteOperation = z.infer<typeof writeOperation>;
 
 /** What the confirm window shows for a pending write. */
 export interface PendingWrite {
@@ -133,16 +135,6 @@ export interface WriteDraft {
   /** After success: what the service answered (for example the new playbook's id). */
   result?: { playbookId?: string; url?: string };
 }
-
-export const writeOperation = z.enum([
-  'createPlaybook',
-  'updatePlaybook',
-  'runBacktest',
-  'activatePlaybook',
-  'pausePlaybook',
-  'createCheckoutSession',
-  'createBrokerageLink',
-]);
 
 export const messages = {
   getState: message<AppState>()({
