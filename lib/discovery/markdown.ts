@@ -3,7 +3,7 @@
  * checked links. marked's lexer gives the tokens; its HTML renderer is never used, raw HTML is
  * dropped, and sizes (nodes, depth, text) are bounded so a hostile document cannot flood a page.
  */
-import { marked, type MarkedToken, type Token, type Tokens } from 'marked';
+import { Lexer, type MarkedToken, type Token, type Tokens } from 'marked';
 import { resolveLinkHref } from './urls';
 
 export type SafeInline =
@@ -36,6 +36,12 @@ export interface MarkdownLimits {
   maxDepth: number;
   maxTextLength: number;
   maxInputLength: number;
+  /**
+   * marked's inline lexer is super-linear on crafted input (`[a](` repeated: 4 KB takes ~2 s).
+   * Runs longer than this, and any run once the time budget is spent, are kept as plain text.
+   */
+  maxInlineLength: number;
+  inlineBudgetMs: number;
 }
 
 export const DEFAULT_MARKDOWN_LIMITS: MarkdownLimits = {
@@ -43,6 +49,8 @@ export const DEFAULT_MARKDOWN_LIMITS: MarkdownLimits = {
   maxDepth: 12,
   maxTextLength: 20_000,
   maxInputLength: 1_000_000,
+  maxInlineLength: 1_500,
+  inlineBudgetMs: 150,
 };
 
 export const TRUNCATION_NOTICE = '… (document shortened for display)';
@@ -67,12 +75,48 @@ export function markdownToSafeBlocks(
   const source =
     markdown.length > limits.maxInputLength ? markdown.slice(0, limits.maxInputLength) : markdown;
   if (source.length < markdown.length) walk.truncated = true;
-  // Explicit options so another module's marked.use() cannot change what the lexer emits here.
-  const tokens = marked.lexer(source, { gfm: true, breaks: false, pedantic: false, async: false });
+  const tokens = lexBounded(source, limits);
   const blocks = convertBlocks(tokens, walk, 0);
   if (walk.truncated)
     blocks.push({ type: 'paragraph', children: [{ type: 'text', text: TRUNCATION_NOTICE }] });
   return blocks;
+}
+
+const LEXER_OPTIONS = { gfm: true, breaks: false, pedantic: false, async: false } as const;
+
+/**
+ * marked's own `lexer()`, with the inline pass bounded: block tokens first (linear), then each
+ * paragraph, heading, cell and list text is inline-lexed only while it is short and time is left.
+ */
+function lexBounded(source: string, limits: MarkdownLimits): Token[] {
+  // Explicit options so another module's marked.use() cannot change what the lexer emits here.
+  const lexer = new Lexer({ ...LEXER_OPTIONS });
+  const tokens = lexer.blockTokens(source.replace(/\r\n?/g, '\n'), []);
+  const deadline = performance.now() + limits.inlineBudgetMs;
+  const inline = (text: string): Token[] =>
+    text.length <= limits.maxInlineLength && performance.now() < deadline
+      ? lexer.inlineTokens(text, [])
+      : [{ type: 'text', raw: text, text }];
+  const fill = (list: Token[]): void => {
+    for (const token of list) {
+      if (token.type === 'table') {
+        const table = token as Tokens.Table;
+        for (const cell of [...table.header, ...table.rows.flat()]) cell.tokens = inline(cell.text);
+      } else if (token.type === 'list') {
+        for (const item of (token as Tokens.List).items) fill(item.tokens);
+      } else if (token.type === 'blockquote') {
+        fill((token as Tokens.Blockquote).tokens);
+      } else if (
+        (token.type === 'paragraph' || token.type === 'heading' || token.type === 'text') &&
+        'tokens' in token
+      ) {
+        const withText = token as Tokens.Paragraph | Tokens.Heading | Tokens.Text;
+        if (withText.tokens && withText.tokens.length === 0) withText.tokens = inline(withText.text);
+      }
+    }
+  };
+  fill(tokens);
+  return tokens;
 }
 
 function take(walk: Walk): boolean {

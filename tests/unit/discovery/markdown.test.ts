@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   inlineText,
   markdownToSafeBlocks,
+  DEFAULT_MARKDOWN_LIMITS,
   TRUNCATION_NOTICE,
   type SafeBlock,
 } from '@/lib/discovery/markdown';
@@ -156,6 +157,7 @@ describe('markdownToSafeBlocks', () => {
     ['huge table', `| a | b |\n|---|---|\n${'| 1 | 2 |\n'.repeat(10_000)}`],
   ])('bounds the tree for %s', (_name, markdown) => {
     const blocks = markdownToSafeBlocks(markdown, DOC, {
+      ...DEFAULT_MARKDOWN_LIMITS,
       maxNodes: 500,
       maxDepth: 8,
       maxTextLength: 1_000,
@@ -175,11 +177,47 @@ describe('markdownToSafeBlocks', () => {
 
   it('marks a document shortened by the input bound', () => {
     const blocks = markdownToSafeBlocks('word '.repeat(1_000), DOC, {
+      ...DEFAULT_MARKDOWN_LIMITS,
       maxNodes: 100,
       maxDepth: 8,
       maxTextLength: 10_000,
       maxInputLength: 50,
     });
     expect(collect(blocks).strings).toContain(TRUNCATION_NOTICE);
+  });
+});
+
+describe('the inline pass is bounded', () => {
+  it.each([
+    ['unclosed links', '[a]('.repeat(2_500)],
+    ['unclosed emphasis', '*a '.repeat(20_000)],
+  ])('keeps a run too long to inline-lex (%s) as one plain text run', (_name, markdown) => {
+    // Unbounded, marked took 7 to 30 seconds on these; now the run is never inline-lexed.
+    const [block] = markdownToSafeBlocks(markdown, DOC, {
+      ...DEFAULT_MARKDOWN_LIMITS,
+      maxTextLength: 100_000,
+    });
+    expect(block).toMatchObject({ type: 'paragraph' });
+    const { types, strings } = collect(block);
+    expect(types.filter((type) => type !== 'paragraph')).toEqual(['text']);
+    expect(strings.join('')).toContain(markdown.trim().slice(0, 40));
+  });
+
+  it('stops inline lexing once the time budget is spent, keeping the words', () => {
+    const markdown = 'Some **bold** and a [link](https://example.com/x).';
+    const blocks = markdownToSafeBlocks(markdown, DOC, { ...DEFAULT_MARKDOWN_LIMITS, inlineBudgetMs: 0 });
+    const { types, hrefs, strings } = collect(blocks);
+    expect(types).not.toContain('strong');
+    expect(hrefs).toEqual([]);
+    expect(strings.join('')).toContain('[link](https://example.com/x)');
+  });
+
+  it('still formats ordinary paragraphs, tables and list items', () => {
+    const blocks = markdownToSafeBlocks(
+      'Some **bold** and a [link](https://example.com/x).\n\n| a |\n|---|\n| *b* |\n\n- `c`',
+      DOC,
+    );
+    const { types } = collect(blocks);
+    expect(types).toEqual(expect.arrayContaining(['strong', 'link', 'em', 'code']));
   });
 });
