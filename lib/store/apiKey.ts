@@ -1,25 +1,44 @@
 import { createStore, del, get, set } from 'idb-keyval';
 import { registerSecret } from '@/lib/log';
 import type { KeyState } from '@/lib/messaging/protocol';
+import { getSettings } from './settings';
 
 /**
  * The API key lives in IndexedDB of the extension's own origin. Content scripts run in the page's
  * origin and cannot open this database; `storage.*` areas are avoided on purpose (content scripts
  * can read `storage.local` unless it is locked, and `storage.sync` leaves the machine).
+ * A key is bound to the API origin it was saved for: pointing the settings elsewhere never sends
+ * it there; the user enters a key for the new service.
  */
 const secrets = createStore('playbook-companion-secrets', 'secrets');
 const API_KEY = 'api-key';
 
-export async function loadApiKey(): Promise<string | undefined> {
-  const key = await get<string>(API_KEY, secrets);
-  if (typeof key !== 'string' || key.length === 0) return undefined;
-  registerSecret(key);
-  return key;
+interface StoredKey {
+  key: string;
+  apiOrigin: string;
 }
 
+async function currentApiOrigin(): Promise<string> {
+  return new URL((await getSettings()).apiUrl).origin;
+}
+
+function isStoredKey(value: unknown): value is StoredKey {
+  const record = value as Partial<StoredKey> | undefined;
+  return typeof record?.key === 'string' && record.key.length > 0 && typeof record.apiOrigin === 'string';
+}
+
+/** The key for the configured API origin, or undefined when none was saved for it. */
+export async function loadApiKey(): Promise<string | undefined> {
+  const stored = await get<unknown>(API_KEY, secrets);
+  if (!isStoredKey(stored) || stored.apiOrigin !== (await currentApiOrigin())) return undefined;
+  registerSecret(stored.key);
+  return stored.key;
+}
+
+/** Saves the key for the API origin configured now (settings are saved first). */
 export async function storeApiKey(key: string): Promise<KeyState> {
   registerSecret(key);
-  await set(API_KEY, key, secrets);
+  await set(API_KEY, { key, apiOrigin: await currentApiOrigin() } satisfies StoredKey, secrets);
   return describeKey(key);
 }
 
@@ -34,4 +53,14 @@ export function describeKey(key: string | undefined): KeyState {
 
 export async function apiKeyState(): Promise<KeyState> {
   return describeKey(await loadApiKey());
+}
+
+/** Tells keys apart without keeping them: the first 16 hex digits of the key's SHA-256. */
+export async function keyFingerprint(): Promise<string | undefined> {
+  const key = await loadApiKey();
+  if (!key) return undefined;
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key));
+  return Array.from(new Uint8Array(digest).slice(0, 8), (byte) => byte.toString(16).padStart(2, '0')).join(
+    '',
+  );
 }

@@ -1,6 +1,10 @@
-import { storage } from 'wxt/utils/storage';
+import { createStore, get, set } from 'idb-keyval';
 
-/** Where the extension looks for the service. Stored in `storage.local`: nothing here is secret. */
+/**
+ * Where the extension looks for the service. Not secret, but it decides where the key is sent,
+ * so it lives in the extension origin's IndexedDB: content scripts can write `storage.local`
+ * (they need it for their own dismissals), and a rewritten API URL would carry the key away.
+ */
 export interface Settings {
   serviceUrl: string;
   apiUrl: string;
@@ -16,10 +20,11 @@ export const DEFAULT_SETTINGS: Settings = {
   pollMinutes: 5,
 };
 
-export const settingsItem = storage.defineItem<Settings>('local:settings', { fallback: DEFAULT_SETTINGS });
+const settingsStore = createStore('playbook-companion-settings', 'settings');
+const SETTINGS_KEY = 'settings';
 
 export async function getSettings(): Promise<Settings> {
-  return { ...DEFAULT_SETTINGS, ...(await settingsItem.getValue()) };
+  return { ...DEFAULT_SETTINGS, ...(await get<Partial<Settings>>(SETTINGS_KEY, settingsStore)) };
 }
 
 /** Trailing slashes and default ports are noise in an origin comparison; keep one spelling. */
@@ -43,7 +48,7 @@ export async function saveSettings(next: Partial<Settings>): Promise<SettingsCha
     apiUrl: next.apiUrl ? normalizeServiceUrl(next.apiUrl) : current.apiUrl,
     pollMinutes: next.pollMinutes ?? current.pollMinutes,
   };
-  await settingsItem.setValue(settings);
+  await set(SETTINGS_KEY, settings, settingsStore);
   return {
     settings,
     serviceChanged: settings.serviceUrl !== current.serviceUrl || settings.apiUrl !== current.apiUrl,
