@@ -14,6 +14,7 @@ import {
 } from '@/lib/messaging';
 import {
   addToOutbox,
+  claimForSending,
   getOutboxEntry,
   listOutbox,
   removeFromOutbox,
@@ -21,6 +22,7 @@ import {
   type DraftOrigin,
   type OutboxEntry,
 } from '@/lib/outbox';
+import { keyFingerprint } from '@/lib/store/apiKey';
 import { getSettings } from '@/lib/store/settings';
 import { openConfirmWindow } from './confirmWindow';
 import type { MenuContext } from './contextMenus';
@@ -36,6 +38,8 @@ const SENT_KEPT_MS = 24 * 60 * 60 * 1000;
 /** Alarms that resend a write the service asked us to hold back (429 with a long wait). */
 const RETRY_ALARM_PREFIX = 'write-retry:';
 const WAIT_KINDS = new Set(['deferred', 'rate-limited']);
+/** Failures after which the service may have committed the write: its key must not change. */
+const MAY_HAVE_LANDED = new Set(['network', 'timeout', 'server', 'malformed-response', 'interrupted']);
 
 const CONSEQUENCES: Record<WriteOperation, string> = {
   createPlaybook: 'A new playbook is created in your account as a draft. Nothing is traded.',
@@ -226,9 +230,18 @@ async function confirmWrite(
   }
   const body = confirmedBody(entry, edits);
   const sameBody = canonicalJson(body ?? null) === canonicalJson(entry.draft.body ?? null);
+  // After a failure that may have reached the service, the key stays even for an edited body: if
+  // the first attempt landed, the service answers 422 instead of writing a second playbook.
+  const mayHaveLanded = entry.status === 'failed' && MAY_HAVE_LANDED.has(entry.error?.code ?? '');
   const idempotencyKey =
-    entry.draft.idempotencyKey && sameBody ? entry.draft.idempotencyKey : newIdempotencyKey();
-  const draft: WriteDraft = { ...entry.draft, body, idempotencyKey };
+    entry.draft.idempotencyKey && (sameBody || mayHaveLanded)
+      ? entry.draft.idempotencyKey
+      : newIdempotencyKey();
+  const confirmedFor = {
+    serviceUrl: (await getSettings()).serviceUrl,
+    keyFingerprint: await keyFingerprint(),
+  };
+  const draft: WriteDraft = { ...entry.draft, body, idempotencyKey, confirmedFor };
   return sendConfirmed(entry, draft);
 }
 
@@ -245,11 +258,13 @@ async function sendConfirmed(
   const operationId = entry.operationId as WriteOperation;
   const body = draft.body;
   const idempotencyKey = draft.idempotencyKey ?? newIdempotencyKey();
-  await updateOutboxEntry<WriteDraft>(id, {
-    status: 'sending',
-    draft: { ...draft, idempotencyKey },
-    error: undefined,
-  });
+  const claimed = await claimForSending<WriteDraft>(id, { ...draft, idempotencyKey });
+  if (!claimed) {
+    throw new HandledError({
+      code: 'write-in-progress',
+      message: 'This write is already being sent, or was sent.',
+    });
+  }
 
   const intent = { operationId, path: draft.path, body, idempotencyKey, ifMatch: draft.ifMatch };
   try {
@@ -276,7 +291,11 @@ async function sendConfirmed(
     return sent ?? entry;
   } catch (error) {
     const retryAt = isApiError(error) && WAIT_KINDS.has(error.kind) ? error.retryAt : undefined;
-    const message = isApiError(error) ? error.message : 'The write could not be sent.';
+    const message = !isApiError(error)
+      ? 'The write could not be sent.'
+      : error.kind === 'idempotency-mismatch'
+        ? 'An earlier attempt of this write already reached the service with the content you first confirmed, so this edited version was not sent: nothing was written twice. Discard this draft and check your playbooks.'
+        : error.message;
     if (retryAt !== undefined) {
       await browser.alarms.create(`${RETRY_ALARM_PREFIX}${id}`, {
         when: Math.max(retryAt, Date.now() + 1_000),
@@ -309,6 +328,18 @@ export async function resendDeferredWrite(id: string): Promise<void> {
     !entry.draft.idempotencyKey
   )
     return;
+  const now = { serviceUrl: (await getSettings()).serviceUrl, keyFingerprint: await keyFingerprint() };
+  const then = entry.draft.confirmedFor;
+  if (!then || then.serviceUrl !== now.serviceUrl || then.keyFingerprint !== now.keyFingerprint) {
+    await updateOutboxEntry<WriteDraft>(id, {
+      error: {
+        message:
+          'Not sent: the service or the API key changed since you confirmed it. Open the draft to review where it goes.',
+        code: 'account-changed',
+      },
+    });
+    return;
+  }
   log.info('write.resend', { draftId: id, operationId: entry.operationId });
   await sendConfirmed(entry, entry.draft).catch((error: unknown) =>
     log.warn('write.resend-failed', { draftId: id, error }),

@@ -134,6 +134,8 @@ export interface WriteDraft {
   idempotencyKey?: string;
   /** After success: what the service answered (for example the new playbook's id). */
   result?: { playbookId?: string; url?: string };
+  /** Where the user confirmed it: an alarm's resend goes nowhere else. */
+  confirmedFor?: { serviceUrl: string; keyFingerprint?: string };
 }
 
 export const messages = {

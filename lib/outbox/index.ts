@@ -59,6 +59,36 @@ export async function updateOutboxEntry<T>(
   return next;
 }
 
+/**
+ * Moves a pending or failed entry to "sending" in one IndexedDB transaction, so two confirm
+ * windows (or a confirm and a retry alarm) can never both send it. Undefined when it was not free.
+ */
+export async function claimForSending<T>(id: string, draft: T): Promise<OutboxEntry<T> | undefined> {
+  return outbox('readwrite', (store) => {
+    return new Promise<OutboxEntry<T> | undefined>((resolve, reject) => {
+      const read = store.get(id);
+      read.onerror = () => reject(read.error ?? new Error('outbox read failed'));
+      read.onsuccess = () => {
+        const current = read.result as OutboxEntry<T> | undefined;
+        if (!current || (current.status !== 'pending' && current.status !== 'failed')) {
+          resolve(undefined);
+          return;
+        }
+        const claimed: OutboxEntry<T> = {
+          ...current,
+          status: 'sending',
+          draft,
+          error: undefined,
+          updatedAt: new Date().toISOString(),
+        };
+        const write = store.put(claimed, id);
+        write.onerror = () => reject(write.error ?? new Error('outbox write failed'));
+        write.onsuccess = () => resolve(claimed);
+      };
+    });
+  });
+}
+
 export async function removeFromOutbox(id: string): Promise<void> {
   await del(id, outbox);
 }

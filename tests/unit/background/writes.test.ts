@@ -4,6 +4,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ApiError, createConfirmationLedger, type WriteIntent } from '@/lib/api';
 import { createHandlerRegistry, type HandlerRegistry, type WriteDraft } from '@/lib/messaging';
 import { getOutboxEntry, listOutbox, removeFromOutbox, type OutboxEntry } from '@/lib/outbox';
+import { storeApiKey } from '@/lib/store/apiKey';
 
 /** The service seam: a real confirmation ledger, and a fake client that refuses unconfirmed writes. */
 const seam = vi.hoisted(() => ({
@@ -260,13 +261,69 @@ describe('confirming', () => {
     expect(seam.sent).toHaveLength(1);
   });
 
-  it('makes a new key when the user changes the body before retrying', async () => {
+  it('makes a new key when the user changes the body after the service refused it outright', async () => {
     const id = await queueAction('createPlaybook', { body: pageDraft });
-    seam.failures.push(new ApiError({ kind: 'network', operationId: 'createPlaybook', message: 'Offline.' }));
+    seam.failures.push(
+      new ApiError({ kind: 'validation', operationId: 'createPlaybook', message: 'Bad title.', status: 400 }),
+    );
     await send('confirmWrite', { id });
     await value('confirmWrite', { id, body: { thesis: 'A different thesis.' } });
     expect(seam.sent).toHaveLength(2);
     expect(seam.sent[1].idempotencyKey).not.toBe(seam.sent[0].idempotencyKey);
+  });
+
+  it.each(['network', 'timeout', 'server', 'malformed-response'] as const)(
+    'keeps the key for an edited body after a %s failure, which may have landed',
+    async (kind) => {
+      const id = await queueAction('createPlaybook', { body: pageDraft });
+      seam.failures.push(new ApiError({ kind, operationId: 'createPlaybook', message: 'Unclear.' }));
+      await send('confirmWrite', { id });
+      await value('confirmWrite', { id, body: { thesis: 'A different thesis.' } });
+      expect(seam.sent).toHaveLength(2);
+      // Same key, other body: if the first landed the service answers 422 rather than write twice.
+      expect(seam.sent[1].idempotencyKey).toBe(seam.sent[0].idempotencyKey);
+      expect(seam.sent[1].body).not.toEqual(seam.sent[0].body);
+    },
+  );
+
+  it('says plainly that nothing was written twice when the service answers 422', async () => {
+    const id = await queueAction('createPlaybook', { body: pageDraft });
+    seam.failures.push(new ApiError({ kind: 'network', operationId: 'createPlaybook', message: 'Offline.' }));
+    seam.failures.push(
+      new ApiError({
+        kind: 'idempotency-mismatch',
+        operationId: 'createPlaybook',
+        message: 'x',
+        status: 422,
+      }),
+    );
+    await send('confirmWrite', { id });
+    await send('confirmWrite', { id, body: { thesis: 'A different thesis.' } });
+    expect((await getOutboxEntry(id))?.error?.message).toMatch(/nothing was written twice/);
+  });
+
+  it('sends a draft once when two confirm windows confirm it at the same time', async () => {
+    const id = await queueAction('createPlaybook', { body: pageDraft });
+    const answers = await Promise.all([send('confirmWrite', { id }), send('confirmWrite', { id })]);
+    expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
+    expect(answers.find((answer) => !answer.ok)).toMatchObject({ error: { code: 'write-in-progress' } });
+    expect(seam.sent).toHaveLength(1);
+  });
+
+  it('an alarm does not resend into another account than the one the user confirmed for', async () => {
+    await storeApiKey('pbk_account_a_0123456789');
+    const id = await queueAction('createPlaybook', { body: pageDraft });
+    const retryAt = Date.now() + 90_000;
+    seam.failures.push(
+      new ApiError({ kind: 'deferred', operationId: 'createPlaybook', message: 'Wait.', retryAt }),
+    );
+    await send('confirmWrite', { id });
+    await storeApiKey('pbk_account_b_0123456789');
+    await fakeBrowser.alarms.onAlarm.trigger({ name: `write-retry:${id}`, scheduledTime: retryAt });
+    await vi.waitFor(async () =>
+      expect((await getOutboxEntry(id))?.error).toMatchObject({ code: 'account-changed' }),
+    );
+    expect(seam.sent).toHaveLength(1);
   });
 
   it('answers field errors for bad edits and sends nothing', async () => {
