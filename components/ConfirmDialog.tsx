@@ -16,6 +16,13 @@ import './confirm/confirm.css';
 
 export type { PlaybookFields, Visibility } from './confirm/describe';
 
+/** The page a new playbook came from: every field the page supplied, shown as text. */
+export interface SourceView {
+  url: string;
+  title?: string;
+  excerpt?: string;
+}
+
 export interface ConfirmSubmission {
   /** The edited fields, for create and update only. */
   fields?: PlaybookFields;
@@ -34,7 +41,7 @@ export interface ConfirmDialogProps {
   current?: Partial<PlaybookFields>;
   /** Other writes: every path parameter and body field that will be sent. */
   rows?: SentRow[];
-  sourceUrl?: string;
+  source?: SourceView;
   /** Live execution and billing: the name the user must type before Confirm is enabled. */
   typeToConfirm?: string;
   busy?: boolean;
@@ -151,7 +158,27 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
             </select>
             <FieldError id="error-visibility" message={errors.visibility} />
           </label>
-          {props.sourceUrl ? <p class="hint">Source: {props.sourceUrl}</p> : null}
+          {props.source ? (
+            <section aria-label="Source" class="source">
+              <h2>Source (sent with the playbook)</h2>
+              <dl>
+                <dt>Page</dt>
+                <dd>{props.source.url}</dd>
+                {props.source.title ? (
+                  <>
+                    <dt>Title</dt>
+                    <dd>{props.source.title}</dd>
+                  </>
+                ) : null}
+                {props.source.excerpt ? (
+                  <>
+                    <dt>Excerpt</dt>
+                    <dd>{props.source.excerpt}</dd>
+                  </>
+                ) : null}
+              </dl>
+            </section>
+          ) : null}
         </>
       ) : null}
       {changes ? (

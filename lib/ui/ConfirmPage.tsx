@@ -1,5 +1,10 @@
 import { useState } from 'preact/hooks';
-import { ConfirmDialog, type ConfirmSubmission, type PlaybookFields } from '@/components/ConfirmDialog';
+import {
+  ConfirmDialog,
+  type ConfirmSubmission,
+  type PlaybookFields,
+  type SourceView,
+} from '@/components/ConfirmDialog';
 import { Disclaimer } from '@/components/Disclaimer';
 import { isEditable, sentRows } from '@/components/confirm/describe';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
@@ -29,11 +34,17 @@ function playbookFields(source: Record<string, unknown>): PlaybookFields {
   };
 }
 
-function sourceUrlOf(body: Record<string, unknown> | undefined): string | undefined {
+/** The page a new playbook came from, all of it as sent: the user sees every word the page supplied. */
+function sourceOf(body: Record<string, unknown> | undefined): SourceView | undefined {
   const source = body?.source;
   if (!source || typeof source !== 'object') return undefined;
-  const url = (source as { url?: unknown }).url;
-  return typeof url === 'string' ? url : undefined;
+  const { url, title, excerpt } = source as { url?: unknown; title?: unknown; excerpt?: unknown };
+  if (typeof url !== 'string') return undefined;
+  return {
+    url,
+    title: typeof title === 'string' ? title : undefined,
+    excerpt: typeof excerpt === 'string' ? excerpt : undefined,
+  };
 }
 
 async function load(draftId: string): Promise<Loaded> {
@@ -43,8 +54,13 @@ async function load(draftId: string): Promise<Loaded> {
   try {
     const playbook = await sendMessage('getPlaybook', { id: playbookId });
     return { pending, current: playbookFields(playbook) };
-  } catch {
-    return { pending };
+  } catch (error) {
+    // Without the playbook as it is now, the form would start from blanks and an update could
+    // clear fields the user never touched: show the failure instead of the form.
+    throw new MessageError({
+      code: 'playbook-unavailable',
+      message: `The playbook could not be read, so this change cannot be shown safely: ${errorText(error)} Close this window and try again.`,
+    });
   }
 }
 
@@ -152,7 +168,7 @@ export function ConfirmPage({ draftId }: { draftId: string }) {
           ? sentRows({ path: entry.draft.path, ifMatch: entry.draft.ifMatch })
           : sentRows(entry.draft)
       }
-      sourceUrl={sourceUrlOf(body)}
+      source={sourceOf(body)}
       typeToConfirm={pending.typeToConfirm}
       busy={busy}
       error={error ?? (failedEarlier ? entry.error?.message : undefined)}

@@ -230,7 +230,10 @@ test('script payloads in the page title and selection show as text and never run
   const confirm = await openDraft(context, page);
   await expect(confirm.dialog.getByLabel('Title')).toHaveValue(/<img src=x onerror="window\.pwned=1">/);
   await expect(confirm.dialog.getByLabel('Thesis')).toHaveValue(/<script>window\.pwned=2<\/script>/);
-  await expect(confirm.dialog).toContainText('Source:');
+  // The page's own title and excerpt are sent too, so they are shown, as text, before Confirm.
+  const source = confirm.dialog.getByRole('region', { name: 'Source' });
+  await expect(source).toContainText('<img src=x onerror="window.pwned=1"> TSLA deliveries beat');
+  await expect(source).toContainText('<script>window.pwned=2</script>');
   expect(await confirm.dialog.locator('img, script').count()).toBe(0);
 
   await confirm.confirm.click();

@@ -55,11 +55,15 @@ describe('ConfirmDialog', () => {
     const payload = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>';
     renderDialog({
       initial: { ...fields, title: payload, thesis: payload },
-      sourceUrl: 'https://x.test/?q=<b>',
+      source: { url: 'https://x.test/?q=<b>', title: payload, excerpt: `${payload} excerpt` },
     });
     expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe(payload);
     expect(document.querySelector('img, script, b')).toBeNull();
     expect(screen.getByRole('dialog').textContent).toContain('https://x.test/?q=<b>');
+    // Every word the page supplied is shown before it is sent, as text.
+    const source = screen.getByRole('region', { name: 'Source' });
+    expect(source.textContent).toContain(payload);
+    expect(source.textContent).toContain(`${payload} excerpt`);
   });
 
   it('keeps Confirm disabled until the playbook name is typed exactly', () => {
