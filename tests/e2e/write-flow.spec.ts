@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from '@playwright/test';
-import type { RecordedRequest } from '../../sandbox/server';
+import type { RecordedRequest, Sandbox } from '../../sandbox/server';
 import { ConfirmPage } from './pages/surfaces';
-import { expect, test } from './fixtures';
+import { expect, test, type ExtensionHandle, type PagesServer } from './fixtures';
 import { clickOffer } from './helpers/offer';
 
 async function openDraft(context: BrowserContext, page: Page): Promise<ConfirmPage> {
@@ -10,6 +10,24 @@ async function openDraft(context: BrowserContext, page: Page): Promise<ConfirmPa
   const confirm = new ConfirmPage(await opened);
   await expect(confirm.dialog).toBeVisible();
   return confirm;
+}
+
+interface FlowFixtures {
+  context: BrowserContext;
+  extension: ExtensionHandle;
+  pages: PagesServer;
+  sandbox: Sandbox;
+}
+
+/** The common start: a configured extension, a finance page, the offer clicked, the confirm window open. */
+async function draftFromQuotePage({ context, extension, pages, sandbox }: FlowFixtures) {
+  await extension.configure();
+  sandbox.clearRequests();
+  const before = sandbox.db.playbookCount();
+  const page = await context.newPage();
+  await page.goto(pages.url('quote-aapl.html'));
+  const confirm = await openDraft(context, page);
+  return { page, confirm, before };
 }
 
 const playbookPosts = (requests: RecordedRequest[]) =>
@@ -21,12 +39,7 @@ test('turning a page into a playbook writes it once, after Confirm, with the edi
   pages,
   sandbox,
 }) => {
-  await extension.configure();
-  sandbox.clearRequests();
-  const before = sandbox.db.playbookCount();
-  const page = await context.newPage();
-  await page.goto(pages.url('quote-aapl.html'));
-  const confirm = await openDraft(context, page);
+  const { confirm, before } = await draftFromQuotePage({ context, extension, pages, sandbox });
   await expect(confirm.dialog).toContainText('Demo Investor');
   await expect(confirm.dialog).toContainText('createPlaybook');
   await expect(confirm.dialog).toContainText('Decision support, not financial advice');
@@ -61,12 +74,7 @@ test('turning a page into a playbook writes it once, after Confirm, with the edi
 });
 
 test('cancel writes nothing and removes the draft', async ({ context, extension, pages, sandbox }) => {
-  await extension.configure();
-  sandbox.clearRequests();
-  const before = sandbox.db.playbookCount();
-  const page = await context.newPage();
-  await page.goto(pages.url('quote-aapl.html'));
-  const confirm = await openDraft(context, page);
+  const { confirm, before } = await draftFromQuotePage({ context, extension, pages, sandbox });
   const draftId = new URL(confirm.page.url()).searchParams.get('draft');
   const closed = confirm.page.waitForEvent('close');
   await confirm.cancel.click();
@@ -84,12 +92,7 @@ test('a page script can neither reach the confirm window nor forge a confirmatio
   sandbox,
   serviceWorker,
 }) => {
-  await extension.configure();
-  sandbox.clearRequests();
-  const before = sandbox.db.playbookCount();
-  const page = await context.newPage();
-  await page.goto(pages.url('quote-aapl.html'));
-  const confirm = await openDraft(context, page);
+  const { page, confirm, before } = await draftFromQuotePage({ context, extension, pages, sandbox });
   const draftId = new URL(confirm.page.url()).searchParams.get('draft') ?? '';
 
   // The page's own scripts have no extension messaging API at all.
@@ -151,12 +154,7 @@ test('a 5xx after the commit, then Retry, still makes exactly one playbook with 
   pages,
   sandbox,
 }) => {
-  await extension.configure();
-  sandbox.clearRequests();
-  const before = sandbox.db.playbookCount();
-  const page = await context.newPage();
-  await page.goto(pages.url('quote-aapl.html'));
-  const confirm = await openDraft(context, page);
+  const { confirm, before } = await draftFromQuotePage({ context, extension, pages, sandbox });
   // The write commits but its answer is lost (500); the client's own retries then meet 503s, so the
   // failure reaches the user. The hold keeps the first request in flight while the 503s are switched on.
   sandbox.setFaults({ serverErrorAfterCommit: 1, writeHoldMs: 1_500 });
@@ -183,12 +181,7 @@ test('stopping the service worker between the click and Confirm loses nothing', 
   pages,
   sandbox,
 }) => {
-  await extension.configure();
-  sandbox.clearRequests();
-  const before = sandbox.db.playbookCount();
-  const page = await context.newPage();
-  await page.goto(pages.url('quote-aapl.html'));
-  const confirm = await openDraft(context, page);
+  const { page, confirm, before } = await draftFromQuotePage({ context, extension, pages, sandbox });
 
   const cdp = await context.newCDPSession(page);
   const states: string[] = [];
