@@ -12,7 +12,9 @@ export const confirmations = createConfirmationLedger();
 export const readCache = createReadCache();
 
 const REPORT_KEY = 'discovery-report';
-let current: { key: string; client: ApiClient } | undefined;
+/** How long a built client is used before the OpenAPI document is looked at again. */
+const DOCUMENT_RECHECK_MS = 60_000;
+let current: { settingsKey: string; documentText: string; checkedAt: number; client: ApiClient } | undefined;
 
 function fetchFromWorker(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   return fetch(input, init);
@@ -20,9 +22,17 @@ function fetchFromWorker(input: RequestInfo | URL, init?: RequestInit): Promise<
 
 export async function serviceClient(settings?: Settings): Promise<ApiClient> {
   const active = settings ?? (await getSettings());
+  const settingsKey = `${active.serviceUrl}|${active.apiUrl}`;
+  // Every message would otherwise re-read, re-parse and re-check the document from IndexedDB.
+  if (current?.settingsKey === settingsKey && Date.now() - current.checkedAt < DOCUMENT_RECHECK_MS) {
+    return current.client;
+  }
   const openApi = await getOpenApiDocument(active.serviceUrl, { fetch: fetchFromWorker });
-  const key = `${active.serviceUrl}|${active.apiUrl}|${openApi.url}|${JSON.stringify(openApi.document).length}`;
-  if (current?.key === key) return current.client;
+  const documentText = `${openApi.url}\n${JSON.stringify(openApi.document)}`;
+  if (current?.settingsKey === settingsKey && current.documentText === documentText) {
+    current.checkedAt = Date.now();
+    return current.client;
+  }
   const client = createApiClient({
     apiUrl: active.apiUrl,
     siteUrl: active.serviceUrl,
@@ -32,13 +42,15 @@ export async function serviceClient(settings?: Settings): Promise<ApiClient> {
     getApiKey: loadApiKey,
     confirmations,
   });
-  current = { key, client };
+  current = { settingsKey, documentText, checkedAt: Date.now(), client };
   return client;
 }
 
 export async function discover(): Promise<DiscoveryReport> {
   const settings = await getSettings();
   const report = await runDiscovery({ baseUrl: settings.serviceUrl, fetch: fetchFromWorker });
+  // A discovery run may have brought a new OpenAPI document: the next call looks at it.
+  if (current) current.checkedAt = 0;
   await writeState(REPORT_KEY, report);
   return report;
 }
