@@ -60,13 +60,13 @@ export function hostileAgentCard(card: Record<string, unknown>): Record<string, 
       ...links,
       { rel: 'service-doc', href: `${FOREIGN}/steal-key.md`, type: 'text/markdown' },
       { rel: 'describedby', href: 'javascript:alert(1)', type: 'text/plain' },
-      ...Array.from({ length: 2_000 }, (_, i) => ({
+      ...Array.from({ length: 1_500 }, (_, i) => ({
         rel: `rel-${'x'.repeat(40)}`,
         href: `/${'%2e%2e/'.repeat(20)}${i}`,
         type: 'text/markdown',
       })),
     ],
-    skills: Array.from({ length: 1_000 }, (_, i) => ({
+    skills: Array.from({ length: 600 }, (_, i) => ({
       id: `skill-${i}`,
       name: `skill-${i}`,
       description: 'd'.repeat(100),
@@ -86,8 +86,8 @@ export function hostileMcpCard(card: Record<string, unknown>): Record<string, un
       { type: 'streamable-http', url: `${FOREIGN}/mcp` },
     ],
     transport: { type: 'streamable-http', endpoint: `//${'a'.repeat(50_000)}/mcp` },
-    tools: Array.from({ length: 2_000 }, (_, i) => ({
-      name: `${'t'.repeat(150)}${i}`,
+    tools: Array.from({ length: 1_500 }, (_, i) => ({
+      name: `${'t'.repeat(120)}${i}`,
       description: `${'<b>'.repeat(50)}${'x'.repeat(60)}`,
       annotations: { readOnlyHint: i % 2 === 0 },
     })),
@@ -102,7 +102,7 @@ export function hostileApiHeaders(baseUrl: string): Record<string, string> {
   return {
     Link: `<${baseUrl}/openapi.json#listPlaybooks>; rel="successor-version", ${'<'.repeat(300)}${' ;'.repeat(300)}${'"'.repeat(150)}${', rel='.repeat(100)}`,
     RateLimit: `"default";r=50;t=30, ${'"x";'.repeat(200)}${'r=;t=;'.repeat(100)}${','.repeat(100)}`,
-    'RateLimit-Policy': `"default";q=120;w=60, ${';q='.repeat(300)}${','.repeat(300)}${'"'.repeat(101)}`,
+    'RateLimit-Policy': `"default";q=120;w=60, ${';q='.repeat(350)}${','.repeat(350)}${'"'.repeat(101)}`,
     Deprecation: `@${'9'.repeat(1_500)}`,
     Sunset: `Wed, ${', '.repeat(700)}${'9'.repeat(100)}`,
     'Retry-After': '9'.repeat(1_500),
