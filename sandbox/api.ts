@@ -206,7 +206,8 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
     c.set('apiKey', user && match ? match[1] : null);
     if (user && match && ctx.faults.take('echoKeyInProblem')) {
       const detail = keyEchoDetail(match[1], ctx.faults.config.echoKeyPadding);
-      return problem(c, badRequest(detail, 'invalid_request', [{ path: 'Authorization', message: detail }]));
+      // 403 carries no errors[]: clients show the detail itself, where a cut can land inside the key.
+      return problem(c, { status: 403, code: 'forbidden', title: 'Forbidden', detail });
     }
     const bucketId =
       user && match

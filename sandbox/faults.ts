@@ -268,7 +268,7 @@ export const FAULT_FLAGS: {
     flag: '--fault-echo-key-in-problem',
     field: 'echoKeyInProblem',
     kind: 'int',
-    help: "the next N authenticated API requests get a 400 whose detail echoes the caller's key",
+    help: "the next N authenticated API requests get a 403 whose detail echoes the caller's key",
   },
   {
     flag: '--fault-echo-key-padding',
