@@ -63,5 +63,5 @@ export function classifyPort(
   port: Pick<Browser.runtime.Port, 'sender'>,
   self: SenderIdentity = ownIdentity(),
 ): ClassifiedSender {
-  return classifySender(port.sender as SenderLike | undefined, self);
+  return classifySender(port.sender, self);
 }

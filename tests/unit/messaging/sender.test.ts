@@ -104,7 +104,7 @@ describe('classifySender', () => {
     expect(classifyPort({ sender: undefined }, self).kind).toBe('foreign');
     expect(
       classifyPort(
-        { sender: { id: self.extensionId, tab, frameId: 0, origin: 'https://finance.yahoo.com' } as never },
+        { sender: { id: self.extensionId, tab, frameId: 0, origin: 'https://finance.yahoo.com' } },
         self,
       ).kind,
     ).toBe('content-script');
