@@ -49,7 +49,8 @@ export async function startOffer(ctx: ContentScriptContext): Promise<void> {
   let tickers: string[] = [];
   let host: HTMLElement | undefined;
   let lastSeenVisible: boolean | undefined;
-  let visibility: IntersectionObserver | undefined;
+  // Set after mount; onRemove may run later and must stop it.
+  const watch: { visibility?: IntersectionObserver } = {};
 
   const detect = () => {
     tickers = draftOfPage()?.tickers ?? [];
@@ -138,13 +139,13 @@ export async function startOffer(ctx: ContentScriptContext): Promise<void> {
       if (container) render(null, container);
       container = undefined;
       host = undefined;
-      visibility?.disconnect();
+      watch.visibility?.disconnect();
     },
   });
   if (ctx.isInvalid) return;
   ui.mount();
   raiseToTopLayer(ui.shadowHost);
-  visibility = watchVisibility(ui.shadowHost, (visible) => {
+  watch.visibility = watchVisibility(ui.shadowHost, (visible) => {
     lastSeenVisible = visible;
   });
   ctx.onInvalidated(() => ui.remove());
@@ -166,7 +167,7 @@ function raiseToTopLayer(host: HTMLElement): void {
     host.setAttribute('popover', 'manual');
     host.showPopover();
     host.addEventListener('toggle', (event) => {
-      if ((event as ToggleEvent).newState === 'closed' && host.isConnected) host.showPopover();
+      if (event.newState === 'closed' && host.isConnected) host.showPopover();
     });
   } catch {
     // No top layer here: the !important host styles still hold.
