@@ -145,7 +145,8 @@ export async function startOffer(ctx: ContentScriptContext): Promise<void> {
   if (ctx.isInvalid) return;
   ui.mount();
   raiseToTopLayer(ui.shadowHost);
-  watch.visibility = watchVisibility(ui.shadowHost, (visible) => {
+  // The host is an empty box: the drawn offer inside it is what the browser can see occluded.
+  watch.visibility = watchVisibility(container?.querySelector('.offer') ?? ui.shadowHost, (visible) => {
     lastSeenVisible = visible;
   });
   ctx.onInvalidated(() => ui.remove());
@@ -176,7 +177,7 @@ function raiseToTopLayer(host: HTMLElement): void {
 
 /** IntersectionObserver v2 (Chromium): tells when the host is occluded, faded or distorted. */
 function watchVisibility(
-  host: HTMLElement,
+  target: Element,
   report: (visible: boolean) => void,
 ): IntersectionObserver | undefined {
   if (typeof IntersectionObserver !== 'function') return undefined;
@@ -190,7 +191,7 @@ function watchVisibility(
       },
       { trackVisibility: true, delay: 100 } as IntersectionObserverInit,
     );
-    observer.observe(host);
+    observer.observe(target);
     return observer;
   } catch {
     return undefined;
