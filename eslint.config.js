@@ -30,6 +30,7 @@ export default tseslint.config(
   {
     ignores: [
       '.output/',
+      '.output-*/',
       '.wxt/',
       'node_modules/',
       'test-results/',

@@ -1,6 +1,8 @@
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
 import { noCodeGeneration } from './build/noCodeGeneration';
+// `npm run zip` / `build:store`: no loopback host; lib/content/matches.ts drops the demo pages too.
+import { STORE_MODE } from './lib/content/storeMode';
 
 /** The sandbox runs on loopback; real services are reached only after the user grants them. */
 const SANDBOX_HOSTS = ['http://127.0.0.1/*', 'http://localhost/*'];
@@ -22,7 +24,7 @@ export default defineConfig({
     ],
   },
   vite: () => ({ plugins: [preact(), noCodeGeneration()] }),
-  manifest: ({ browser }) => ({
+  manifest: ({ browser, mode }) => ({
     name: 'Playbook Companion',
     description:
       'Turn what you read on finance sites into investing playbooks with your AI investing agent. Decision support, not financial advice.',
@@ -34,7 +36,8 @@ export default defineConfig({
       'notifications',
       ...(browser === 'chrome' ? ['sidePanel'] : []),
     ],
-    host_permissions: SANDBOX_HOSTS,
+    // Development and test builds (npm run build, npm start, the e2e suite) reach the sandbox at once.
+    ...(mode === STORE_MODE ? {} : { host_permissions: SANDBOX_HOSTS }),
     optional_host_permissions: ['https://*/*', 'http://*/*'],
     // COMPAT(firefox-mv2): WXT drops optional_host_permissions for MV2; Firefox reads origins here.
     ...(browser === 'firefox' ? { optional_permissions: ['https://*/*', 'http://*/*'] } : {}),

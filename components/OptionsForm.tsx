@@ -103,6 +103,11 @@ export function OptionsForm(props: OptionsFormProps) {
 
       <form class="card stack" onSubmit={submit} noValidate>
         <h2>Service</h2>
+        {state.insecureSettings ? (
+          <p class="callout problem" role="alert">
+            {state.insecureSettings.message}
+          </p>
+        ) : null}
         {field(
           'serviceUrl',
           'Service URL',

@@ -4,7 +4,7 @@ import { Disclaimer } from './Disclaimer';
 import { OutboxList } from './OutboxList';
 import { PlaybookList } from './PlaybookList';
 import { StatusRegion } from './StatusRegion';
-import { ProblemBanner } from './popup/ProblemBanner';
+import { InsecureSettingsBanner, ProblemBanner } from './popup/ProblemBanner';
 import type { ProblemView } from './popup/format';
 
 export type VisibilityFilter = 'all' | 'private' | 'unlisted' | 'public';
@@ -90,6 +90,9 @@ export function PopupView(props: PopupViewProps) {
             . Meanwhile, browse the public playbooks below.
           </p>
         </div>
+      ) : null}
+      {state?.insecureSettings ? (
+        <InsecureSettingsBanner message={state.insecureSettings.message} optionsUrl={props.optionsUrl} />
       ) : null}
       {props.offline ? (
         <p class="callout offline" role="status">

@@ -1,9 +1,10 @@
 import { defineContentScript } from 'wxt/utils/define-content-script';
 import { startOffer } from '@/lib/content/offer';
-import { CONTENT_SCRIPT_MATCHES } from '@/lib/content/matches';
+import { contentScriptMatches } from '@/lib/content/matches';
 
 export default defineContentScript({
-  matches: CONTENT_SCRIPT_MATCHES,
+  // The build's WXT mode decides whether the sandbox's demo pages are included (never in store builds).
+  matches: contentScriptMatches(import.meta.env.MODE),
   // The offer's CSS is inlined into its shadow root (lib/content/offer.tsx): nothing web-accessible.
   cssInjectionMode: 'manual',
   allFrames: false,

@@ -1,23 +1,8 @@
-/** Checks a service or API URL as the user typed it; undefined when it is fine. */
-export function urlProblem(input: string): string | undefined {
-  const text = input.trim();
-  if (text === '') return 'Enter a URL.';
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return 'Enter a full URL, like https://example.com';
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'Only http and https URLs work.';
-  if (url.username || url.password) return 'Leave out any user name or password.';
-  if (url.protocol === 'http:' && !isLoopback(url.hostname))
-    return 'Use https for a service that is not on this computer.';
-  return undefined;
-}
+import { isLoopbackHost, serviceUrlProblem } from '@/lib/store/settings';
 
-export function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(hostname);
-}
+/** Checks a service or API URL as the user typed it; undefined when it is fine. The worker applies the same rule. */
+export const urlProblem = serviceUrlProblem;
+export const isLoopback = isLoopbackHost;
 
 /** Origins among these URLs that are not loopback (the sandbox hosts the extension always has). */
 export function customOrigins(urls: string[]): string[] {

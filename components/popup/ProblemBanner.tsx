@@ -60,3 +60,23 @@ export function ProblemBanner({ problem, serviceUrl, optionsUrl, onRetry }: Prob
     </div>
   );
 }
+
+export interface InsecureSettingsBannerProps {
+  message: string;
+  optionsUrl: string;
+}
+
+/** Saved URLs that would carry the key over plain http: nothing is sent until they change. */
+export function InsecureSettingsBanner({ message, optionsUrl }: InsecureSettingsBannerProps) {
+  return (
+    <div class="callout problem" role="alert">
+      <h2>Nothing is sent over plain http</h2>
+      <p>
+        {message}{' '}
+        <a href={optionsUrl} target="_blank" rel="noreferrer">
+          Open Options
+        </a>
+      </p>
+    </div>
+  );
+}

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { log, registerSecret } from '@/lib/log';
+import { assertServiceUrlAllowed, INSECURE_SETTINGS_MESSAGE, serviceUrlProblem } from '@/lib/store/settings';
 import { ApiError, errorFromStatus, isApiError, scrubSecret, type ApiErrorData } from './errors';
 import {
   buildOperationUrl,
@@ -252,6 +253,8 @@ interface ExecutePlan {
 type ExecuteResult = ApiResponse<unknown> & { response?: Response };
 
 export function createApiClient(deps: ApiClientDeps): ApiClient {
+  // No client exists for an API URL that would carry the key over plain http (point 4 of issue 11).
+  assertServiceUrlAllowed(deps.apiUrl);
   const now = deps.now ?? Date.now;
   const random = deps.random ?? Math.random;
   const sleep = deps.sleep ?? abortableSleep;
@@ -391,6 +394,14 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         if (plan.idempotencyKey) headers.set('Idempotency-Key', plan.idempotencyKey);
         // Origin pinning: the key is attached only for this exact origin, checked on every hop.
         if (key !== undefined && originOf(url) === apiOrigin) headers.set('Authorization', `Bearer ${key}`);
+        // Nothing goes over plain http to a non-loopback host, whatever a redirect or document says.
+        if (serviceUrlProblem(url) !== undefined) {
+          throw new ApiError({
+            kind: 'origin-refused',
+            operationId,
+            message: `${operationId} was not sent: ${INSECURE_SETTINGS_MESSAGE}`,
+          });
+        }
         const startedAt = now();
         let response: Response;
         try {

@@ -3,6 +3,8 @@
  * kind, the operation that failed and a user-facing message built from templates and the
  * service's problem body — never from request headers, so the API key cannot end up in it.
  */
+import { maskSecrets } from '@/lib/log';
+import { createSecretMask, maskDeep, MIN_FRAGMENT } from '@/lib/log/secretMask';
 import type { Problem } from './schemas';
 
 export const API_ERROR_KINDS = [
@@ -143,11 +145,14 @@ export interface ErrorFromStatusInput {
 
 const MAX_PROBLEM_TEXT = 300;
 
-/** Keeps the service's words short and on one line; they are shown to the user as text. */
+/**
+ * Keeps the service's words short and on one line; they are shown to the user as text. Any
+ * fragment of the key is masked before the cut, so no cut can leave a usable part of it.
+ */
 function problemText(problem: Problem | undefined): string | undefined {
   const text = problem?.detail ?? problem?.title;
   if (text === undefined) return undefined;
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = maskSecrets(text).replace(/\s+/g, ' ').trim();
   if (flat === '') return undefined;
   return flat.length > MAX_PROBLEM_TEXT ? `${flat.slice(0, MAX_PROBLEM_TEXT)}…` : flat;
 }
@@ -157,9 +162,9 @@ function pickString(problem: Problem | undefined, names: string[]): string | und
   const record = problem as Record<string, unknown>;
   for (const name of names) {
     const value = record[name];
-    if (typeof value === 'string' && value.trim() !== '') return value.trim();
+    if (typeof value === 'string' && value.trim() !== '') return maskSecrets(value.trim());
     if (Array.isArray(value) && value.every((item) => typeof item === 'string') && value.length > 0) {
-      return value.join(', ');
+      return maskSecrets(value.join(', '));
     }
   }
   return undefined;
@@ -169,9 +174,9 @@ function fieldErrorsOf(problem: Problem | undefined): Record<string, string> | u
   if (!problem?.errors || problem.errors.length === 0) return undefined;
   const out: Record<string, string> = {};
   for (const item of problem.errors) {
-    const pointer = toFieldPointer(item.path);
+    const pointer = maskSecrets(toFieldPointer(item.path));
     // First message per field wins: a form shows one line per field.
-    if (!(pointer in out)) out[pointer] = item.message;
+    if (!(pointer in out)) out[pointer] = maskSecrets(item.message);
   }
   return out;
 }
@@ -179,7 +184,7 @@ function fieldErrorsOf(problem: Problem | undefined): Record<string, string> | u
 /** Maps an HTTP error status and its problem body to the ApiError the interface prescribes. */
 export function errorFromStatus(input: ErrorFromStatusInput): ApiError {
   const { operationId, status, problem } = input;
-  const code = problem?.code;
+  const code = problem?.code === undefined ? undefined : maskSecrets(problem.code);
   const said = problemText(problem);
   const base = { operationId, status, code };
   if (status === 401) {
@@ -281,22 +286,25 @@ export function errorFromStatus(input: ErrorFromStatusInput): ApiError {
   });
 }
 
-/** Removes a secret from every string of an error, in case the service echoed it back. */
+/**
+ * Removes the secret, and every fragment of it of 8 characters or more, from every string of an
+ * error, in case the service echoed it back (whole, cut, or split across fields).
+ */
 export function scrubSecret(error: ApiError, secret: string | undefined): ApiError {
-  if (!secret || secret.length < 4) return error;
-  const data = error.toJSON();
-  const clean = (text: string) => text.split(secret).join('[redacted]');
-  const fieldErrors = data.fieldErrors
-    ? Object.fromEntries(
-        Object.entries(data.fieldErrors).map(([path, message]) => [clean(path), clean(message)]),
-      )
-    : undefined;
+  const mask = createSecretMask(secret && secret.length >= MIN_FRAGMENT ? [secret] : []);
+  const data = maskDeep(error.toJSON(), mask);
+  const clean = (text: string) => maskSecrets(text);
   return new ApiError({
     ...data,
     message: clean(data.message),
-    fieldErrors,
+    fieldErrors: data.fieldErrors
+      ? Object.fromEntries(
+          Object.entries(data.fieldErrors).map(([path, message]) => [clean(path), clean(message)]),
+        )
+      : undefined,
     code: data.code === undefined ? undefined : clean(data.code),
     missingPermission: data.missingPermission === undefined ? undefined : clean(data.missingPermission),
     accountState: data.accountState === undefined ? undefined : clean(data.accountState),
+    link: data.link === undefined ? undefined : clean(data.link),
   });
 }

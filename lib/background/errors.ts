@@ -1,10 +1,20 @@
 import { isApiError } from '@/lib/api';
 import { McpEndpointError, McpToolRefusedError } from '@/lib/mcp/client';
 import { DiscoveryDocumentError } from '@/lib/discovery';
+import { maskSecretsDeep } from '@/lib/log';
 import type { WireError } from '@/lib/messaging';
+import { InsecureServiceUrlError } from '@/lib/store/settings';
 
-/** What a page may see of a failure: the API error's own safe form (it never holds the key). */
+/**
+ * What a page may see of a failure: the API error's own safe form, with every fragment of the
+ * key masked once more, since the wire is the last place a text leaves the worker.
+ */
 export function wireErrorOf(error: unknown): WireError | undefined {
+  const wire = unmaskedWireErrorOf(error);
+  return wire === undefined ? undefined : maskSecretsDeep(wire);
+}
+
+function unmaskedWireErrorOf(error: unknown): WireError | undefined {
   if (isApiError(error)) {
     const data = error.toJSON();
     return {
@@ -16,6 +26,7 @@ export function wireErrorOf(error: unknown): WireError | undefined {
   }
   if (error instanceof McpToolRefusedError) return { code: 'mcp.refused', message: error.message };
   if (error instanceof McpEndpointError) return { code: 'mcp.unavailable', message: error.message };
+  if (error instanceof InsecureServiceUrlError) return { code: 'settings.insecure', message: error.message };
   if (error instanceof DiscoveryDocumentError) {
     return {
       code: 'discovery.failed',

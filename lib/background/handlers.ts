@@ -4,7 +4,7 @@ import { HandledError } from '@/lib/messaging';
 import { getOutboxEntry, removeFromOutbox } from '@/lib/outbox';
 import { removeApiKey, storeApiKey } from '@/lib/store/apiKey';
 import { saveSettings } from '@/lib/store/settings';
-import { registerEventHandlers } from '@/lib/events';
+import { registerEventHandlers, schedulePolling } from '@/lib/events';
 import { registerReadHandlers } from './reads';
 import { registerSiteHandlers } from './sites';
 import { forgetService, readCache } from './service';
@@ -19,6 +19,8 @@ export function registerHandlers(registry: HandlerRegistry): void {
     const change = await saveSettings(request);
     log.info('settings.saved', { serviceChanged: change.serviceChanged });
     if (change.serviceChanged) await forgetService();
+    // The alarm keeps its old period until it is created again; this is a no-op when unchanged.
+    await schedulePolling(change.settings.pollMinutes);
     return readAppState();
   });
 

@@ -1,7 +1,13 @@
 import { browser } from 'wxt/browser';
 import type { AppState } from '@/lib/messaging/protocol';
 import { apiKeyState } from '@/lib/store/apiKey';
-import { getSettings, serviceOrigins, type Settings } from '@/lib/store/settings';
+import {
+  getSettings,
+  INSECURE_SETTINGS_MESSAGE,
+  insecureSettingsUrls,
+  serviceOrigins,
+  type Settings,
+} from '@/lib/store/settings';
 
 /** Origins of the configured service the browser does not yet let the extension reach. */
 export async function missingHostAccess(settings: Settings): Promise<string[]> {
@@ -15,10 +21,14 @@ export async function missingHostAccess(settings: Settings): Promise<string[]> {
 
 export async function readAppState(): Promise<AppState> {
   const settings = await getSettings();
+  const insecure = insecureSettingsUrls(settings);
   return {
     version: browser.runtime.getManifest().version,
     settings,
     key: await apiKeyState(),
     hostAccess: { missingOrigins: await missingHostAccess(settings) },
+    ...(insecure.length > 0
+      ? { insecureSettings: { urls: insecure, message: INSECURE_SETTINGS_MESSAGE } }
+      : {}),
   };
 }

@@ -1,11 +1,12 @@
 import { render } from 'preact';
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { createShadowRootUi, type ShadowRootContentScriptUi } from 'wxt/utils/content-script-ui/shadow-root';
-import { PlaybookButton } from '@/components/PlaybookButton';
+import { PlaybookButton, type ButtonClick } from '@/components/PlaybookButton';
 // Inlined into the shadow root: no web-accessible CSS file, and sites registered at run time get it too.
 import offerCss from '@/components/PlaybookButton.css?inline';
 import { buildDraft, type PlaybookDraft } from '@/lib/finance/draft';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
+import { clickRefusal, effectiveOpacity, REFUSAL_MESSAGE } from './clickGuard';
 import { dismiss, isDismissed } from './dismissals';
 
 /**
@@ -46,6 +47,10 @@ export async function startOffer(ctx: ContentScriptContext): Promise<void> {
   let busy = false;
   let message: string | undefined;
   let tickers: string[] = [];
+  let host: HTMLElement | undefined;
+  let lastSeenVisible: boolean | undefined;
+  // Set after mount; onRemove may run later and must stop it.
+  const watch: { visibility?: IntersectionObserver } = {};
 
   const detect = () => {
     tickers = draftOfPage()?.tickers ?? [];
@@ -58,15 +63,31 @@ export async function startOffer(ctx: ContentScriptContext): Promise<void> {
         busy={busy}
         message={message}
         tickers={tickers}
-        onActivate={() => void activate()}
-        onDismiss={() => void hide()}
+        onActivate={(click) => void activate(click)}
+        onDismiss={(click) => void hide(click)}
       />,
       container,
     );
   };
 
-  const activate = async () => {
-    if (busy || ctx.isInvalid) return;
+  /** Refuses synthetic clicks and clicks on a covered or faded offer; says why on the offer. */
+  const refused = (click: ButtonClick): boolean => {
+    if (!host) return true;
+    const shown = host;
+    const refusal = clickRefusal(click, {
+      host: shown,
+      topElementAt: (x, y) => document.elementFromPoint(x, y),
+      effectiveOpacity: () => effectiveOpacity(shown),
+      lastSeenVisible,
+    });
+    if (!refusal) return false;
+    message = REFUSAL_MESSAGE[refusal];
+    paint();
+    return true;
+  };
+
+  const activate = async (click: ButtonClick) => {
+    if (busy || ctx.isInvalid || refused(click)) return;
     const draft = draftOfPage();
     if (!draft) {
       message = 'This page cannot be turned into a playbook.';
@@ -91,7 +112,8 @@ export async function startOffer(ctx: ContentScriptContext): Promise<void> {
     }
   };
 
-  const hide = async () => {
+  const hide = async (click: ButtonClick) => {
+    if (refused(click)) return;
     ui.remove();
     try {
       await dismiss(location.host);
@@ -107,22 +129,71 @@ export async function startOffer(ctx: ContentScriptContext): Promise<void> {
     position: 'inline',
     anchor: 'body',
     append: 'last',
-    onMount(root) {
+    onMount(root, _shadow, shadowHost) {
       container = root;
+      host = shadowHost;
       detect();
       paint();
     },
     onRemove() {
       if (container) render(null, container);
       container = undefined;
+      host = undefined;
+      watch.visibility?.disconnect();
     },
   });
   if (ctx.isInvalid) return;
   ui.mount();
+  raiseToTopLayer(ui.shadowHost);
+  // The host is an empty box: the drawn offer inside it is what the browser can see occluded.
+  watch.visibility = watchVisibility(container?.querySelector('.offer') ?? ui.shadowHost, (visible) => {
+    lastSeenVisible = visible;
+  });
   ctx.onInvalidated(() => ui.remove());
   ctx.addEventListener(globalThis as unknown as Window, 'wxt:locationchange', () => {
     message = undefined;
     detect();
     paint();
   });
+}
+
+/**
+ * Puts the host in the browser's top layer (a manual popover) where supported, so no page element
+ * can be stacked above it and no ancestor's transform or clip applies; shown again if the page
+ * hides it.
+ */
+function raiseToTopLayer(host: HTMLElement): void {
+  if (typeof host.showPopover !== 'function') return;
+  try {
+    host.setAttribute('popover', 'manual');
+    host.showPopover();
+    host.addEventListener('toggle', (event) => {
+      if (event.newState === 'closed' && host.isConnected) host.showPopover();
+    });
+  } catch {
+    // No top layer here: the !important host styles still hold.
+  }
+}
+
+/** IntersectionObserver v2 (Chromium): tells when the host is occluded, faded or distorted. */
+function watchVisibility(
+  target: Element,
+  report: (visible: boolean) => void,
+): IntersectionObserver | undefined {
+  if (typeof IntersectionObserver !== 'function') return undefined;
+  try {
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          const visible = (entry as IntersectionObserverEntry & { isVisible?: boolean }).isVisible;
+          if (typeof visible === 'boolean') report(visible);
+        }
+      },
+      { trackVisibility: true, delay: 100 } as IntersectionObserverInit,
+    );
+    observer.observe(target);
+    return observer;
+  } catch {
+    return undefined;
+  }
 }

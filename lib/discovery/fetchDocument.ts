@@ -5,6 +5,7 @@
  * re-encodes to exactly the bytes the server sent, which skill digests depend on).
  */
 import { BodyTooLargeError, readBoundedBytes } from '@/lib/http/boundedBody';
+import { INSECURE_SETTINGS_MESSAGE, serviceUrlProblem } from '@/lib/store/settings';
 import type { CachedDocument, DocumentCache } from './cache';
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
@@ -88,6 +89,8 @@ export async function fetchDiscoveryDocument(
   deps: DocumentFetchDeps,
 ): Promise<FetchedDocument> {
   const maxBytes = deps.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
+  // Plain http only to loopback: a hostile network must not feed discovery (issue 11, point 4).
+  if (serviceUrlProblem(url) !== undefined) return failed(url, INSECURE_SETTINGS_MESSAGE);
   const cached = await deps.cache.get(url).catch(() => undefined);
   const headers = new Headers({ Accept: accept });
   if (cached?.etag) headers.set('If-None-Match', cached.etag);

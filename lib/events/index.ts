@@ -4,7 +4,7 @@ import { serviceEventSchema, type ServiceEvent } from '@/lib/api/schemas';
 import { serviceClient } from '@/lib/background/service';
 import { log } from '@/lib/log';
 import type { HandlerRegistry } from '@/lib/messaging';
-import { classifySender, originOf } from '@/lib/messaging/sender';
+import { classifyPort } from '@/lib/messaging/sender';
 import { getSettings } from '@/lib/store/settings';
 import {
   mergeEvents,
@@ -219,10 +219,7 @@ export async function schedulePolling(periodMinutes?: number): Promise<void> {
 
 function onPortConnect(port: Browser.runtime.Port): void {
   if (port.name !== EVENTS_PORT) return;
-  const sender = classifySender(port.sender, {
-    extensionId: browser.runtime.id,
-    extensionOrigin: originOf(browser.runtime.getURL('/')) ?? '',
-  });
+  const sender = classifyPort(port);
   if (sender.kind !== 'extension-page') {
     log.warn('events.port-refused', { sender: sender.kind });
     port.disconnect();

@@ -3,6 +3,8 @@
  * cannot ride along inside a sentence. Fields whose name says "secret" are dropped, and any
  * registered secret value is masked wherever it appears in a string.
  */
+import { createSecretMask, maskDeep, MIN_FRAGMENT, type SecretMask } from './secretMask';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFields = Record<string, unknown>;
 export interface LogRecord {
@@ -22,19 +24,33 @@ const MAX_ITEMS = 20;
 export const REDACTED = '[redacted]';
 
 const secrets = new Set<string>();
+let secretMask: SecretMask = createSecretMask([]);
 
-/** Masks this exact value in every later log record (for example the API key once loaded). */
+/** Masks this value, and any fragment of it of 8 characters or more, in every later log record and error. */
 export function registerSecret(value: string): void {
-  if (value.length >= 8) secrets.add(value);
+  if (value.length < MIN_FRAGMENT || secrets.has(value)) return;
+  secrets.add(value);
+  secretMask = createSecretMask(secrets);
 }
 
 export function forgetSecrets(): void {
   secrets.clear();
+  secretMask = createSecretMask([]);
 }
 
+/** Masks every fragment of a registered secret; for text that leaves the worker (errors, wire, outbox). */
+export function maskSecrets(text: string): string {
+  return secretMask.mask(text);
+}
+
+/** The same for every string inside a plain value, keeping its shape. */
+export function maskSecretsDeep<T>(value: T): T {
+  return maskDeep(value, secretMask);
+}
+
+// Masked first, cut second: a cut inside a secret would otherwise leave most of it unmasked.
 function maskString(value: string): string {
-  let out = value.replace(BEARER_VALUE, `Bearer ${REDACTED}`);
-  for (const secret of secrets) out = out.split(secret).join(REDACTED);
+  const out = maskSecrets(value).replace(BEARER_VALUE, `Bearer ${REDACTED}`);
   return out.length > MAX_STRING ? `${out.slice(0, MAX_STRING)}…` : out;
 }
 

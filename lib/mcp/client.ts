@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
 import { log } from '@/lib/log';
+import { serviceUrlProblem } from '@/lib/store/settings';
 
 export type McpFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -93,6 +94,8 @@ function parseEndpoint(endpoint: string): URL {
     throw new McpEndpointError('The MCP endpoint must use http or https.');
   if (url.username || url.password)
     throw new McpEndpointError('The MCP endpoint must not carry credentials.');
+  if (serviceUrlProblem(url.href) !== undefined)
+    throw new McpEndpointError('The MCP endpoint must use https unless it is on this computer.');
   return url;
 }
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { log } from '@/lib/log';
+import { log, maskSecretsDeep } from '@/lib/log';
 import {
   envelopeSchema,
   messages,
@@ -95,9 +95,10 @@ export function createHandlerRegistry(
         const value = await handler(request.data as ParsedRequestOf<MessageName>, sender);
         return { ok: true, value };
       } catch (error) {
-        if (error instanceof HandledError) return { ok: false, error: error.wire };
+        // Every error text leaves the worker here: no fragment of the key may ride along.
+        if (error instanceof HandledError) return { ok: false, error: maskSecretsDeep(error.wire) };
         const mapped = options.mapError?.(error);
-        if (mapped) return { ok: false, error: mapped };
+        if (mapped) return { ok: false, error: maskSecretsDeep(mapped) };
         log.error('messaging.handler-failed', { type, error });
         return fail('internal', 'Something went wrong in the extension. Try again.');
       }

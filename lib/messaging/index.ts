@@ -1,5 +1,12 @@
 export * from './protocol';
-export { classifySender, type ClassifiedSender, type SenderIdentity, type SenderKind } from './sender';
+export {
+  classifyPort,
+  classifySender,
+  ownIdentity,
+  type ClassifiedSender,
+  type SenderIdentity,
+  type SenderKind,
+} from './sender';
 export {
   createHandlerRegistry,
   HandledError,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { serviceUrlProblem } from '@/lib/store/settings';
 import type { ApiErrorData } from '@/lib/api/errors';
 import type { Account, Playbook, ServiceEvent, ServiceStatus } from '@/lib/api/schemas';
 import type { DeprecationNotice } from '@/lib/api/deprecations';
@@ -31,18 +32,15 @@ function message<Res>() {
 }
 
 const EXTENSION_PAGES = ['extension-page'] as const;
-const httpUrl = z
+/** Service and API URLs: the settings module's one rule (https unless loopback), checked in the worker. */
+const serviceUrl = z
   .string()
   .trim()
   .max(2048)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password;
-    } catch {
-      return false;
-    }
-  }, 'Enter a full http(s) URL, like https://example.com');
+  .superRefine((value, ctx) => {
+    const problem = serviceUrlProblem(value);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 export interface KeyState {
   set: boolean;
@@ -61,11 +59,21 @@ export interface HostAccessState {
   missingOrigins: string[];
 }
 
+/** Saved URLs that break the https rule (saved by an older version): nothing is sent until fixed. */
+export interface InsecureSettingsState {
+  /** The origins that would carry the key over plain http. */
+  urls: string[];
+  /** The sentence the popup and the options page show. */
+  message: string;
+}
+
 export interface AppState {
   version: string;
   settings: SettingsState;
   key: KeyState;
   hostAccess: HostAccessState;
+  /** Present only when the saved service or API URL may not carry the key. */
+  insecureSettings?: InsecureSettingsState;
 }
 
 const visibility = z.enum(['private', 'unlisted', 'public']);
@@ -145,8 +153,8 @@ export const messages = {
   }),
   saveSettings: message<AppState>()({
     request: z.strictObject({
-      serviceUrl: httpUrl,
-      apiUrl: httpUrl,
+      serviceUrl: serviceUrl,
+      apiUrl: serviceUrl,
       pollMinutes: z.number().int().min(1).max(60).optional(),
     }),
     senders: EXTENSION_PAGES,

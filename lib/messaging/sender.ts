@@ -1,12 +1,14 @@
-import type { Browser } from 'wxt/browser';
+import { browser, type Browser } from 'wxt/browser';
 
 /**
  * Who sent a runtime message, decided only from what the browser itself sets: `sender.id`
  * (which extension), whether `sender.tab` is present (a page in a tab), `sender.frameId`, and
  * for senders in a tab the browser-set origin of the sending frame. A web page can never hold the
  * extension's origin, so that one comparison tells our own pages in a tab (the confirm window,
- * the options page opened in a tab) from content scripts. Nothing the message says about itself,
- * and no URL path, is ever trusted.
+ * the options page opened in a tab) from content scripts. A sender with no tab (popup, side
+ * panel) must carry that origin too, so a sender that only copies our id is not enough. Nothing
+ * the message says about itself, and no URL path, is ever trusted. This module is the only one
+ * that reads `sender`: runtime messages and ports both come through here.
  */
 export type SenderKind = 'extension-page' | 'content-script' | 'foreign';
 
@@ -42,10 +44,24 @@ export function originOf(url: string): string | undefined {
 export function classifySender(sender: SenderLike | undefined, self: SenderIdentity): ClassifiedSender {
   if (!sender || typeof sender.id !== 'string' || sender.id !== self.extensionId) return { kind: 'foreign' };
   const tab = sender.tab;
-  if (!tab) return { kind: 'extension-page' };
+  const ownOrigin = frameOrigin(sender) === self.extensionOrigin;
+  if (!tab) return ownOrigin ? { kind: 'extension-page' } : { kind: 'foreign' };
   const tabId = typeof tab.id === 'number' ? tab.id : -1;
-  if (frameOrigin(sender) === self.extensionOrigin) return { kind: 'extension-page', tabId };
+  if (ownOrigin) return { kind: 'extension-page', tabId };
   if (tabId < 0) return { kind: 'foreign' };
   const frameId = typeof sender.frameId === 'number' ? sender.frameId : -1;
   return { kind: 'content-script', tabId, frameId, topFrame: frameId === 0 };
+}
+
+/** This extension's id and origin, as the browser reports them. */
+export function ownIdentity(): SenderIdentity {
+  return { extensionId: browser.runtime.id, extensionOrigin: originOf(browser.runtime.getURL('/')) ?? '' };
+}
+
+/** A runtime port is classified like a message: by what the browser set on its sender. */
+export function classifyPort(
+  port: Pick<Browser.runtime.Port, 'sender'>,
+  self: SenderIdentity = ownIdentity(),
+): ClassifiedSender {
+  return classifySender(port.sender, self);
 }

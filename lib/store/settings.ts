@@ -23,6 +23,73 @@ export const DEFAULT_SETTINGS: Settings = {
 const settingsStore = createStore('playbook-companion-settings', 'settings');
 const SETTINGS_KEY = 'settings';
 
+/** 127.0.0.0/8, localhost and [::1]: the only hosts where plain http may carry the key. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  if (host === 'localhost' || host === '[::1]') return true;
+  const octets = host.split('.');
+  return (
+    octets.length === 4 &&
+    octets[0] === '127' &&
+    octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255)
+  );
+}
+
+/**
+ * The one rule for a service or API URL: a full http(s) URL with no user name or password, and
+ * https unless the host is loopback, because the key travels to it. Undefined when it is fine;
+ * otherwise the sentence to show. The options form, the worker's message schema, saveSettings and
+ * every place that sends a request use this function.
+ */
+export function serviceUrlProblem(input: string): string | undefined {
+  const text = input.trim();
+  if (text === '') return 'Enter a URL.';
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'Enter a full URL, like https://example.com';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'Only http and https URLs work.';
+  if (url.username || url.password) return 'Leave out any user name or password.';
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
+    return 'Use https for a service that is not on this computer.';
+  return undefined;
+}
+
+/** Thrown where a request would go to a URL that breaks the rule; nothing is sent. */
+export class InsecureServiceUrlError extends Error {
+  constructor(readonly url: string) {
+    super(INSECURE_SETTINGS_MESSAGE);
+    this.name = 'InsecureServiceUrlError';
+  }
+}
+
+export const INSECURE_SETTINGS_MESSAGE =
+  'Your service URL uses http:// on a non-local host; the key is never sent over plain http. Change it to https:// in Options.';
+
+/** Guards a request: throws (before anything is sent) when the URL may not carry the key. */
+export function assertServiceUrlAllowed(url: string | URL): void {
+  const text = typeof url === 'string' ? url : url.href;
+  if (serviceUrlProblem(text) !== undefined) throw new InsecureServiceUrlError(originOrText(text));
+}
+
+function originOrText(text: string): string {
+  try {
+    return new URL(text).origin;
+  } catch {
+    return text.slice(0, 200);
+  }
+}
+
+/** Which saved URLs break the rule (settings saved by an older version, say); empty when none. */
+export function insecureSettingsUrls(settings: Pick<Settings, 'serviceUrl' | 'apiUrl'>): string[] {
+  return [settings.serviceUrl, settings.apiUrl]
+    .filter((url) => serviceUrlProblem(url) !== undefined)
+    .map(originOrText)
+    .filter((url, index, all) => all.indexOf(url) === index);
+}
+
 export async function getSettings(): Promise<Settings> {
   return { ...DEFAULT_SETTINGS, ...(await get<Partial<Settings>>(SETTINGS_KEY, settingsStore)) };
 }
@@ -42,6 +109,10 @@ export interface SettingsChange {
 }
 
 export async function saveSettings(next: Partial<Settings>): Promise<SettingsChange> {
+  for (const url of [next.serviceUrl, next.apiUrl]) {
+    const problem = url === undefined ? undefined : serviceUrlProblem(url);
+    if (problem !== undefined) throw new InsecureServiceUrlError(url ?? '');
+  }
   const current = await getSettings();
   const settings: Settings = {
     serviceUrl: next.serviceUrl ? normalizeServiceUrl(next.serviceUrl) : current.serviceUrl,

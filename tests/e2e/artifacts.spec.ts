@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -5,7 +6,8 @@ import { OUTPUT_DIR, ROOT } from './paths';
 
 /**
  * Checks of the built extension itself (run after the build, inside npm test): the manifest asks
- * for nothing beyond tests/fixtures/manifest/surface.json, and no bundle generates code.
+ * for nothing beyond tests/fixtures/manifest/surface.json, and no bundle generates code. The store
+ * builds (WXT mode `store`, what `npm run zip` ships) are built here and checked the same way.
  */
 
 type Surface = Record<string, unknown>;
@@ -102,7 +104,43 @@ test('the code-generation scan flags eval and Function and nothing that merely l
   expect(flagged('retrieval(x); obj.eval(y); evaluate(z); new FunctionCall()')).toEqual([]);
 });
 
-for (const target of ['chrome-mv3', 'firefox-mv2']) {
+const STORE_BUILDS = [
+  { target: 'chrome-mv3-store', args: ['wxt', 'build', '--mode', 'store'] },
+  { target: 'firefox-mv2-store', args: ['wxt', 'build', '-b', 'firefox', '--mode', 'store'] },
+];
+
+test.beforeAll(() => {
+  test.setTimeout(240_000);
+  for (const { target, args } of STORE_BUILDS) {
+    const built = existsSync(join(OUTPUT_DIR, target, 'manifest.json'));
+    if (built && process.env.E2E_REUSE_BUILD === '1') continue;
+    execFileSync('npx', args, { cwd: ROOT, stdio: 'ignore' });
+  }
+});
+
+for (const { target } of STORE_BUILDS) {
+  test(`the ${target} manifest has no loopback host and no sandbox demo page`, () => {
+    const manifest = builtManifest(target);
+    expect(manifest, `${OUTPUT_DIR}/${target}/manifest.json`).toBeDefined();
+    const surface = surfaceOf(manifest ?? {});
+    const reach = [
+      ...(surface.permissions as string[]),
+      ...(surface.host_permissions as string[]),
+      ...(surface.content_script_matches as string[]),
+    ];
+    expect(reach.filter((entry) => /127\.0\.0\.1|localhost|\/demo\//.test(entry))).toEqual([]);
+    // Ground the check: the finance sites are still there.
+    expect(surface.content_script_matches).toContain('*://finance.yahoo.com/quote/*');
+  });
+}
+
+test('the development build keeps the sandbox hosts and demo pages (npm start, e2e)', () => {
+  const surface = surfaceOf(builtManifest('chrome-mv3') ?? {});
+  expect(surface.host_permissions).toEqual(['http://127.0.0.1/*', 'http://localhost/*']);
+  expect(surface.content_script_matches).toContain('http://127.0.0.1/demo/*');
+});
+
+for (const target of ['chrome-mv3', 'firefox-mv2', ...STORE_BUILDS.map((build) => build.target)]) {
   test(`the ${target} manifest asks for nothing beyond the snapshot`, () => {
     const manifest = builtManifest(target);
     test.skip(!manifest && target !== 'chrome-mv3', `${target} is not built here`);

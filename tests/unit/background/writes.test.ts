@@ -41,7 +41,7 @@ vi.mock('@/lib/background/service', () => {
 
 const { registerWriteHandlers, recoverInterruptedWrites } = await import('@/lib/background/writes');
 
-const EXTENSION_PAGE = { id: fakeBrowser.runtime.id };
+const EXTENSION_PAGE = { id: fakeBrowser.runtime.id, origin: `chrome-extension://${fakeBrowser.runtime.id}` };
 const CONTENT_SCRIPT = {
   id: fakeBrowser.runtime.id,
   tab: { id: 7 },

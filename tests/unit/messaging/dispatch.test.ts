@@ -4,7 +4,7 @@ import { setLogSink, type LogRecord } from '@/lib/log';
 
 const self = { extensionId: 'ext', extensionOrigin: 'chrome-extension://ext' };
 const tab = { id: 3 };
-const page = { id: 'ext' };
+const page = { id: 'ext', origin: 'chrome-extension://ext' };
 const topContent = { id: 'ext', tab, frameId: 0, origin: 'https://finance.yahoo.com' };
 const subContent = { id: 'ext', tab, frameId: 2, origin: 'https://ads.example' };
 const foreign = { id: 'other-extension' };
@@ -63,6 +63,8 @@ describe('dispatch fails closed', () => {
     ['a content script', topContent],
     ['a sub-frame', subContent],
     ['another extension', foreign],
+    ['our id with no tab and no origin', { id: 'ext' }],
+    ['our id with no tab and a web origin', { id: 'ext', origin: 'https://evil.example' }],
     ['no sender', undefined],
   ])('refuses a privileged message from %s', async (_name, sender) => {
     const answer = await registry.dispatch(

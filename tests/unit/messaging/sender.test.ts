@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifySender } from '@/lib/messaging/sender';
+import { classifyPort, classifySender } from '@/lib/messaging/sender';
 
 const self = { extensionId: 'abcdefghijklmnop', extensionOrigin: 'chrome-extension://abcdefghijklmnop' };
 const tab = { id: 7 } as never;
@@ -10,7 +10,37 @@ describe('classifySender', () => {
     ['another extension', { id: 'zzzz' }, 'foreign'],
     ['an id that only looks like ours', { id: `${self.extensionId} ` }, 'foreign'],
     ['a missing id', { url: self.extensionOrigin }, 'foreign'],
-    ['our popup or side panel (no tab)', { id: self.extensionId }, 'extension-page'],
+    [
+      'our popup or side panel (no tab), Chrome',
+      { id: self.extensionId, origin: self.extensionOrigin, url: `${self.extensionOrigin}/popup.html` },
+      'extension-page',
+    ],
+    [
+      'our popup or side panel (no tab), Firefox (url only)',
+      { id: self.extensionId, url: `${self.extensionOrigin}/popup.html` },
+      'extension-page',
+    ],
+    ['our id alone, with no tab and no origin', { id: self.extensionId }, 'foreign'],
+    [
+      'no tab, a web origin',
+      { id: self.extensionId, origin: 'https://evil.example', url: 'https://evil.example/' },
+      'foreign',
+    ],
+    [
+      'no tab, another extension origin',
+      { id: self.extensionId, url: 'chrome-extension://zzzz/popup.html' },
+      'foreign',
+    ],
+    [
+      'no tab, our origin named only in a path',
+      { id: self.extensionId, url: `https://evil.example/${self.extensionOrigin}` },
+      'foreign',
+    ],
+    [
+      'no tab, a Firefox moz-extension page of ours',
+      { id: self.extensionId, url: 'moz-extension://abcdefghijklmnop/sidepanel.html' },
+      'foreign',
+    ],
     [
       'our page opened in a tab',
       { id: self.extensionId, tab, frameId: 0, origin: self.extensionOrigin },
@@ -55,6 +85,29 @@ describe('classifySender', () => {
     ],
   ])('%s → %s', (_name, sender, kind) => {
     expect(classifySender(sender as never, self).kind).toBe(kind);
+  });
+
+  it('accepts our Firefox pages when the origin is moz-extension', () => {
+    const firefox = { extensionId: 'ff-id', extensionOrigin: 'moz-extension://0a1b2c3d-uuid' };
+    const sidebar = { id: 'ff-id', url: 'moz-extension://0a1b2c3d-uuid/sidepanel.html' };
+    expect(classifySender(sidebar, firefox).kind).toBe('extension-page');
+    expect(classifySender({ id: 'ff-id', url: 'moz-extension://other-uuid/x.html' }, firefox).kind).toBe(
+      'foreign',
+    );
+  });
+
+  it('classifies a port by the sender the browser set on it', () => {
+    expect(classifyPort({ sender: { id: self.extensionId, origin: self.extensionOrigin } }, self).kind).toBe(
+      'extension-page',
+    );
+    expect(classifyPort({ sender: { id: self.extensionId } }, self).kind).toBe('foreign');
+    expect(classifyPort({ sender: undefined }, self).kind).toBe('foreign');
+    expect(
+      classifyPort(
+        { sender: { id: self.extensionId, tab, frameId: 0, origin: 'https://finance.yahoo.com' } },
+        self,
+      ).kind,
+    ).toBe('content-script');
   });
 
   it('tells the top frame from sub-frames', () => {

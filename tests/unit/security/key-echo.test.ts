@@ -70,3 +70,59 @@ describe('the key echoed in a body the client cannot accept', () => {
     expect(JSON.stringify(logs.records)).not.toContain(SENTINEL_KEY);
   });
 });
+
+/** Every 8-character window of the key found in a text: a fragment a reader could put back together. */
+function keyFragmentsIn(text: string): string[] {
+  const found: string[] = [];
+  for (let start = 0; start + 8 <= SENTINEL_KEY.length; start++) {
+    const window = SENTINEL_KEY.slice(start, start + 8);
+    if (text.includes(window)) found.push(window);
+  }
+  return found;
+}
+
+describe('the key padded so that the 300-character cut lands inside it', () => {
+  // Statuses whose message quotes the service's detail; a 5xx message does not.
+  const cases = [400, 404, 409].flatMap((status) =>
+    Array.from({ length: SENTINEL_KEY.length + 1 }, (_, offset) => [status, offset] as const),
+  );
+  it.each(cases)(
+    'status %i, cut after %i characters of the key: no fragment anywhere',
+    async (status, offset) => {
+      const logs = captureLogs();
+      restore = logs.restore;
+      const detail = `${'p'.repeat(300 - offset)}${SENTINEL_KEY}`;
+      const { client } = clientFor(() => problem(status, { title: 'Refused', detail }), {
+        backoff: { maxAttempts: 1 },
+      });
+      const error = await rejection(client.call('getPlaybook', { path: { id: 'pb_1' } }));
+      expect(isApiError(error)).toBe(true);
+      // The padding itself reached the message: the cut did happen where the attack aimed it.
+      expect((error as Error).message).toContain('p'.repeat(200));
+      expect(keyFragmentsIn(String((error as Error).message))).toEqual([]);
+      expect(keyFragmentsIn(JSON.stringify(wireErrorOf(error)))).toEqual([]);
+      expect(keyFragmentsIn(JSON.stringify(logs.records))).toEqual([]);
+    },
+  );
+
+  it('the key split across fields leaves no fragment of either half', async () => {
+    const logs = captureLogs();
+    restore = logs.restore;
+    const half = Math.floor(SENTINEL_KEY.length / 2);
+    const { client } = clientFor(
+      () =>
+        problem(403, {
+          title: 'Forbidden',
+          detail: `${'d'.repeat(290)}${SENTINEL_KEY.slice(0, half)}`,
+          code: SENTINEL_KEY.slice(half),
+          missing_permission: `${SENTINEL_KEY.slice(3, 14)}`,
+          account_state: `x${SENTINEL_KEY.slice(-9)}`,
+        }),
+      { backoff: { maxAttempts: 1 } },
+    );
+    const error = await rejection(client.call('getPlaybook', { path: { id: 'pb_1' } }));
+    expect(keyFragmentsIn(JSON.stringify(error))).toEqual([]);
+    expect(keyFragmentsIn(JSON.stringify(wireErrorOf(error)))).toEqual([]);
+    expect(keyFragmentsIn(JSON.stringify(logs.records))).toEqual([]);
+  });
+});

@@ -21,8 +21,13 @@ const SENDERS = {
     url: 'chrome-extension://ext/options.html',
   },
   'another extension': { id: 'other', url: 'chrome-extension://other/page.html' },
+  'our id alone, no tab, no origin': { id: 'ext' },
+  'our id, no tab, a web origin': { id: 'ext', origin: 'https://evil.example', url: 'https://evil.example/' },
   'no sender': undefined,
 } as const;
+
+/** Our own popup or side panel: no tab, the extension's origin set by the browser. */
+const OUR_PAGE = { id: 'ext', origin: 'chrome-extension://ext' };
 
 const names = Object.keys(messages) as MessageName[];
 const privileged = names.filter(
@@ -88,7 +93,7 @@ describe('envelopes that try to smuggle something', () => {
     ['a non-object', 'getState'],
     ['an overlong name', { type: 'x'.repeat(65), payload: {} }],
   ])('%s is dropped with a typed error', async (_label, raw) => {
-    const answer = await registry.dispatch(raw, { id: 'ext' });
+    const answer = await registry.dispatch(raw, OUR_PAGE);
     expect(answer.ok).toBe(false);
     expect(called).toEqual([]);
   });
@@ -96,7 +101,7 @@ describe('envelopes that try to smuggle something', () => {
   it('an extra payload field is refused by the strict schema', async () => {
     const answer = await registry.dispatch(
       { type: 'saveApiKey', payload: { key: 'pbk_valid_key_123', origin: 'chrome-extension://ext' } },
-      { id: 'ext' },
+      OUR_PAGE,
     );
     expect(answer).toMatchObject({ ok: false, error: { code: 'malformed-message' } });
     expect(called).toEqual([]);

@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { forgetSecrets, log, maskSecrets, registerSecret, setLogSink, type LogRecord } from '@/lib/log';
+import { createSecretMask, MASK, MIN_FRAGMENT } from '@/lib/log/secretMask';
+
+const KEY = 'sk_live_9f8e7d6c5b4a3210ffeeddcc';
+const mask = createSecretMask([KEY]);
+
+/** Every window of 8 characters of the key: none of them may survive masking. */
+function fragmentsIn(text: string, secret = KEY): string[] {
+  const found: string[] = [];
+  for (let start = 0; start + MIN_FRAGMENT <= secret.length; start++) {
+    const window = secret.slice(start, start + MIN_FRAGMENT);
+    if (text.includes(window)) found.push(window);
+  }
+  return found;
+}
+
+afterEach(() => forgetSecrets());
+
+describe('createSecretMask', () => {
+  it.each([
+    ['the whole key', `before ${KEY} after`, `before ${MASK} after`],
+    ['a fragment at the start', `x${KEY.slice(0, 8)}y`, `x${MASK}y`],
+    ['a fragment in the middle', `x${KEY.slice(9, 20)}y`, `x${MASK}y`],
+    ['a fragment at the end', `x${KEY.slice(-10)}`, `x${MASK}`],
+    ['the key twice, touching', `${KEY}${KEY}`, MASK],
+    ['two fragments apart', `a ${KEY.slice(0, 9)} b ${KEY.slice(15)} c`, `a ${MASK} b ${MASK} c`],
+    ['7 characters are not a fragment', `x${KEY.slice(3, 10)}y`, `x${KEY.slice(3, 10)}y`],
+    ['text without the key', 'nothing to see here', 'nothing to see here'],
+    ['an empty text', '', ''],
+  ])('%s', (_label, text, expected) => {
+    expect(mask.mask(text)).toBe(expected);
+    expect(fragmentsIn(mask.mask(text))).toEqual([]);
+  });
+
+  it('masks every fragment of every length and position', () => {
+    for (let start = 0; start < KEY.length; start++) {
+      for (let end = start + MIN_FRAGMENT; end <= KEY.length; end++) {
+        const masked = mask.mask(`<${KEY.slice(start, end)}>`);
+        expect(masked).toBe(`<${MASK}>`);
+      }
+    }
+  });
+
+  it('treats a key with regular-expression characters as plain text', () => {
+    const odd = 'a.b*c+d?e(f)g[h]i{j}k|l^m$n\\o';
+    const oddMask = createSecretMask([odd]);
+    expect(oddMask.mask(`x ${odd.slice(2, 14)} y`)).toBe(`x ${MASK} y`);
+    expect(oddMask.mask('aXbXcXdXeXfXg')).toBe('aXbXcXdXeXfXg');
+  });
+
+  it('masks a megabyte of text in linear time', () => {
+    const unit = `${KEY.slice(0, 7)}-${KEY.slice(5, 13)}.`;
+    const text = unit.repeat(Math.ceil(1_000_000 / unit.length));
+    const started = performance.now();
+    const masked = mask.mask(text);
+    const elapsed = performance.now() - started;
+    expect(fragmentsIn(masked)).toEqual([]);
+    // Generous for a shared CI machine; a quadratic scan of 1 MB takes minutes.
+    expect(elapsed).toBeLessThan(2_000);
+  });
+});
+
+describe('the logger', () => {
+  it('masks before it cuts, so a cut inside the key leaves no fragment', () => {
+    registerSecret(KEY);
+    const records: LogRecord[] = [];
+    const restore = setLogSink((record) => records.push(record));
+    try {
+      for (let offset = 0; offset <= KEY.length; offset++) {
+        log.warn('api.call.failed', { detail: `${'x'.repeat(500 - offset)}${KEY}` });
+      }
+    } finally {
+      restore();
+    }
+    expect(records).toHaveLength(KEY.length + 1);
+    for (const record of records) expect(fragmentsIn(JSON.stringify(record))).toEqual([]);
+  });
+
+  it('maskSecrets masks fragments of every registered secret', () => {
+    registerSecret(KEY);
+    registerSecret('another-secret-value');
+    expect(maskSecrets(`${KEY.slice(2, 12)} and secret-val`)).toBe(`${MASK} and ${MASK}`);
+    forgetSecrets();
+    expect(maskSecrets(KEY)).toBe(KEY);
+  });
+});
