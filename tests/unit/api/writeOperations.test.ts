@@ -26,7 +26,7 @@ describe('documents that are ambiguous about what is sent are refused', () => {
   });
 
   it('refuses two operations on one method and route, whatever their parameters are called', () => {
-    const doc = writesDocument();
+    const doc = writesDocument() as { paths: Record<string, unknown> };
     doc.paths['/playbooks/{bookId}/pause'] = { post: { operationId: 'activatePlaybook', responses: {} } };
     delete doc.paths['/playbooks/{id}/activate'];
     expect(refusal(doc)).toMatch(

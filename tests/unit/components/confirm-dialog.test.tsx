@@ -142,7 +142,10 @@ describe('ConfirmDialog', () => {
 });
 
 describe('what is sent, and when Confirm arms', () => {
-  afterEach(() => vi.useRealTimers());
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
 
   it('shows the method and path the document resolved, and its deprecation warning', () => {
     renderDialog({
@@ -188,9 +191,9 @@ describe('what is sent, and when Confirm arms', () => {
     expect(confirm.disabled).toBe(true);
     fireEvent.click(confirm);
     expect(onConfirm).not.toHaveBeenCalled();
-    act(() => void vi.advanceTimersByTime(799));
+    void act(() => void vi.advanceTimersByTime(799));
     expect(confirm.disabled).toBe(true);
-    act(() => void vi.advanceTimersByTime(1));
+    void act(() => void vi.advanceTimersByTime(1));
     expect(confirm.disabled).toBe(false);
     fireEvent.click(confirm);
     expect(onConfirm).toHaveBeenCalledOnce();
@@ -200,18 +203,18 @@ describe('what is sent, and when Confirm arms', () => {
     vi.useFakeTimers();
     const focus = vi.spyOn(document, 'hasFocus').mockReturnValue(true);
     const { confirm } = renderArmed(800);
-    act(() => void vi.advanceTimersByTime(800));
+    void act(() => void vi.advanceTimersByTime(800));
     expect(confirm.disabled).toBe(false);
     focus.mockReturnValue(false);
-    act(() => void globalThis.dispatchEvent(new Event('blur')));
+    void act(() => void globalThis.dispatchEvent(new Event('blur')));
     expect(confirm.disabled).toBe(true);
-    act(() => void vi.advanceTimersByTime(5_000));
+    void act(() => void vi.advanceTimersByTime(5_000));
     expect(confirm.disabled).toBe(true);
     focus.mockReturnValue(true);
-    act(() => void globalThis.dispatchEvent(new Event('focus')));
-    act(() => void vi.advanceTimersByTime(500));
+    void act(() => void globalThis.dispatchEvent(new Event('focus')));
+    void act(() => void vi.advanceTimersByTime(500));
     expect(confirm.disabled).toBe(true);
-    act(() => void vi.advanceTimersByTime(300));
+    void act(() => void vi.advanceTimersByTime(300));
     expect(confirm.disabled).toBe(false);
   });
 
@@ -219,7 +222,7 @@ describe('what is sent, and when Confirm arms', () => {
     vi.useFakeTimers();
     vi.spyOn(document, 'hasFocus').mockReturnValue(false);
     const { confirm } = renderArmed(800);
-    act(() => void vi.advanceTimersByTime(10_000));
+    void act(() => void vi.advanceTimersByTime(10_000));
     expect(confirm.disabled).toBe(true);
   });
 });
