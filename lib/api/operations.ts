@@ -390,7 +390,7 @@ export interface UrlArguments {
 
 /** The distinct parameter names of a path template, in order. */
 export function pathParameterNames(pathTemplate: string): string[] {
-  return [...new Set(Array.from(pathTemplate.matchAll(/\{([^}/]+)\}/g), (match) => match[1] as string))];
+  return [...new Set(Array.from(pathTemplate.matchAll(/\{([^}/]+)\}/g), (match) => match[1]))];
 }
 
 function pathValuesOf(operation: ResolvedOperation, args: UrlArguments): Record<string, ParameterValue> {
@@ -403,7 +403,7 @@ function pathValuesOf(operation: ResolvedOperation, args: UrlArguments): Record<
       message: `${operation.operationId} was not sent: the service's document gives it ${names.length} path parameters, and the playbook id needs exactly one.`,
     });
   }
-  return { ...args.path, [names[0] as string]: args.playbookId };
+  return { ...args.path, [names[0]]: args.playbookId };
 }
 
 /** Builds the request URL: server URL (with its prefix) + path with encoded params + declared query params. */
