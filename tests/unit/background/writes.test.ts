@@ -21,7 +21,17 @@ interface SentWrite {
  * The service seam: a real API client over the document in `seam.document` (swapped by tests
  * to play a service that changes its document) and a fake fetch that records every write.
  */
-const seam = vi.hoisted(() => ({
+interface Seam {
+  sent: SentWrite[];
+  answers: Array<() => Response>;
+  document: unknown;
+  playbookTitle: string;
+  pageAnswer: Record<string, unknown>;
+  createExtra: Record<string, unknown>;
+  freshBuilds: number;
+}
+
+const seam = vi.hoisted((): Seam => ({
   sent: [] as SentWrite[],
   /** Answers for the next writes, in order; a write without one succeeds. */
   answers: [] as Array<() => Response>,
