@@ -5,7 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -191,15 +191,15 @@ export async function until<T>(read: () => Promise<T> | T, what: string, timeout
 
 /** Types into the field labelled `label` as a user does: focus, select what is there, type. */
 export async function typeInto(page: Page, label: string, text: string): Promise<void> {
-  const id = await page.$$eval(
-    'label',
-    (labels, label) => labels.find((element) => element.textContent?.trim() === label)?.htmlFor,
-    label,
-  );
-  const field = id ? await page.$(`[id="${id}"]`) : null;
+  const found = await page.evaluateHandle((label) => {
+    const named = (element: HTMLLabelElement) =>
+      element.textContent?.trim() === label || element.firstChild?.textContent?.trim() === label;
+    return [...document.querySelectorAll('label')].find(named)?.control ?? null;
+  }, label);
+  const field = found.asElement() as ElementHandle<HTMLInputElement> | null;
   if (!field) throw new Error(`no field labelled "${label}"`);
   await field.click();
-  await field.evaluate((input) => (input as HTMLInputElement).select());
+  await field.evaluate((input) => input.select());
   await page.keyboard.type(text);
 }
 

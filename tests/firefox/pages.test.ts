@@ -70,8 +70,10 @@ it('popup: the list, "Load more" across a 429, and the access state', async () =
   const rows = () => popup.$$eval('[aria-label="Playbooks"] > li', (items) => items.length);
   await until(async () => (await rows()) === 20, '20 rows');
   await popup.waitForSelector(`::-p-text(${expected[0].title})`);
-  const status = await textOf(popup, '[aria-label="Service status"]');
-  expect(status).toContain('Operational');
+  const status = await until(async () => {
+    const text = await textOf(popup, '[aria-label="Service status"]');
+    return text.includes('Operational') && text.includes('Demo Investor') ? text : '';
+  }, 'the service status');
   expect(status).not.toContain('Not yet granted');
 
   sandbox.clearRequests();
