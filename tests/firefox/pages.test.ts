@@ -16,6 +16,18 @@ import {
   type Firefox,
 } from './harness';
 
+/** Resolves once the sandbox has seen no API request for 800 ms. */
+async function quietApi(sandbox: Sandbox): Promise<void> {
+  await until(() => {
+    const last =
+      sandbox
+        .requests()
+        .filter((r) => r.path.startsWith('/api/'))
+        .at(-1)?.at ?? 0;
+    return Date.now() - last > 800;
+  }, 'the API to go quiet');
+}
+
 let firefox: Firefox;
 let sandbox: Sandbox | undefined;
 
@@ -76,6 +88,8 @@ it('popup: the list, "Load more" across a 429, and the access state', async () =
   }, 'the service status');
   expect(status).not.toContain('Not yet granted');
 
+  // The 429 must meet "Load more", not the popup's own first calls: wait until they are done.
+  await quietApi(sandbox);
   sandbox.clearRequests();
   sandbox.setFaults({ rateLimitBurst: 1, retryAfterSeconds: 1 });
   await popup.locator('::-p-aria(Load more[role="button"])').click();
