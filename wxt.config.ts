@@ -41,6 +41,8 @@ export default defineConfig({
     optional_host_permissions: ['https://*/*', 'http://*/*'],
     // COMPAT(firefox-mv2): WXT drops optional_host_permissions for MV2; Firefox reads origins here.
     ...(browser === 'firefox' ? { optional_permissions: ['https://*/*', 'http://*/*'] } : {}),
+    // Desktop Firefox only: Android has no windows.create (the confirm window), sidebar, context
+    // menus or commands, and nothing here proves the extension there (README, Browser support).
     ...(browser === 'firefox'
       ? {
           browser_specific_settings: {
@@ -50,7 +52,6 @@ export default defineConfig({
               // Page excerpts go to the user's own service, and only when they confirm a playbook.
               data_collection_permissions: { required: ['websiteContent'] },
             },
-            gecko_android: { strict_min_version: '142.0' },
           },
         }
       : {}),

@@ -1,5 +1,6 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
+import { writeSpec, type WriteOperation } from '@/lib/api/writeOperations';
 import { Disclaimer } from './Disclaimer';
 import {
   changesFrom,
@@ -7,11 +8,11 @@ import {
   isEditable,
   parseTickers,
   tickersText,
-  WRITE_HEADINGS,
   type PlaybookFields,
   type SentRow,
   type Visibility,
 } from './confirm/describe';
+import { CONFIRM_ARM_DELAY_MS, useArming } from './confirm/useArming';
 import './confirm/confirm.css';
 
 export type { PlaybookFields, Visibility } from './confirm/describe';
@@ -30,8 +31,22 @@ export interface ConfirmSubmission {
   typed?: string;
 }
 
+/** How the service's document resolves the write: the method and path that will be sent. */
+export interface ResolvedView {
+  method: string;
+  path: string;
+  deprecated?: boolean;
+  warnings?: string[];
+}
+
 export interface ConfirmDialogProps {
-  operation: string;
+  operation: WriteOperation;
+  /** The method and path that will be sent, as resolved when the window opened. */
+  resolved?: ResolvedView;
+  /** Why this write cannot be sent as the document stands; Confirm stays off. */
+  refusal?: string;
+  /** How long the window must be visible and focused before Confirm arms (tests pass 0). */
+  armDelayMs?: number;
   /** Plain words on what will happen. */
   consequence: string;
   account?: { name: string; email: string; plan: string };
@@ -65,7 +80,11 @@ function FieldError({ id, message }: { id: string; message?: string }) {
 
 /** Shows exactly what will be sent and to which account; nothing is written until the user presses Confirm. */
 export function ConfirmDialog(props: ConfirmDialogProps) {
-  const { operation, initial, current, typeToConfirm, busy } = props;
+  const { operation, initial, current, typeToConfirm, busy, resolved, refusal } = props;
+  const armed = useArming(
+    props.armDelayMs ?? CONFIRM_ARM_DELAY_MS,
+    resolved ? `${resolved.method} ${resolved.path}` : '',
+  );
   const editable = isEditable(operation) && initial !== undefined;
   const [title, setTitle] = useState(initial?.title ?? '');
   const [thesis, setThesis] = useState(initial?.thesis ?? '');
@@ -89,13 +108,33 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
       aria-modal="true"
       class={`stack confirm${typeToConfirm !== undefined ? ' confirm-strong' : ''}`}
     >
-      <h1>{WRITE_HEADINGS[operation] ?? 'Confirm this change?'}</h1>
+      <h1>{writeSpec(operation).heading}</h1>
       <p class="consequence">{props.consequence}</p>
+      {refusal ? (
+        <p role="alert" class="error">
+          {refusal}
+        </p>
+      ) : null}
+      {(resolved?.warnings ?? []).map((warning) => (
+        <p key={warning} class="warn" role="note">
+          {warning}
+        </p>
+      ))}
       <dl class="sent">
         <dt>Operation</dt>
         <dd>
           <code>{operation}</code>
         </dd>
+        {resolved ? (
+          <>
+            <dt>Request</dt>
+            <dd>
+              <code>
+                {resolved.method} {resolved.path}
+              </code>
+            </dd>
+          </>
+        ) : null}
         <dt>Account</dt>
         <dd>
           {props.account
@@ -233,14 +272,19 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
       ) : null}
       <div class="row">
         {props.canRetry ? (
-          <button type="button" class="primary" disabled={busy} onClick={props.onRetry}>
+          <button
+            type="button"
+            class="primary"
+            disabled={busy || !armed || refusal !== undefined}
+            onClick={props.onRetry}
+          >
             Retry
           </button>
         ) : null}
         <button
           type="button"
           class={props.canRetry ? undefined : 'primary'}
-          disabled={busy || !typedOk}
+          disabled={busy || !typedOk || !armed || refusal !== undefined}
           onClick={() =>
             props.onConfirm({
               fields: editable ? fields : undefined,

@@ -1,3 +1,4 @@
+import { isWriteOperation, writeSpec } from '@/lib/api/writeOperations';
 import type { OutboxEntryView } from '@/lib/messaging/protocol';
 import { relativeTime } from './popup/format';
 
@@ -11,23 +12,16 @@ export interface OutboxListProps {
   onRetry: (id: string) => void;
 }
 
-const OPERATION_LABEL: Record<string, string> = {
-  createPlaybook: 'New playbook',
-  updatePlaybook: 'Edit playbook',
-  runBacktest: 'Backtest',
-  activatePlaybook: 'Start live automation',
-  pausePlaybook: 'Pause live automation',
-  createCheckoutSession: 'Change plan',
-  createBrokerageLink: 'Link a brokerage',
-};
+/** What a draft will do, from the table of writes; an operation this version does not know shows its id. */
+function operationLabel(operationId: string): string {
+  return isWriteOperation(operationId) ? writeSpec(operationId).label : operationId;
+}
 
 /** A short, human name for a draft: its title when it has one, else what it will do. */
 function draftTitle(entry: OutboxEntryView): string {
   const draft = entry.draft as { body?: { title?: unknown } } | undefined;
   const title = draft?.body?.title;
-  return typeof title === 'string' && title.trim()
-    ? title.trim()
-    : (OPERATION_LABEL[entry.operationId] ?? entry.operationId);
+  return typeof title === 'string' && title.trim() ? title.trim() : operationLabel(entry.operationId);
 }
 
 /** Drafts not yet sent: reopen the confirm window, discard, or retry one that failed. */
@@ -46,8 +40,7 @@ export function OutboxList({ entries, now, busyIds = [], onReopen, onDiscard, on
               <div class="outbox-text">
                 <strong>{title}</strong>
                 <span class="hint">
-                  {OPERATION_LABEL[entry.operationId] ?? entry.operationId} · {entry.status} ·{' '}
-                  {relativeTime(entry.updatedAt, now)}
+                  {operationLabel(entry.operationId)} · {entry.status} · {relativeTime(entry.updatedAt, now)}
                 </span>
                 {entry.status === 'failed' && entry.error ? (
                   <span class="error">{entry.error.message}</span>

@@ -1,4 +1,5 @@
 /** Pure descriptions of a pending write for the confirm dialog: what it is called and what will be sent. */
+import { writeSpec, type WriteOperation } from '@/lib/api/writeOperations';
 
 export type Visibility = 'private' | 'unlisted' | 'public';
 
@@ -20,18 +21,7 @@ export interface FieldChange {
   to: string;
 }
 
-export const WRITE_HEADINGS: Record<string, string> = {
-  createPlaybook: 'Create a playbook?',
-  updatePlaybook: 'Save changes to the playbook?',
-  runBacktest: 'Run a backtest?',
-  activatePlaybook: 'Start live automation?',
-  pausePlaybook: 'Pause live automation?',
-  createCheckoutSession: 'Start a checkout?',
-  createBrokerageLink: 'Link a brokerage account?',
-};
-
 const FIELD_LABELS: Record<string, string> = {
-  id: 'Playbook',
   start: 'Start date',
   end: 'End date',
   benchmark: 'Benchmark',
@@ -39,9 +29,9 @@ const FIELD_LABELS: Record<string, string> = {
   provider: 'Brokerage',
 };
 
-/** Operations whose body the user edits in the dialog. */
-export function isEditable(operation: string): operation is 'createPlaybook' | 'updatePlaybook' {
-  return operation === 'createPlaybook' || operation === 'updatePlaybook';
+/** Operations whose body the user edits in the dialog (the table says which). */
+export function isEditable(operation: WriteOperation): boolean {
+  return writeSpec(operation).editableBody !== undefined;
 }
 
 function shown(value: unknown): string {
@@ -52,13 +42,12 @@ function shown(value: unknown): string {
 
 /** Every path parameter and body field of a non-editable write, as labelled rows of plain text. */
 export function sentRows(input: {
-  path?: Record<string, string>;
+  playbookId?: string;
   body?: Record<string, unknown>;
   ifMatch?: string;
 }): SentRow[] {
   const rows: SentRow[] = [];
-  for (const [name, value] of Object.entries(input.path ?? {}))
-    rows.push({ label: FIELD_LABELS[name] ?? name, value });
+  if (input.playbookId !== undefined) rows.push({ label: 'Playbook', value: input.playbookId });
   for (const [name, value] of Object.entries(input.body ?? {}))
     rows.push({ label: FIELD_LABELS[name] ?? name, value: shown(value) });
   if (input.ifMatch) rows.push({ label: 'Only if unchanged since version', value: input.ifMatch });

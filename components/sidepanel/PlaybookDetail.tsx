@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Playbook } from '@/lib/api/schemas';
-import type { WriteOperation } from '@/lib/messaging/protocol';
+import { writeSpec, type WriteOperation } from '@/lib/api/writeOperations';
 import type { RecentEvent } from '@/lib/events/feed';
 import { safeHref } from '@/components/markdown/SafeMarkdown';
 
@@ -42,15 +42,6 @@ export interface PlaybookDetailProps {
   onUpgrade: (plan: string) => void;
 }
 
-const ACTION_NAMES: Record<ActionKind, string> = {
-  updatePlaybook: 'The edit',
-  runBacktest: 'The backtest',
-  activatePlaybook: 'Activation',
-  pausePlaybook: 'Pausing',
-  createCheckoutSession: 'The plan upgrade',
-  createBrokerageLink: 'The brokerage link',
-};
-
 function isoDate(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
@@ -60,7 +51,7 @@ function ActionStatus({
   onReload,
   onLinkBrokerage,
 }: Pick<PlaybookDetailProps, 'onReload' | 'onLinkBrokerage'> & { action: ActionState }) {
-  const name = ACTION_NAMES[action.operationId];
+  const name = writeSpec(action.operationId).actionName;
   if (action.status === 'waiting')
     return <p role="status">{name} waits for your confirmation in the confirm window.</p>;
   if (action.status === 'cancelled') return <p role="status">{name} was cancelled; nothing was sent.</p>;
@@ -68,8 +59,10 @@ function ActionStatus({
     const follow =
       action.operationId === 'runBacktest'
         ? ' Its result arrives as an event.'
-        : action.operationId === 'createCheckoutSession' || action.operationId === 'createBrokerageLink'
-          ? ' The page opened in a new tab.'
+        : writeSpec(action.operationId).opensUrlFrom
+          ? action.message
+            ? ` ${action.message}`
+            : ' The page opened in a new tab.'
           : '';
     return (
       <p role="status" class="ok">

@@ -2,13 +2,15 @@
  * The HTTP client of the service's API. Every call is resolved by operationId from the OpenAPI
  * document, validated before it is sent, pinned to the configured API origin (the only place the
  * key ever goes), held back by the shared rate-limit gate, retried within a budget, and checked
- * on the way back. Writes go one at a time and only with a confirmation for exactly that body.
+ * on the way back. Writes go one at a time, and only as the intent stored in a claimed outbox
+ * entry: the operation resolved again here must be the one the user confirmed, or nothing is sent.
  */
 import { z } from 'zod';
 import { log, registerSecret } from '@/lib/log';
 import { assertServiceUrlAllowed, INSECURE_SETTINGS_MESSAGE, serviceUrlProblem } from '@/lib/store/settings';
 import { ApiError, errorFromStatus, isApiError, scrubSecret, type ApiErrorData } from './errors';
 import {
+  assertUnambiguousDocument,
   buildOperationUrl,
   choosePageSize,
   pageSizeBounds,
@@ -51,7 +53,15 @@ import {
   type Problem,
 } from './schemas';
 import { DeprecationRecord, noticeFromHeaders, type DeprecationNotice } from './deprecations';
-import type { ConfirmationLedger, WriteIntent } from './confirmations';
+import { getOutboxEntry, playbookIdOf, type OutboxEntry, type WriteDraft } from '@/lib/outbox';
+import { fingerprintOfKey } from '@/lib/store/apiKey';
+import {
+  canonicalJson,
+  describeResolution,
+  WRITE_OPERATIONS,
+  type WriteOperation,
+  type WriteResolution,
+} from './writeOperations';
 
 export interface ApiClientDeps {
   /** The configured API URL ({api_url}); its origin is the only one that ever sees the key. */
@@ -64,8 +74,8 @@ export interface ApiClientDeps {
   openApiUrl?: string;
   fetch: typeof fetch;
   getApiKey: () => Promise<string | undefined>;
-  /** The confirm flow's ledger; without it every write is refused. */
-  confirmations?: Pick<ConfirmationLedger, 'consume'>;
+  /** Reads an outbox entry as stored: write() sends only an entry the store holds as claimed. */
+  outboxEntry?: (id: string) => Promise<OutboxEntry<WriteDraft> | undefined>;
   now?: () => number;
   random?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -139,10 +149,13 @@ export type BatchGetItem =
   | { id: string; status: 403 | 404; error: Problem }
   | { id: string; status: 'failed'; error: ApiErrorData };
 
-export interface WriteRequest extends WriteIntent {
-  /** The token the confirm flow issued for exactly this intent. */
-  confirmation: string;
-  signal?: AbortSignal;
+/** An outbox entry claimed for sending (status `sending`) that carries the intent the user confirmed. */
+export type ClaimedWrite = OutboxEntry<WriteDraft>;
+
+/** A write as the document resolves it now, with what the confirm window should warn about. */
+export interface WritePreview extends WriteResolution {
+  warnings: string[];
+  deprecated: boolean;
 }
 
 export interface ApiClient {
@@ -155,9 +168,10 @@ export interface ApiClient {
   ): AsyncGenerator<Page<T>, void, undefined>;
   paginateGraphQL(options?: GraphQLPaginateOptions): AsyncGenerator<Page<GraphQLPlaybook>, void, undefined>;
   batchGet(ids: string[], options?: { signal?: AbortSignal }): Promise<BatchGetItem[]>;
-  write<K extends string>(
-    request: WriteRequest & { operationId: K },
-  ): Promise<ApiResponse<KnownResponseOf<K>>>;
+  /** How a write resolves in the current document: the operation itself, never its replacement. */
+  resolveWrite(operationId: WriteOperation, playbookId?: string): WritePreview;
+  /** Sends the confirmed intent of a claimed outbox entry, and nothing else. */
+  write(entry: ClaimedWrite, options?: { signal?: AbortSignal }): Promise<ApiResponse<unknown>>;
   deprecations(): DeprecationNotice[];
   rateLimitState(): RateLimitState;
 }
@@ -277,7 +291,11 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   let document: OpenApiDocument | undefined;
 
   function openApi(): OpenApiDocument {
-    document ??= parseOpenApiDocument(deps.openApi);
+    if (!document) {
+      const parsed = parseOpenApiDocument(deps.openApi);
+      assertUnambiguousDocument(parsed, WRITE_OPERATIONS);
+      document = parsed;
+    }
     return document;
   }
 
@@ -554,11 +572,12 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     });
   }
 
-  async function execute(plan: ExecutePlan): Promise<ExecuteResult> {
+  /** `boundKey`: the key a write was checked against, so the key sent is the key confirmed. */
+  async function execute(plan: ExecutePlan, boundKey?: string): Promise<ExecuteResult> {
     refuseForeignServer(plan.operation);
-    let key: string | undefined;
+    let key: string | undefined = boundKey;
     try {
-      key = await keyFor(plan.operation);
+      key ??= await keyFor(plan.operation);
       const deadline = now() + deadlineMs;
       return await withRetries(() => attemptOnce(plan, key), {
         operationId: plan.operation.operationId,
@@ -845,53 +864,109 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     return out;
   }
 
-  async function write<K extends string>(
-    request: WriteRequest & { operationId: K },
-  ): Promise<ApiResponse<KnownResponseOf<K>>> {
-    const { confirmation, signal, ...intent } = request;
-    const operation = resolve(intent.operationId);
-    if (SAFE_METHODS.has(operation.method) || READS_BY_POST.has(operation.operationId)) {
-      throw new ApiError({
-        kind: 'validation',
+  function resolveWriteOperation(operationId: WriteOperation): ResolvedOperation {
+    const operation = resolveOperation(openApi(), operationId, now(), { documentUrl, forWrite: true });
+    if (operation.deprecated) {
+      noteDeprecation({
         operationId: operation.operationId,
-        message: `${operation.operationId} only reads; it is not sent as a write.`,
+        deprecated: true,
+        sunsetAt: operation.sunset?.getTime(),
+        replacedBy: operation.replacedBy,
+        lastSeenAt: now(),
       });
     }
-    const confirmed = deps.confirmations ? await deps.confirmations.consume(confirmation, intent) : false;
-    if (!confirmed) {
-      log.warn('api.write.unconfirmed', { operationId: operation.operationId });
-      throw new ApiError({
-        kind: 'unconfirmed-write',
-        operationId: operation.operationId,
-        message: `${operation.operationId} was not sent: it has no valid confirmation for exactly this change (missing, already used, expired or for other values). Confirm it again.`,
-      });
+    return operation;
+  }
+
+  function resolveWrite(operationId: WriteOperation, playbookId?: string): WritePreview {
+    const operation = resolveWriteOperation(operationId);
+    refuseForeignServer(operation);
+    return {
+      operationId,
+      method: operation.method,
+      url: buildOperationUrl(operation, { playbookId }),
+      warnings: operation.warnings,
+      deprecated: operation.deprecated,
+    };
+  }
+
+  function notSent(operationId: string, reason: string): ApiError {
+    log.warn('api.write.unconfirmed', { operationId });
+    return new ApiError({
+      kind: 'unconfirmed-write',
+      operationId,
+      message: `${operationId} was not sent: ${reason}`,
+    });
+  }
+
+  async function write(
+    claimed: ClaimedWrite,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ApiResponse<unknown>> {
+    const operationId = claimed.operationId;
+    // The entry as stored, not as handed in: only the claim made in one IndexedDB transaction counts.
+    const stored = await (deps.outboxEntry ?? getOutboxEntry<WriteDraft>)(claimed.id);
+    const intent = stored?.draft.confirmed;
+    if (
+      !stored ||
+      stored.status !== 'sending' ||
+      !intent ||
+      intent.operationId !== stored.operationId ||
+      canonicalJson(intent) !== canonicalJson(claimed.draft.confirmed ?? null)
+    ) {
+      throw notSent(operationId, 'it is not a confirmed draft claimed for sending. Confirm it again.');
+    }
+    if (intent.apiUrl !== deps.apiUrl) {
+      throw notSent(operationId, 'the API URL changed since you confirmed it. Review and confirm again.');
     }
     if (!UUID.test(intent.idempotencyKey)) {
       throw new ApiError({
         kind: 'validation',
-        operationId: operation.operationId,
-        message: `${operation.operationId} was not sent: its Idempotency-Key is not a UUID.`,
+        operationId,
+        message: `${operationId} was not sent: its Idempotency-Key is not a UUID.`,
       });
     }
-    const url = buildOperationUrl(operation, intent);
-    validateRequestBody(openApi(), operation, intent.body);
+    const operation = resolveWriteOperation(intent.operationId);
+    const url = buildOperationUrl(operation, { playbookId: playbookIdOf(stored.draft) });
+    const now: WriteResolution = { operationId: intent.operationId, method: operation.method, url };
+    if (now.method !== intent.method || now.url !== intent.url) {
+      log.warn('api.write.operation-changed', { operationId, was: intent.method, now: now.method });
+      throw new ApiError({
+        kind: 'unconfirmed-write',
+        operationId,
+        code: 'operation-changed',
+        message: `The service changed how this action is sent (was ${describeResolution(intent)}, now ${describeResolution(now)}). Nothing was sent. Review and confirm again.`,
+      });
+    }
+    const body: unknown = intent.body === null ? undefined : JSON.parse(intent.body);
+    if (canonicalJson(stored.draft.body ?? null) !== (intent.body ?? 'null')) {
+      throw notSent(operationId, 'its body differs from the one you confirmed. Review and confirm again.');
+    }
+    validateRequestBody(openApi(), operation, body);
+    let key: string | undefined;
+    if (operation.requiresAuth) {
+      key = await keyFor(operation);
+      if (key !== undefined && (await fingerprintOfKey(key)) !== intent.keyFingerprint) {
+        throw notSent(operationId, 'the API key changed since you confirmed it. Review and confirm again.');
+      }
+    }
     const headers: Record<string, string> = {};
     if (intent.ifMatch !== undefined) headers['If-Match'] = intent.ifMatch;
     const plan: ExecutePlan = {
       operation,
       url,
-      // Serialised once: every retry sends these exact bytes under the same key.
-      bodyText: intent.body === undefined ? undefined : JSON.stringify(intent.body),
+      // The bytes the user confirmed: every retry sends exactly these under the same key.
+      bodyText: intent.body ?? undefined,
       headers,
-      signal,
+      signal: options.signal,
       idempotencyKey: intent.idempotencyKey,
       expect: 'json',
       responseSchema: responseSchemaFor(intent.operationId, operation),
     };
     // Writes never overlap: each waits for the one before it to settle.
     const run = writeChain.then(
-      () => execute(plan),
-      () => execute(plan),
+      () => execute(plan, key),
+      () => execute(plan, key),
     );
     writeChain = run.catch(() => undefined);
     const { response: _unused, ...result } = await run;
@@ -900,7 +975,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       status: result.status,
       replayed: result.idempotentReplayed,
     });
-    return result as ApiResponse<KnownResponseOf<K>>;
+    return result;
   }
 
   return {
@@ -909,6 +984,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     paginate,
     paginateGraphQL,
     batchGet,
+    resolveWrite,
     write,
     deprecations: () => deprecationRecord.list(),
     rateLimitState: () => gate.state(),

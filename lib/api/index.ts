@@ -1,4 +1,4 @@
-/** The API client core: operation lookup, the HTTP client and its rules, confirmations and the read cache. */
+/** The API client core: operation lookup, the HTTP client and its rules, the table of writes and the read cache. */
 export * from './errors';
 export * from './schemas';
 export * from './operations';
@@ -6,6 +6,6 @@ export * from './rateLimit';
 export * from './retry';
 export * from './validate';
 export * from './deprecations';
-export * from './confirmations';
+export * from './writeOperations';
 export * from './readCache';
 export * from './client';

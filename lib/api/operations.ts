@@ -222,14 +222,67 @@ function serverUrlOf(doc: OpenApiDocument, documentUrl: string): string {
 export interface ResolveOptions {
   /** Where the document was fetched from: relative `servers` URLs resolve against it. */
   documentUrl: string;
+  /**
+   * A write is resolved as exactly itself: `x-replaced-by` is never followed (CONTRACT.md section
+   * 2), a deprecated write is used with a warning and one past its sunset is refused.
+   */
+  forWrite?: boolean;
 }
 
 const MAX_REPLACEMENT_HOPS = 5;
+const SAFE_METHODS: ReadonlySet<HttpMethod> = new Set(['GET', 'HEAD']);
+
+/** `/playbooks/{bookId}` and `/playbooks/{id}` are one route: parameter names do not tell routes apart. */
+export function routeShape(pathTemplate: string): string {
+  return pathTemplate.replace(/\{[^}/]*\}/g, '{}');
+}
+
+function refuseDocument(reason: string): never {
+  throw new ApiError({
+    kind: 'malformed-response',
+    operationId: 'openapi',
+    message: `The service's OpenAPI document is refused: ${reason} Nothing is sent to a service whose document is ambiguous about what a call does.`,
+  });
+}
 
 /**
- * Resolves an operationId to what the client needs to call it, preferring current operations:
+ * Refuses a document that is ambiguous about what is sent: two operations on one method and
+ * route, one operationId used twice, or a write declared as GET or HEAD. The whole document is
+ * refused, reads included, because a document that lies about one route cannot be trusted for others.
+ */
+export function assertUnambiguousDocument(doc: OpenApiDocument, writeOperationIds: readonly string[]): void {
+  const writes = new Set(writeOperationIds);
+  const byRoute = new Map<string, string>();
+  const byId = new Map<string, string>();
+  for (const [pathTemplate, item] of Object.entries(doc.paths)) {
+    for (const method of HTTP_METHODS) {
+      const raw = item[method];
+      if (!raw) continue;
+      const upper = method.toUpperCase() as HttpMethod;
+      const name = raw.operationId ?? `(unnamed ${upper} ${pathTemplate})`;
+      const route = `${upper} ${routeShape(pathTemplate)}`;
+      const sameRoute = byRoute.get(route);
+      if (sameRoute !== undefined)
+        refuseDocument(`${sameRoute} and ${name} are both ${upper} ${routeShape(pathTemplate)}.`);
+      byRoute.set(route, name);
+      if (raw.operationId === undefined) continue;
+      const sameId = byId.get(raw.operationId);
+      if (sameId !== undefined)
+        refuseDocument(`the operationId ${raw.operationId} names two operations (${sameId} and ${route}).`);
+      byId.set(raw.operationId, route);
+      if (writes.has(raw.operationId) && SAFE_METHODS.has(upper))
+        refuseDocument(
+          `the write ${raw.operationId} is declared as ${upper} ${pathTemplate}; a write is never sent as GET or HEAD.`,
+        );
+    }
+  }
+}
+
+/**
+ * Resolves an operationId to what the client needs to call it. A read prefers current operations:
  * a deprecated one with a usable `x-replaced-by` gives way to its replacement, a deprecated one
- * without is used with a warning, and one past its sunset is refused.
+ * without is used with a warning, and one past its sunset is refused. A write (`forWrite`) is
+ * only ever itself.
  */
 export function resolveOperation(
   doc: OpenApiDocument,
@@ -248,7 +301,8 @@ export function resolveOperation(
   }
   let currentId = operationId;
   const visited = new Set([operationId]);
-  for (let hop = 0; hop < MAX_REPLACEMENT_HOPS && found.raw.deprecated === true; hop++) {
+  const maxHops = options.forWrite ? 0 : MAX_REPLACEMENT_HOPS;
+  for (let hop = 0; hop < maxHops && found.raw.deprecated === true; hop++) {
     const replacementId = found.raw['x-replaced-by'];
     if (!replacementId || visited.has(replacementId)) break;
     const replacement = findOperation(doc, replacementId);
@@ -267,6 +321,13 @@ export function resolveOperation(
   }
 
   const { raw } = found;
+  if (options.forWrite && SAFE_METHODS.has(found.method)) {
+    throw new ApiError({
+      kind: 'validation',
+      operationId: currentId,
+      message: `${currentId} was not sent: the service's document declares this write as ${found.method}, and a write is never sent as GET or HEAD.`,
+    });
+  }
   const deprecated = raw.deprecated === true;
   const sunsetText = raw['x-sunset'];
   const sunset = parseSunset(sunsetText);
@@ -277,14 +338,18 @@ export function resolveOperation(
     throw new ApiError({
       kind: 'sunset',
       operationId: currentId,
-      message: `${currentId} reached its sunset on ${sunset.toISOString()} and is no longer called${
-        raw['x-replaced-by'] ? `; its replacement ${raw['x-replaced-by']} is not available` : ''
-      }.`,
+      message: options.forWrite
+        ? `${currentId} reached its sunset on ${sunset.toISOString().slice(0, 10)}: the service no longer accepts it, so it is not sent. Nothing was sent.`
+        : `${currentId} reached its sunset on ${sunset.toISOString()} and is no longer called${
+            raw['x-replaced-by'] ? `; its replacement ${raw['x-replaced-by']} is not available` : ''
+          }.`,
     });
   }
   if (deprecated) {
     warnings.push(
-      `${currentId} is deprecated${sunset ? ` and stops working on ${sunset.toISOString()}` : ''}; it is still used because no current replacement exists.`,
+      options.forWrite
+        ? `The service marks ${currentId} as deprecated${sunset ? `; it stops working on ${sunset.toISOString().slice(0, 10)}` : ''}. It is still sent as itself, exactly as shown.`
+        : `${currentId} is deprecated${sunset ? ` and stops working on ${sunset.toISOString()}` : ''}; it is still used because no current replacement exists.`,
     );
   }
 
@@ -316,12 +381,35 @@ export type QueryValue = ParameterValue | ParameterValue[] | null | undefined;
 export interface UrlArguments {
   path?: Record<string, ParameterValue>;
   query?: Record<string, QueryValue>;
+  /**
+   * The playbook an operation acts on: bound to the operation's single path parameter, whatever
+   * the document names it (`id`, `bookId`, …). Callers never spell a parameter name for it.
+   */
+  playbookId?: string;
+}
+
+/** The distinct parameter names of a path template, in order. */
+export function pathParameterNames(pathTemplate: string): string[] {
+  return [...new Set(Array.from(pathTemplate.matchAll(/\{([^}/]+)\}/g), (match) => match[1]))];
+}
+
+function pathValuesOf(operation: ResolvedOperation, args: UrlArguments): Record<string, ParameterValue> {
+  if (args.playbookId === undefined) return args.path ?? {};
+  const names = pathParameterNames(operation.pathTemplate);
+  if (names.length !== 1) {
+    throw new ApiError({
+      kind: 'validation',
+      operationId: operation.operationId,
+      message: `${operation.operationId} was not sent: the service's document gives it ${names.length} path parameters, and the playbook id needs exactly one.`,
+    });
+  }
+  return { ...args.path, [names[0]]: args.playbookId };
 }
 
 /** Builds the request URL: server URL (with its prefix) + path with encoded params + declared query params. */
 export function buildOperationUrl(operation: ResolvedOperation, args: UrlArguments = {}): string {
   const fieldErrors: Record<string, string> = {};
-  const pathValues = args.path ?? {};
+  const pathValues = pathValuesOf(operation, args);
   const path = operation.pathTemplate.replace(/\{([^}]+)\}/g, (_match, name: string) => {
     const value = Object.hasOwn(pathValues, name) ? pathValues[name] : undefined;
     const text = value === undefined ? '' : String(value);

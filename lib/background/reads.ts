@@ -121,7 +121,7 @@ export function registerReadHandlers(registry: HandlerRegistry): void {
   );
   registry.register(
     'getPlaybook',
-    async ({ id }) => (await (await serviceClient()).call('getPlaybook', { path: { id } })).data,
+    async ({ id }) => (await (await serviceClient()).call('getPlaybook', { playbookId: id })).data,
   );
   registry.register('refreshPlaybooks', async ({ ids }) => {
     const items = await (await serviceClient()).batchGet(ids);

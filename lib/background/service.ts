@@ -1,4 +1,4 @@
-import { createApiClient, createConfirmationLedger, createReadCache, type ApiClient } from '@/lib/api';
+import { createApiClient, createReadCache, type ApiClient } from '@/lib/api';
 import { clearDiscoveryCache, getOpenApiDocument, runDiscovery, type DiscoveryReport } from '@/lib/discovery';
 import { loadApiKey } from '@/lib/store/apiKey';
 import { getSettings, type Settings } from '@/lib/store/settings';
@@ -8,7 +8,6 @@ import { clearState, readState, writeState } from '@/lib/store/state';
  * The one place that turns settings into a working client of the service. Clients are rebuilt
  * whenever the settings or the OpenAPI document change; nothing here must outlive the worker.
  */
-export const confirmations = createConfirmationLedger();
 export const readCache = createReadCache();
 
 const REPORT_KEY = 'discovery-report';
@@ -20,14 +19,32 @@ function fetchFromWorker(input: RequestInfo | URL, init?: RequestInit): Promise<
   return fetch(input, init);
 }
 
-export async function serviceClient(settings?: Settings): Promise<ApiClient> {
+export interface ServiceClientOptions {
+  /**
+   * Revalidate the OpenAPI document with the discovery host now, not within the minute: the
+   * confirm window and every send of a write resolve from the document as it is at that moment.
+   */
+  fresh?: boolean;
+}
+
+export async function serviceClient(
+  settings?: Settings,
+  options: ServiceClientOptions = {},
+): Promise<ApiClient> {
   const active = settings ?? (await getSettings());
   const settingsKey = `${active.serviceUrl}|${active.apiUrl}`;
   // Every message would otherwise re-read, re-parse and re-check the document from IndexedDB.
-  if (current?.settingsKey === settingsKey && Date.now() - current.checkedAt < DOCUMENT_RECHECK_MS) {
+  if (
+    !options.fresh &&
+    current?.settingsKey === settingsKey &&
+    Date.now() - current.checkedAt < DOCUMENT_RECHECK_MS
+  ) {
     return current.client;
   }
-  const openApi = await getOpenApiDocument(active.serviceUrl, { fetch: fetchFromWorker });
+  const openApi = await getOpenApiDocument(active.serviceUrl, {
+    fetch: fetchFromWorker,
+    ...(options.fresh ? { maxAgeMs: 0 } : {}),
+  });
   const documentText = `${openApi.url}\n${JSON.stringify(openApi.document)}`;
   if (current?.settingsKey === settingsKey && current.documentText === documentText) {
     current.checkedAt = Date.now();
@@ -40,7 +57,6 @@ export async function serviceClient(settings?: Settings): Promise<ApiClient> {
     openApiUrl: openApi.url,
     fetch: fetchFromWorker,
     getApiKey: loadApiKey,
-    confirmations,
   });
   current = { settingsKey, documentText, checkedAt: Date.now(), client };
   return client;

@@ -1,8 +1,10 @@
 import { browser } from 'wxt/browser';
+import { MatchPattern } from 'wxt/utils/match-patterns';
 import { storage } from 'wxt/utils/storage';
 import { parseSitePattern } from '@/lib/finance/sites';
 import { log } from '@/lib/log';
 import { HandledError, type HandlerRegistry } from '@/lib/messaging';
+import { getSettings, serviceOrigins } from '@/lib/store/settings';
 
 /**
  * Finance sites beyond the built-in list: the options page asks the browser for the host
@@ -14,6 +16,17 @@ const CONTENT_SCRIPT = 'content-scripts/finance.js';
 
 async function granted(pattern: string): Promise<boolean> {
   return browser.permissions.contains({ origins: [pattern] });
+}
+
+/** True when revoking `pattern` would also cut the extension off its own service or API origin. */
+async function coversServiceOrigin(pattern: string): Promise<boolean> {
+  let match: MatchPattern;
+  try {
+    match = new MatchPattern(pattern);
+  } catch {
+    return false; // Not a pattern: the browser cannot hold a grant for it.
+  }
+  return serviceOrigins(await getSettings()).some((origin) => match.includes(`${origin}/`));
 }
 
 /** Registers the content script on every extra site the user still grants; drops the rest. */
@@ -54,8 +67,11 @@ export function registerSiteHandlers(registry: HandlerRegistry): void {
     return { extra: await syncExtraSites() };
   });
   registry.register('removeSite', async ({ site }) => {
-    await extraSitesItem.setValue((await extraSitesItem.getValue()).filter((pattern) => pattern !== site));
-    await browser.permissions.remove({ origins: [site] }).catch(() => false);
+    const sites = await extraSitesItem.getValue();
+    await extraSitesItem.setValue(sites.filter((pattern) => pattern !== site));
+    // Only a listed site's own grant goes; the same grant may be what reaches the service.
+    if (sites.includes(site) && !(await coversServiceOrigin(site)))
+      await browser.permissions.remove({ origins: [site] }).catch(() => false);
     return { extra: await syncExtraSites() };
   });
 }

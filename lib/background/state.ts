@@ -1,5 +1,6 @@
 import { browser } from 'wxt/browser';
 import type { AppState } from '@/lib/messaging/protocol';
+import { hostAccessPattern } from '@/lib/hostAccess';
 import { apiKeyState } from '@/lib/store/apiKey';
 import {
   getSettings,
@@ -13,7 +14,7 @@ import {
 export async function missingHostAccess(settings: Settings): Promise<string[]> {
   const missing: string[] = [];
   for (const origin of serviceOrigins(settings)) {
-    const granted = await browser.permissions.contains({ origins: [`${origin}/*`] });
+    const granted = await browser.permissions.contains({ origins: [hostAccessPattern(origin)] });
     if (!granted) missing.push(origin);
   }
   return missing;

@@ -1,67 +1,51 @@
 import { browser } from 'wxt/browser';
-import { z } from 'zod';
-import { canonicalJson, isApiError, newIdempotencyKey } from '@/lib/api';
+import type { z } from 'zod';
+import {
+  canonicalJson,
+  describeResolution,
+  isApiError,
+  isWriteOperation,
+  newIdempotencyKey,
+  openableUrl,
+  sameResolution,
+  writeSpec,
+  type ApiClient,
+  type ConfirmedIntent,
+  type WriteOperation,
+  type WriteResolution,
+} from '@/lib/api';
 import { buildDraftFromContext } from '@/lib/finance/draft';
-import { playbookDraftSchema, sanitizeDraft } from '@/lib/finance/schema';
+import { sanitizeDraft } from '@/lib/finance/schema';
 import { normalizeTicker } from '@/lib/finance/symbols';
 import { log } from '@/lib/log';
-import {
-  HandledError,
-  type HandlerRegistry,
-  type PendingWrite,
-  type WriteDraft,
-  type WriteOperation,
-} from '@/lib/messaging';
+import { HandledError, type HandlerRegistry, type PendingWrite } from '@/lib/messaging';
 import {
   addToOutbox,
   claimForSending,
   getOutboxEntry,
   listOutbox,
+  playbookIdOf,
   removeFromOutbox,
   updateOutboxEntry,
   type DraftOrigin,
   type OutboxEntry,
+  type WriteDraft,
 } from '@/lib/outbox';
 import { keyFingerprint } from '@/lib/store/apiKey';
 import { getSettings } from '@/lib/store/settings';
 import { openConfirmWindow } from './confirmWindow';
 import type { MenuContext } from './contextMenus';
-import { confirmations, readCache, serviceClient } from './service';
+import { takeDraftSlot } from './draftRate';
+import { readCache, serviceClient } from './service';
 
-/** Live execution and billing must be typed out, not just clicked. */
-const TYPED_CONFIRMATION = new Set<WriteOperation>([
-  'activatePlaybook',
-  'pausePlaybook',
-  'createCheckoutSession',
-]);
 const SENT_KEPT_MS = 24 * 60 * 60 * 1000;
 /** Alarms that resend a write the service asked us to hold back (429 with a long wait). */
 const RETRY_ALARM_PREFIX = 'write-retry:';
 const WAIT_KINDS = new Set(['deferred', 'rate-limited']);
 /** Failures after which the service may have committed the write: its key must not change. */
 const MAY_HAVE_LANDED = new Set(['network', 'timeout', 'server', 'malformed-response', 'interrupted']);
-
-const CONSEQUENCES: Record<WriteOperation, string> = {
-  createPlaybook: 'A new playbook is created in your account as a draft. Nothing is traded.',
-  updatePlaybook: 'The playbook is changed in your account. Nothing is traded.',
-  runBacktest: 'A backtest is queued on historical data. Nothing is traded; the result arrives as an event.',
-  activatePlaybook:
-    'Live automation starts: the agent may place real orders in your linked brokerage account.',
-  pausePlaybook: 'Live automation stops: the agent places no further orders for this playbook.',
-  createCheckoutSession:
-    'A checkout for the plan opens in a new tab; you are billed only after you complete it there.',
-  createBrokerageLink: 'A page of your brokerage opens in a new tab to link your account.',
-};
-
-/** The edits a user may make to a new playbook in the confirm window; visibility is theirs to choose. */
-const createBodySchema = playbookDraftSchema.extend({
-  visibility: z.enum(['private', 'unlisted', 'public']),
-  // The contract makes the source optional: a playbook typed in the side panel has none.
-  source: playbookDraftSchema.shape.source.optional(),
-});
-const updateBodySchema = createBodySchema
-  .pick({ title: true, thesis: true, tickers: true, visibility: true })
-  .partial();
+/** The outbox error code of a draft that must be confirmed again before anything is sent. */
+const NEEDS_CONFIRMATION = 'operation-changed';
 
 function fieldErrors(error: z.ZodError): Record<string, string> {
   const fields: Record<string, string> = {};
@@ -82,12 +66,7 @@ function confirmedBody(
 ): Record<string, unknown> | undefined {
   const stored = entry.draft.body;
   if (!edits) return stored;
-  const schema =
-    entry.operationId === 'createPlaybook'
-      ? createBodySchema
-      : entry.operationId === 'updatePlaybook'
-        ? updateBodySchema
-        : undefined;
+  const schema = writeSpec(entry.operationId).editableBody?.schema;
   if (!schema) return stored;
   const parsed = schema.safeParse(normalizeTickers({ ...stored, ...edits }));
   if (!parsed.success)
@@ -108,6 +87,18 @@ async function queueDraft(
   log.info('outbox.queued', { draftId: entry.id, operationId, origin });
   await openConfirmWindow(entry.id);
   return entry.id;
+}
+
+/** The stored entry of a write, refusing one whose operation this version does not know. */
+async function writeEntry(id: string): Promise<OutboxEntry<WriteDraft>> {
+  const entry = await getOutboxEntry<WriteDraft>(id);
+  if (!entry) throw new HandledError({ code: 'draft-not-found', message: 'This draft no longer exists.' });
+  if (!isWriteOperation(entry.operationId))
+    throw new HandledError({
+      code: 'invalid-draft',
+      message: 'This draft is not a write the extension knows.',
+    });
+  return entry;
 }
 
 /** A draft from page text (content script or menu): untrusted until the schema says otherwise. */
@@ -136,62 +127,104 @@ export async function queueMenuDraft(context: MenuContext): Promise<string> {
   );
 }
 
-async function typedConfirmationFor(entry: OutboxEntry<WriteDraft>): Promise<string | undefined> {
-  const operationId = entry.operationId as WriteOperation;
-  if (!TYPED_CONFIRMATION.has(operationId)) return undefined;
-  if (operationId === 'createCheckoutSession') {
+async function typedConfirmationFor(
+  entry: OutboxEntry<WriteDraft>,
+  client: ApiClient,
+): Promise<string | undefined> {
+  const rule = writeSpec(entry.operationId).typedConfirmation;
+  if (rule === undefined) return undefined;
+  if (rule === 'plan') {
     const plan = entry.draft.body?.plan;
     return typeof plan === 'string' ? plan : '';
   }
-  const id = entry.draft.path?.id;
-  if (!id) throw new HandledError({ code: 'invalid-draft', message: 'This action names no playbook.' });
-  const playbook = (await (await serviceClient()).call('getPlaybook', { path: { id } })).data;
-  return playbook.title;
+  const playbookId = playbookIdOf(entry.draft);
+  if (!playbookId)
+    throw new HandledError({ code: 'invalid-draft', message: 'This action names no playbook.' });
+  return (await client.call('getPlaybook', { playbookId })).data.title;
+}
+
+/** How the document resolves this draft's write now: the operation itself, its method and full URL. */
+function resolutionOf(client: ApiClient, entry: OutboxEntry<WriteDraft>) {
+  return client.resolveWrite(entry.operationId, playbookIdOf(entry.draft));
+}
+
+function shownOf(resolution: WriteResolution): WriteResolution {
+  return { operationId: resolution.operationId, method: resolution.method, url: resolution.url };
+}
+
+/**
+ * Nothing is sent: the draft keeps its body and key, loses its confirmation, and waits for the
+ * user to confirm again in the window, which shows the operation as it now resolves.
+ */
+async function requireConfirmationAgain(
+  entry: OutboxEntry<WriteDraft>,
+  message: string,
+  shown?: WriteResolution,
+): Promise<void> {
+  await updateOutboxEntry<WriteDraft>(entry.id, {
+    status: 'failed',
+    draft: { ...entry.draft, confirmed: undefined, shown },
+    error: { message, code: NEEDS_CONFIRMATION },
+  });
+  log.warn('write.needs-confirmation', { draftId: entry.id, operationId: entry.operationId });
 }
 
 async function pendingWrite(id: string): Promise<PendingWrite> {
-  const entry = await getOutboxEntry<WriteDraft>(id);
-  if (!entry) throw new HandledError({ code: 'draft-not-found', message: 'This draft no longer exists.' });
-  const result: PendingWrite = {
-    entry,
-    consequence: CONSEQUENCES[entry.operationId as WriteOperation] ?? 'This changes your account.',
-  };
+  let entry = await writeEntry(id);
+  const spec = writeSpec(entry.operationId);
+  // The window shows the operation as the document resolves it now, not as it did a minute ago.
+  const client = await serviceClient(undefined, { fresh: true });
+  const result: PendingWrite = { entry, consequence: spec.consequence };
   try {
-    const account = (await (await serviceClient()).call('getAccount')).data;
+    const resolution = resolutionOf(client, entry);
+    result.resolved = {
+      method: resolution.method,
+      url: resolution.url,
+      path: describeResolution(resolution).slice(resolution.method.length + 1),
+      deprecated: resolution.deprecated,
+      warnings: resolution.warnings,
+    };
+    const shown = shownOf(resolution);
+    if (
+      (entry.status === 'pending' || entry.status === 'failed') &&
+      !(entry.draft.shown && sameResolution(entry.draft.shown, shown))
+    ) {
+      entry = (await updateOutboxEntry<WriteDraft>(id, { draft: { ...entry.draft, shown } })) ?? entry;
+      result.entry = entry;
+    }
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    result.refusal = error.message;
+  }
+  try {
+    const account = (await client.call('getAccount')).data;
     result.account = { name: account.name, email: account.email, plan: account.plan };
   } catch (error) {
     log.warn('confirm.account-unavailable', { error });
   }
-  result.typeToConfirm = await typedConfirmationFor(entry);
+  if (result.refusal === undefined) result.typeToConfirm = await typedConfirmationFor(entry, client);
   return result;
 }
 
 const NOTIFICATION_PREFIX = 'playbook:';
-const SUCCESS_TITLES: Record<WriteOperation, string> = {
-  createPlaybook: 'Playbook created',
-  updatePlaybook: 'Playbook updated',
-  runBacktest: 'Backtest queued',
-  activatePlaybook: 'Live automation started',
-  pausePlaybook: 'Live automation paused',
-  createCheckoutSession: 'Checkout opened',
-  createBrokerageLink: 'Brokerage link opened',
-};
-
 /** The side panel's view of one playbook: where a notification click or a confirm-window link leads. */
 export function playbookPageUrl(playbookId: string): string {
   return `${browser.runtime.getURL('/sidepanel.html')}?playbook=${encodeURIComponent(playbookId)}`;
 }
 
 /** The notification id carries the playbook id, so a click still works after the worker restarted. */
-async function notifySuccess(entry: OutboxEntry<WriteDraft>, playbookId?: string): Promise<void> {
-  const operationId = entry.operationId as WriteOperation;
+async function notifySuccess(
+  entry: OutboxEntry<WriteDraft>,
+  playbookId?: string,
+  urlRefused?: string,
+): Promise<void> {
   const name = typeof entry.draft.body?.title === 'string' ? entry.draft.body.title : undefined;
   const id = playbookId ? `${NOTIFICATION_PREFIX}${playbookId}` : `write:${entry.id}`;
   await browser.notifications.create(id, {
     type: 'basic',
     iconUrl: browser.runtime.getURL('/icon/128.png'),
-    title: SUCCESS_TITLES[operationId] ?? 'Done',
-    message: `${name ? `${name}. ` : ''}${playbookId ? 'Click to open it. ' : ''}Decision support, not financial advice.`,
+    title: writeSpec(entry.operationId).successTitle,
+    message: `${name ? `${name}. ` : ''}${urlRefused ? `${urlRefused} ` : ''}${playbookId ? 'Click to open it. ' : ''}Decision support, not financial advice.`,
   });
 }
 
@@ -208,19 +241,33 @@ export function registerNotificationClicks(): void {
   });
 }
 
-/** The user's Confirm (or Retry): checks the typed name and the edits, fixes the key, then sends. */
+/**
+ * The user's Confirm (or Retry): resolves the operation again from the document as it is now; if
+ * that is not what the window showed, nothing is sent and the window shows the new resolution.
+ * Otherwise checks the typed name and the edits, binds the intent into the entry and sends it.
+ */
 async function confirmWrite(
   id: string,
   edits: Record<string, unknown> | undefined,
   typed: string | undefined,
 ): Promise<OutboxEntry<WriteDraft>> {
-  const entry = await getOutboxEntry<WriteDraft>(id);
-  if (!entry) throw new HandledError({ code: 'draft-not-found', message: 'This draft no longer exists.' });
+  const entry = await writeEntry(id);
   if (entry.status === 'sent')
     throw new HandledError({ code: 'draft-already-sent', message: 'This draft was already sent.' });
   if (entry.status === 'sending')
     throw new HandledError({ code: 'write-in-progress', message: 'This write is already being sent.' });
-  const expected = await typedConfirmationFor(entry);
+  const settings = await getSettings();
+  const client = await serviceClient(settings, { fresh: true });
+  const resolution = shownOf(resolutionOf(client, entry));
+  const shown = entry.draft.shown;
+  if (!shown || !sameResolution(shown, resolution)) {
+    const message = shown
+      ? `The service changed how this action is sent (was ${describeResolution(shown)}, now ${describeResolution(resolution)}). Nothing was sent. Review and confirm again.`
+      : 'This action has not been shown in the confirm window as it is sent now. Nothing was sent. Review and confirm again.';
+    await requireConfirmationAgain(entry, message, resolution);
+    throw new HandledError({ code: NEEDS_CONFIRMATION, message });
+  }
+  const expected = await typedConfirmationFor(entry, client);
   if (expected !== undefined && (typed ?? '').trim() !== expected.trim()) {
     throw new HandledError({
       code: 'typed-confirmation',
@@ -232,33 +279,39 @@ async function confirmWrite(
   const sameBody = canonicalJson(body ?? null) === canonicalJson(entry.draft.body ?? null);
   // After a failure that may have reached the service, the key stays even for an edited body: if
   // the first attempt landed, the service answers 422 instead of writing a second playbook.
-  const mayHaveLanded = entry.status === 'failed' && MAY_HAVE_LANDED.has(entry.error?.code ?? '');
+  const mayHaveLanded =
+    entry.draft.mayHaveLanded === true ||
+    (entry.status === 'failed' && MAY_HAVE_LANDED.has(entry.error?.code ?? ''));
   const idempotencyKey =
     entry.draft.idempotencyKey && (sameBody || mayHaveLanded)
       ? entry.draft.idempotencyKey
       : newIdempotencyKey();
-  const confirmedFor = {
-    serviceUrl: (await getSettings()).serviceUrl,
+  const confirmed: ConfirmedIntent = {
+    ...resolution,
+    body: body === undefined ? null : canonicalJson(body),
+    ifMatch: entry.draft.ifMatch,
+    idempotencyKey,
     keyFingerprint: await keyFingerprint(),
+    serviceUrl: settings.serviceUrl,
+    apiUrl: settings.apiUrl,
   };
-  const draft: WriteDraft = { ...entry.draft, body, idempotencyKey, confirmedFor };
-  return sendConfirmed(entry, draft);
+  const draft: WriteDraft = { ...entry.draft, body, idempotencyKey, mayHaveLanded, confirmed };
+  return sendConfirmed(entry, draft, client);
 }
 
 /**
- * Sends a write the user confirmed, exactly as stored: a fresh one-time confirmation bound to this
- * intent, the same Idempotency-Key on every attempt. A long rate-limit wait is not slept in the
- * worker: an alarm sends the same request again when the service allows it.
+ * Claims the entry with its confirmed intent in one IndexedDB transaction and hands the claimed
+ * entry to the client, which sends exactly that intent or nothing. A long rate-limit wait is not
+ * slept in the worker: an alarm sends the same request again when the service allows it.
  */
 async function sendConfirmed(
   entry: OutboxEntry<WriteDraft>,
   draft: WriteDraft,
+  client: ApiClient,
 ): Promise<OutboxEntry<WriteDraft>> {
   const id = entry.id;
-  const operationId = entry.operationId as WriteOperation;
-  const body = draft.body;
-  const idempotencyKey = draft.idempotencyKey ?? newIdempotencyKey();
-  const claimed = await claimForSending<WriteDraft>(id, { ...draft, idempotencyKey });
+  const operationId: WriteOperation = entry.operationId;
+  const claimed = await claimForSending<WriteDraft>(id, draft);
   if (!claimed) {
     throw new HandledError({
       code: 'write-in-progress',
@@ -266,30 +319,15 @@ async function sendConfirmed(
     });
   }
 
-  const intent = { operationId, path: draft.path, body, idempotencyKey, ifMatch: draft.ifMatch };
+  let response;
   try {
-    const client = await serviceClient();
-    const confirmation = await confirmations.issue(intent);
-    const response = await client.write({ ...intent, confirmation });
-    const data = (response.data ?? {}) as Record<string, unknown>;
-    const playbookId =
-      typeof data.id === 'string' && operationId === 'createPlaybook' ? data.id : draft.path?.id;
-    const url =
-      typeof data.checkout_url === 'string'
-        ? data.checkout_url
-        : typeof data.link_url === 'string'
-          ? data.link_url
-          : undefined;
-    const sent = await updateOutboxEntry<WriteDraft>(id, {
-      status: 'sent',
-      draft: { ...draft, result: { playbookId, url } },
-    });
-    log.info('write.sent', { draftId: id, operationId, replayed: response.idempotentReplayed });
-    await readCache.clear();
-    if (url && /^https?:/.test(url)) await browser.tabs.create({ url });
-    await notifySuccess(entry, playbookId).catch((error: unknown) => log.warn('notify.failed', { error }));
-    return sent ?? entry;
+    response = await client.write(claimed);
   } catch (error) {
+    if (isApiError(error) && error.kind === 'unconfirmed-write') {
+      await requireConfirmationAgain(claimed, error.message);
+      log.warn('write.not-sent', { draftId: id, operationId, code: error.code });
+      throw error;
+    }
     const retryAt = isApiError(error) && WAIT_KINDS.has(error.kind) ? error.retryAt : undefined;
     const message = !isApiError(error)
       ? 'The write could not be sent.'
@@ -301,37 +339,67 @@ async function sendConfirmed(
         when: Math.max(retryAt, Date.now() + 1_000),
       });
     }
+    const code = isApiError(error) ? error.kind : 'internal';
     await updateOutboxEntry<WriteDraft>(id, {
       status: 'failed',
+      draft: MAY_HAVE_LANDED.has(code) ? { ...draft, mayHaveLanded: true } : draft,
       error: {
         message:
           retryAt === undefined
             ? message
             : `${message} It is sent again automatically when the service allows.`,
         retryAt,
-        code: isApiError(error) ? error.kind : 'internal',
+        code,
         problemCode: isApiError(error) ? error.code : undefined,
       },
     });
     log.warn('write.failed', { draftId: id, operationId, error });
     throw error;
   }
+
+  const data = (response.data ?? {}) as Record<string, unknown>;
+  const playbookId =
+    typeof data.id === 'string' && operationId === 'createPlaybook' ? data.id : playbookIdOf(draft);
+  // Only this operation's own answer may open a page, and only over https (http on loopback).
+  const urlField = writeSpec(operationId).opensUrlFrom;
+  const openable = urlField ? openableUrl(data[urlField]) : undefined;
+  const url = openable?.ok ? openable.url : undefined;
+  const urlRefused = openable && !openable.ok ? openable.reason : undefined;
+  const sent = await updateOutboxEntry<WriteDraft>(id, {
+    status: 'sent',
+    draft: { ...draft, result: { playbookId, url, urlRefused } },
+  });
+  log.info('write.sent', { draftId: id, operationId, replayed: response.idempotentReplayed });
+  if (urlRefused) log.warn('write.url-refused', { draftId: id, operationId });
+  await readCache.clear();
+  if (url) await browser.tabs.create({ url });
+  await notifySuccess(entry, playbookId, urlRefused).catch((error: unknown) =>
+    log.warn('notify.failed', { error }),
+  );
+  return sent ?? entry;
 }
 
-/** The alarm's resend: only a failed write still waiting, with the key and body the user confirmed. */
+/** The alarm's resend: only a failed write still waiting, with the intent the user confirmed. */
 export async function resendDeferredWrite(id: string): Promise<void> {
   const entry = await getOutboxEntry<WriteDraft>(id);
-  if (
-    !entry ||
-    entry.status !== 'failed' ||
-    entry.error?.retryAt === undefined ||
-    !entry.draft.idempotencyKey
-  )
+  if (!entry || entry.status !== 'failed' || entry.error?.retryAt === undefined) return;
+  const intent = entry.draft.confirmed;
+  if (!intent || !isWriteOperation(entry.operationId)) {
+    // Confirmed by an earlier version, which did not bind the resolved operation: never sent blind.
+    await requireConfirmationAgain(
+      entry,
+      'This write was confirmed before the extension bound what it sends. Nothing was sent. Review and confirm again.',
+    );
     return;
-  const now = { serviceUrl: (await getSettings()).serviceUrl, keyFingerprint: await keyFingerprint() };
-  const then = entry.draft.confirmedFor;
-  if (!then || then.serviceUrl !== now.serviceUrl || then.keyFingerprint !== now.keyFingerprint) {
+  }
+  const settings = await getSettings();
+  if (
+    intent.serviceUrl !== settings.serviceUrl ||
+    intent.apiUrl !== settings.apiUrl ||
+    intent.keyFingerprint !== (await keyFingerprint())
+  ) {
     await updateOutboxEntry<WriteDraft>(id, {
+      draft: { ...entry.draft, confirmed: undefined },
       error: {
         message:
           'Not sent: the service or the API key changed since you confirmed it. Open the draft to review where it goes.',
@@ -341,9 +409,11 @@ export async function resendDeferredWrite(id: string): Promise<void> {
     return;
   }
   log.info('write.resend', { draftId: id, operationId: entry.operationId });
-  await sendConfirmed(entry, entry.draft).catch((error: unknown) =>
-    log.warn('write.resend-failed', { draftId: id, error }),
-  );
+  try {
+    await sendConfirmed(entry, entry.draft, await serviceClient(settings, { fresh: true }));
+  } catch (error) {
+    log.warn('write.resend-failed', { draftId: id, error });
+  }
 }
 
 /** A worker stopped mid-send leaves "sending" behind; the retry reuses the key, so it cannot duplicate. */
@@ -369,13 +439,23 @@ export function registerWriteHandlers(registry: HandlerRegistry): void {
     if (!alarm.name.startsWith(RETRY_ALARM_PREFIX)) return;
     void resendDeferredWrite(alarm.name.slice(RETRY_ALARM_PREFIX.length));
   });
-  registry.register('submitPageDraft', async ({ draft }) => ({
-    draftId: await queuePageDraft('content-script', draft),
-  }));
-  registry.register('requestWrite', async ({ operationId, path, body, ifMatch }) => {
+  registry.register('submitPageDraft', async ({ draft }, sender) => {
+    // A page may not flood the user with confirm windows: a few drafts per tab per minute.
+    if (sender.kind === 'content-script' && !(await takeDraftSlot(sender.tabId))) {
+      log.warn('outbox.draft-rate-limited', { tabId: sender.tabId });
+      throw new HandledError({
+        code: 'too-many-drafts',
+        message: 'This page asked for too many playbooks in a short time. Wait a minute, then try again.',
+      });
+    }
+    return { draftId: await queuePageDraft('content-script', draft) };
+  });
+  registry.register('requestWrite', async ({ operationId, playbookId, body, ifMatch }) => {
     const settings = await getSettings();
     log.info('write.requested', { operationId, service: settings.serviceUrl });
-    return { draftId: await queueDraft('extension-page', operationId, { path, body, ifMatch }) };
+    if (writeSpec(operationId).targetsPlaybook && !playbookId)
+      throw new HandledError({ code: 'invalid-draft', message: 'This action names no playbook.' });
+    return { draftId: await queueDraft('extension-page', operationId, { playbookId, body, ifMatch }) };
   });
   registry.register('getPendingWrite', ({ id }) => pendingWrite(id));
   registry.register('confirmWrite', ({ id, body, typed }) => confirmWrite(id, body, typed));

@@ -6,7 +6,8 @@ import type { DeprecationNotice } from '@/lib/api/deprecations';
 import type { RateLimitState } from '@/lib/api/rateLimit';
 import type { DiscoveryReport } from '@/lib/discovery';
 import type { McpResourceSummary, McpToolSummary } from '@/lib/mcp/client';
-import type { OutboxEntry } from '@/lib/outbox';
+import type { OutboxEntry, WriteDraft } from '@/lib/outbox';
+import { WRITE_OPERATIONS, type WriteOperation } from '@/lib/api/writeOperations';
 import type { EventFeed } from '@/lib/events/feed';
 
 export type OutboxEntryView = OutboxEntry;
@@ -112,16 +113,8 @@ export interface ServiceOverview {
   rateLimit?: RateLimitState;
 }
 
-export const writeOperation = z.enum([
-  'createPlaybook',
-  'updatePlaybook',
-  'runBacktest',
-  'activatePlaybook',
-  'pausePlaybook',
-  'createCheckoutSession',
-  'createBrokerageLink',
-]);
-export type WriteOperation = z.infer<typeof writeOperation>;
+export const writeOperation = z.enum(WRITE_OPERATIONS);
+export type { WriteDraft, WriteOperation };
 
 /** What the confirm window shows for a pending write. */
 export interface PendingWrite {
@@ -131,19 +124,10 @@ export interface PendingWrite {
   typeToConfirm?: string;
   /** Plain words on what will happen, e.g. "Live automation will place orders…". */
   consequence: string;
-}
-
-/** An outbox draft of any write: the exact operation, path, body and precondition. */
-export interface WriteDraft {
-  path?: Record<string, string>;
-  body?: Record<string, unknown>;
-  ifMatch?: string;
-  /** Set once the user confirms; reused unchanged by every retry of this exact body. */
-  idempotencyKey?: string;
-  /** After success: what the service answered (for example the new playbook's id). */
-  result?: { playbookId?: string; url?: string };
-  /** Where the user confirmed it: an alarm's resend goes nowhere else. */
-  confirmedFor?: { serviceUrl: string; keyFingerprint?: string };
+  /** How the current OpenAPI document resolves this write: shown, and bound by Confirm. */
+  resolved?: { method: string; url: string; path: string; deprecated: boolean; warnings: string[] };
+  /** Why this write cannot be sent as the document stands (sunset, refused document…). */
+  refusal?: string;
 }
 
 export const messages = {
@@ -191,15 +175,17 @@ export const messages = {
   requestWrite: message<{ draftId: string }>()({
     request: z.strictObject({
       operationId: writeOperation,
-      path: z.record(z.string().max(64), z.string().max(200)).optional(),
+      /** The playbook it acts on; the worker binds it to whatever the document names the path parameter. */
+      playbookId: playbookId.optional(),
       body: z.record(z.string().max(64), z.unknown()).optional(),
       ifMatch: z.string().max(200).optional(),
     }),
     senders: EXTENSION_PAGES,
   }),
   /**
-   * The user pressed Confirm (or Retry) in an extension page. The background issues a one-time
-   * confirmation bound to exactly this body and sends the write with its Idempotency-Key.
+   * The user pressed Confirm (or Retry) in an extension page. The background resolves the
+   * operation again, binds it with the body, key and Idempotency-Key into the outbox entry, claims
+   * the entry and sends exactly that.
    */
   confirmWrite: message<OutboxEntryView>()({
     request: z.strictObject({

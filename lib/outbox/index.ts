@@ -1,4 +1,5 @@
 import { createStore, del, entries, get, set } from 'idb-keyval';
+import type { ConfirmedIntent, WriteOperation, WriteResolution } from '@/lib/api/writeOperations';
 
 /**
  * Drafts the user started, kept in IndexedDB of the extension origin from the moment of the click,
@@ -7,11 +8,36 @@ import { createStore, del, entries, get, set } from 'idb-keyval';
 export type DraftOrigin = 'content-script' | 'context-menu' | 'extension-page';
 export type OutboxStatus = 'pending' | 'sending' | 'failed' | 'sent';
 
+/** An outbox draft of any write: the exact operation target, body and precondition, and what was confirmed. */
+export interface WriteDraft {
+  /** The playbook the write acts on; bound to the operation's single path parameter when sent. */
+  playbookId?: string;
+  /** Drafts queued by earlier versions named the playbook here (`path.id`); read as `playbookId`. */
+  path?: Record<string, string>;
+  body?: Record<string, unknown>;
+  ifMatch?: string;
+  /** Set once the user confirms; reused unchanged by every retry of this exact body. */
+  idempotencyKey?: string;
+  /** A request of this draft may have reached the service (network error, timeout, 5xx): its key stays. */
+  mayHaveLanded?: boolean;
+  /** How the operation resolved when the confirm window last showed it; Confirm must find the same. */
+  shown?: WriteResolution;
+  /** The intent the user confirmed: the only thing the API client sends, and only while the entry is claimed. */
+  confirmed?: ConfirmedIntent;
+  /** After success: what the service answered (the new playbook's id, a page opened or why it was not). */
+  result?: { playbookId?: string; url?: string; urlRefused?: string };
+}
+
+/** The playbook a draft acts on, from either spelling. */
+export function playbookIdOf(draft: WriteDraft): string | undefined {
+  return draft.playbookId ?? draft.path?.id;
+}
+
 export interface OutboxEntry<T = unknown> {
   id: string;
   origin: DraftOrigin;
   /** The operation the draft will become once confirmed. */
-  operationId: string;
+  operationId: WriteOperation;
   draft: T;
   status: OutboxStatus;
   createdAt: string;

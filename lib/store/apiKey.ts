@@ -58,7 +58,11 @@ export async function apiKeyState(): Promise<KeyState> {
 /** Tells keys apart without keeping them: the first 16 hex digits of the key's SHA-256. */
 export async function keyFingerprint(): Promise<string | undefined> {
   const key = await loadApiKey();
-  if (!key) return undefined;
+  return key ? fingerprintOfKey(key) : undefined;
+}
+
+/** The fingerprint of a given key; the API client checks the key it sends against the confirmed one. */
+export async function fingerprintOfKey(key: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key));
   return Array.from(new Uint8Array(digest).slice(0, 8), (byte) => byte.toString(16).padStart(2, '0')).join(
     '',

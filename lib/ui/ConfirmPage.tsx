@@ -8,6 +8,7 @@ import {
 import { Disclaimer } from '@/components/Disclaimer';
 import { isEditable, sentRows } from '@/components/confirm/describe';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
+import { writeSpec } from '@/lib/api/writeOperations';
 import type { OutboxEntryView, PendingWrite, WriteDraft } from '@/lib/messaging/protocol';
 import { errorText, useAsync } from './useAsync';
 
@@ -15,6 +16,11 @@ interface Loaded {
   pending: PendingWrite;
   /** For an update: the playbook as it is now, so the dialog can show the changes. */
   current?: Partial<PlaybookFields>;
+}
+
+/** The playbook a draft acts on (drafts from earlier versions named it `path.id`). */
+function playbookOf(draft: WriteDraft): string | undefined {
+  return draft.playbookId ?? draft.path?.id;
 }
 
 function text(value: unknown): string {
@@ -49,7 +55,7 @@ function sourceOf(body: Record<string, unknown> | undefined): SourceView | undef
 
 async function load(draftId: string): Promise<Loaded> {
   const pending = await sendMessage('getPendingWrite', { id: draftId });
-  const playbookId = pending.entry.draft.path?.id;
+  const playbookId = playbookOf(pending.entry.draft);
   if (pending.entry.operationId !== 'updatePlaybook' || !playbookId) return { pending };
   try {
     const playbook = await sendMessage('getPlaybook', { id: playbookId });
@@ -66,9 +72,9 @@ async function load(draftId: string): Promise<Loaded> {
 
 /** The body the user confirms: the whole form for a new playbook, only what changes for an update. */
 function editsFor(loaded: Loaded, fields: PlaybookFields | undefined): Record<string, unknown> | undefined {
-  const operation = loaded.pending.entry.operationId;
-  if (!fields || !isEditable(operation)) return undefined;
-  if (operation === 'createPlaybook') return { ...fields };
+  const editable = writeSpec(loaded.pending.entry.operationId).editableBody;
+  if (!fields || !editable) return undefined;
+  if (editable.sends === 'whole-form') return { ...fields };
   const queued = loaded.pending.entry.draft.body ?? {};
   const edits: Record<string, unknown> = {};
   for (const field of ['title', 'thesis', 'tickers', 'visibility'] as const) {
@@ -87,6 +93,11 @@ function Done({ entry }: { entry: OutboxEntryView }) {
       <p role="status">
         Sent. {entry.operationId === 'createPlaybook' ? 'Your playbook was created as a draft.' : ''}
       </p>
+      {result?.urlRefused ? (
+        <p role="alert" class="error">
+          {result.urlRefused}
+        </p>
+      ) : null}
       {playbookId ? (
         <p>
           <a
@@ -106,6 +117,11 @@ function Done({ entry }: { entry: OutboxEntryView }) {
       <Disclaimer />
     </main>
   );
+}
+
+function needsConfirmation(failure: unknown): boolean {
+  if (!(failure instanceof MessageError)) return false;
+  return failure.wire.code === 'operation-changed' || failure.wire.code === 'api.unconfirmed-write';
 }
 
 /** The confirm window's controller: loads the pending write, sends the user's confirmation, shows the outcome. */
@@ -145,28 +161,37 @@ export function ConfirmPage({ draftId }: { draftId: string }) {
         setBusy(false);
         setError(errorText(failure));
         if (failure instanceof MessageError) setFieldErrors(failure.wire.fields);
+        // Nothing was sent and the draft needs confirming again: show how it resolves now.
+        if (needsConfirmation(failure)) {
+          setLastRequest(undefined);
+          loaded.reload();
+        }
       },
     );
   };
   // A request that reached the service (or was cut off) is kept for Retry; a refused form is not.
   // Retry from a reopened failed draft resends the stored body; a typed name must be typed again (Confirm).
   const failedEarlier = entry.status === 'failed' && lastRequest === undefined;
+  const mustReconfirm = entry.error?.code === 'operation-changed';
   const canRetry =
-    (failedEarlier && pending.typeToConfirm === undefined) ||
-    (error !== undefined && lastRequest !== undefined && fieldErrors === undefined);
+    !mustReconfirm &&
+    ((failedEarlier && pending.typeToConfirm === undefined) ||
+      (error !== undefined && lastRequest !== undefined && fieldErrors === undefined));
   const body = entry.draft.body;
 
   return (
     <ConfirmDialog
       operation={entry.operationId}
+      resolved={pending.resolved}
+      refusal={pending.refusal}
       consequence={pending.consequence}
       account={pending.account}
       initial={isEditable(entry.operationId) ? playbookFields({ ...current, ...body }) : undefined}
       current={current}
       rows={
         isEditable(entry.operationId)
-          ? sentRows({ path: entry.draft.path, ifMatch: entry.draft.ifMatch })
-          : sentRows(entry.draft)
+          ? sentRows({ playbookId: playbookOf(entry.draft), ifMatch: entry.draft.ifMatch })
+          : sentRows({ ...entry.draft, playbookId: playbookOf(entry.draft) })
       }
       source={sourceOf(body)}
       typeToConfirm={pending.typeToConfirm}

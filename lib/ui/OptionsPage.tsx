@@ -3,6 +3,7 @@ import { browser } from 'wxt/browser';
 import { OptionsForm, type Notice, type OptionsSubmit } from '@/components/OptionsForm';
 import { customOrigins } from '@/components/options/validate';
 import { FINANCE_SITES, parseSitePattern } from '@/lib/finance/sites';
+import { hostAccessPattern } from '@/lib/hostAccess';
 import { log } from '@/lib/log';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
 import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
@@ -14,7 +15,7 @@ const BUILT_IN_SITES = FINANCE_SITES.map((site) => site.name);
 function requestAccess(origins: string[]): Promise<boolean> {
   if (origins.length === 0) return Promise.resolve(true);
   return browser.permissions
-    .request({ origins: origins.map((origin) => `${origin}/*`) })
+    .request({ origins: origins.map((origin) => hostAccessPattern(origin)) })
     .catch((error: unknown) => {
       log.warn('options.permission-request-failed', { error: errorText(error) });
       return false;

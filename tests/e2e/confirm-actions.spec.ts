@@ -43,7 +43,7 @@ test('an update shows what changes and is sent with If-Match', async ({ context,
   const from = await extension.open('options.html');
   const confirm = await requestWrite(context, from, {
     operationId: 'updatePlaybook',
-    path: { id: playbook.id },
+    playbookId: playbook.id,
     body: { title: 'Renamed by the test' },
     ifMatch: playbook.etag,
   });
@@ -65,7 +65,7 @@ test('a backtest shows its dates and needs no typed name', async ({ context, ext
   const from = await extension.open('options.html');
   const confirm = await requestWrite(context, from, {
     operationId: 'runBacktest',
-    path: { id: playbook.id },
+    playbookId: playbook.id,
     body: { start: '2020-01-01', end: '2024-12-31', benchmark: 'SPY' },
   });
   for (const text of ['runBacktest', 'Start date', '2020-01-01', '2024-12-31', 'SPY', 'Nothing is traded'])
@@ -89,7 +89,7 @@ test('live automation needs the playbook name typed, says what happens, and show
   const from = await extension.open('options.html');
   const confirm = await requestWrite(context, from, {
     operationId: 'activatePlaybook',
-    path: { id: playbook.id },
+    playbookId: playbook.id,
   });
   await expect(confirm.dialog).toContainText('may place real orders');
   const typed = confirm.dialog.getByLabel(`Type “${playbook.title}” to confirm`);

@@ -195,7 +195,7 @@ test('a content script cannot send any privileged message: each is refused and n
     getPendingWrite: { id: draftId },
     confirmWrite: { id: draftId },
     discardDraft: { id: draftId },
-    requestWrite: { operationId: 'activatePlaybook', path: { id: 'pb_x' } },
+    requestWrite: { operationId: 'activatePlaybook', playbookId: 'pb_x' },
     addSite: { site: 'https://evil.example/*' },
     getPlaybook: { id: 'pb_x' },
     mcpCallTool: { name: 'get_product_overview' },

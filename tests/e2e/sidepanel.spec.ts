@@ -182,7 +182,7 @@ test('with no panel open, polling picks up a completed backtest; the badge count
   await confirmNextWrite(context, async () => {
     await sendFrom(vehicle, 'requestWrite', {
       operationId: 'runBacktest',
-      path: { id: target.id },
+      playbookId: target.id,
       body: { start: '2024-01-02', end: '2024-12-31' },
     });
   });

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { PlaybookDetail, type ActionKind } from '@/components/sidepanel/PlaybookDetail';
 import { PlaybookListPanel } from '@/components/sidepanel/PlaybookListPanel';
 import type { Playbook } from '@/lib/api/schemas';
+import { writeSpec } from '@/lib/api/writeOperations';
 import type { RecentEvent } from '@/lib/events/feed';
 import { sendMessage } from '@/lib/messaging/client';
 import type { PlaybookPage } from '@/lib/messaging/protocol';
@@ -83,13 +84,7 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
 
   const writes = useWriteTracker((operationId: ActionKind, status) => {
     // The outcome is known by re-reading: the playbook changed (or its etag did) once a write was sent.
-    if (
-      status === 'sent' &&
-      openId &&
-      operationId !== 'createCheckoutSession' &&
-      operationId !== 'createBrokerageLink'
-    )
-      loadDetail(openId);
+    if (status === 'sent' && openId && writeSpec(operationId).targetsPlaybook) loadDetail(openId);
   });
 
   const open = (id: string) => {
@@ -105,7 +100,7 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
 
   if (openId) {
     const playbook = detail.playbook?.id === openId ? detail.playbook : undefined;
-    const path = { id: openId };
+    const playbookId = openId;
     return (
       <PlaybookDetail
         playbook={playbook}
@@ -124,11 +119,16 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
         }}
         onEdit={(fields) =>
           playbook &&
-          writes.request({ operationId: 'updatePlaybook', path, body: { ...fields }, ifMatch: playbook.etag })
+          writes.request({
+            operationId: 'updatePlaybook',
+            playbookId,
+            body: { ...fields },
+            ifMatch: playbook.etag,
+          })
         }
-        onBacktest={(range) => writes.request({ operationId: 'runBacktest', path, body: { ...range } })}
-        onActivate={() => writes.request({ operationId: 'activatePlaybook', path })}
-        onPause={() => writes.request({ operationId: 'pausePlaybook', path })}
+        onBacktest={(range) => writes.request({ operationId: 'runBacktest', playbookId, body: { ...range } })}
+        onActivate={() => writes.request({ operationId: 'activatePlaybook', playbookId })}
+        onPause={() => writes.request({ operationId: 'pausePlaybook', playbookId })}
         onLinkBrokerage={() =>
           providers[0] &&
           writes.request({ operationId: 'createBrokerageLink', body: { provider: providers[0] } })

@@ -9,7 +9,8 @@ const FOLLOW_MS = 15 * 60 * 1000;
 
 export interface WriteRequest {
   operationId: ActionKind;
-  path?: Record<string, string>;
+  /** The playbook it acts on; the worker binds it to the path parameter the document names. */
+  playbookId?: string;
   body?: Record<string, unknown>;
   ifMatch?: string;
 }
@@ -35,7 +36,8 @@ export function useWriteTracker(onSettled: (operationId: ActionKind, status: Act
       try {
         const entry = await sendMessage('getDraft', { id: draftId });
         if (entry.status === 'sent') {
-          setAction({ operationId, status: 'sent' });
+          const result = (entry.draft as { result?: { urlRefused?: string } } | undefined)?.result;
+          setAction({ operationId, status: 'sent', message: result?.urlRefused });
           settled.current(operationId, 'sent');
           return;
         }

@@ -326,3 +326,52 @@ export async function rejection(promise: Promise<unknown>): Promise<unknown> {
   }
   throw new Error('expected the promise to reject');
 }
+
+type Doc = ReturnType<typeof openApiDocument>;
+const post = (operationId: string, extra: Record<string, unknown> = {}) => ({
+  post: { operationId, responses: {}, ...extra },
+});
+
+/** The contract's document with every write of the table, on the sandbox's paths. */
+export function writesDocument(): Doc & { paths: Record<string, unknown> } {
+  const doc = openApiDocument() as Doc & { paths: Record<string, unknown> };
+  doc.paths['/playbooks/{id}/pause'] = post('pausePlaybook');
+  doc.paths['/playbooks/{id}/backtests'] = post('runBacktest', {
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: { type: 'object', required: ['start', 'end'], properties: { start: {}, end: {} } },
+        },
+      },
+    },
+  });
+  doc.paths['/billing/checkout-sessions'] = post('createCheckoutSession');
+  doc.paths['/brokerage/links'] = post('createBrokerageLink');
+  return doc;
+}
+
+/**
+ * A second dialect of the contract: other paths, the playbook's path parameter named `bookId`,
+ * other page-size bounds. Everything the extension needs is still found by operationId.
+ */
+export function bookIdDialectDocument() {
+  const doc = writesDocument();
+  const paths = doc.paths;
+  const bookId = [{ name: 'bookId', in: 'path', required: true, schema: { type: 'string' } }];
+  const rename: Array<[string, string]> = [
+    ['/playbooks/{id}', '/books/{bookId}'],
+    ['/playbooks/{id}/activate', '/books/{bookId}/live:start'],
+    ['/playbooks/{id}/pause', '/books/{bookId}/live:stop'],
+    ['/playbooks/{id}/backtests', '/books/{bookId}/backtests'],
+    ['/playbooks', '/books'],
+  ];
+  for (const [from, to] of rename) {
+    const item = paths[from] as Record<string, unknown>;
+    delete paths[from];
+    paths[to] = from.includes('{id}') ? { ...item, parameters: bookId } : item;
+  }
+  (doc.components.parameters.Limit.schema as Record<string, unknown>).maximum = 25;
+  (doc.components.parameters.Limit.schema as Record<string, unknown>).default = 10;
+  return doc;
+}

@@ -1,50 +1,81 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createStore } from 'idb-keyval';
 import type { LogRecord } from '@/lib/log';
 import {
   ApiError,
   canonicalJson,
-  createConfirmationLedger,
-  intentHash,
   newIdempotencyKey,
-  type ConfirmationLedger,
-  type WriteIntent,
+  type ApiClient,
+  type ConfirmedIntent,
+  type WriteOperation,
 } from '@/lib/api';
 import {
+  addToOutbox,
+  claimForSending,
+  listOutbox,
+  removeFromOutbox,
+  type OutboxEntry,
+  type WriteDraft,
+} from '@/lib/outbox';
+import { fingerprintOfKey } from '@/lib/store/apiKey';
+import {
+  API_URL,
+  bookIdDialectDocument,
   captureLogs,
   clientFor,
-  fakeClock,
   json,
   playbook,
   problem,
   rejection,
   SENTINEL_KEY,
+  SITE_URL,
+  writesDocument,
 } from './support';
 
 let logs: LogRecord[];
 let restoreLogs: () => void;
-let storeCount = 0;
-beforeEach(() => {
+beforeEach(async () => {
   ({ records: logs, restore: restoreLogs } = captureLogs());
+  for (const entry of await listOutbox()) await removeFromOutbox(entry.id);
 });
 afterEach(() => {
   expect(JSON.stringify(logs)).not.toContain(SENTINEL_KEY);
   restoreLogs();
 });
 
-/** A fresh IndexedDB store per test: fake-indexeddb keeps databases across tests. */
-function freshStore() {
-  storeCount++;
-  return createStore(`test-confirmations-${storeCount}-${Date.now()}`, 'confirmations');
+const NEW_PLAYBOOK = { title: 'Semis', thesis: 'Capex cycle', visibility: 'private', tickers: ['NVDA'] };
+
+interface DraftSpec {
+  operationId?: WriteOperation;
+  playbookId?: string;
+  body?: Record<string, unknown>;
+  ifMatch?: string;
+  idempotencyKey?: string;
+  /** The key the user confirmed with (its fingerprint is bound). */
+  confirmedKey?: string;
 }
 
-function createIntent(overrides: Partial<WriteIntent> = {}): WriteIntent {
-  return {
-    operationId: 'createPlaybook',
-    body: { title: 'Semis', thesis: 'Capex cycle', visibility: 'private', tickers: ['NVDA'] },
-    idempotencyKey: newIdempotencyKey(),
-    ...overrides,
+/** What the confirm flow does: resolve, bind the intent, queue and claim the entry in one transaction. */
+async function claimedWrite(client: ApiClient, spec: DraftSpec = {}): Promise<OutboxEntry<WriteDraft>> {
+  const operationId = spec.operationId ?? 'createPlaybook';
+  const body = spec.body ?? (spec.operationId === undefined ? NEW_PLAYBOOK : undefined);
+  const resolution = client.resolveWrite(operationId, spec.playbookId);
+  const idempotencyKey = spec.idempotencyKey ?? newIdempotencyKey();
+  const confirmed: ConfirmedIntent = {
+    operationId,
+    method: resolution.method,
+    url: resolution.url,
+    body: body === undefined ? null : canonicalJson(body),
+    ifMatch: spec.ifMatch,
+    idempotencyKey,
+    keyFingerprint: await fingerprintOfKey(spec.confirmedKey ?? SENTINEL_KEY),
+    serviceUrl: SITE_URL,
+    apiUrl: API_URL,
   };
+  const draft: WriteDraft = { playbookId: spec.playbookId, body, ifMatch: spec.ifMatch };
+  const entry = await addToOutbox<WriteDraft>({ origin: 'extension-page', operationId, draft });
+  const claimed = await claimForSending<WriteDraft>(entry.id, { ...draft, idempotencyKey, confirmed });
+  if (!claimed) throw new Error('claim failed');
+  return claimed;
 }
 
 describe('canonicalJson', () => {
@@ -57,194 +88,124 @@ describe('canonicalJson', () => {
   ])('%j → %s', (value, expected) => {
     expect(canonicalJson(value)).toBe(expected);
   });
-
-  it('key order does not change the intent hash; a changed value does', async () => {
-    const key = newIdempotencyKey();
-    const a = await intentHash({
-      operationId: 'createPlaybook',
-      body: { title: 'x', thesis: 'y' },
-      idempotencyKey: key,
-    });
-    const b = await intentHash({
-      operationId: 'createPlaybook',
-      body: { thesis: 'y', title: 'x' },
-      idempotencyKey: key,
-    });
-    const c = await intentHash({
-      operationId: 'createPlaybook',
-      body: { thesis: 'y', title: 'X' },
-      idempotencyKey: key,
-    });
-    expect(a).toBe(b);
-    expect(a).not.toBe(c);
-    expect(a).toMatch(/^[0-9a-f]{64}$/);
-  });
 });
 
-describe('confirmation ledger', () => {
-  it('issues a 128-bit one-time token that only the exact intent can consume', async () => {
-    const ledger = createConfirmationLedger(freshStore());
-    const intent = createIntent();
-    const token = await ledger.issue(intent);
-    expect(token).toMatch(/^[0-9a-f]{32}$/);
-    expect(await ledger.consume(token, structuredClone(intent))).toBe(true);
-    expect(await ledger.consume(token, intent)).toBe(false);
-  });
-
-  it.each<[string, (intent: WriteIntent) => WriteIntent]>([
-    ['another body', (intent) => ({ ...intent, body: { ...(intent.body as object), visibility: 'public' } })],
-    ['another operation', (intent) => ({ ...intent, operationId: 'updatePlaybook' })],
-    ['another idempotency key', (intent) => ({ ...intent, idempotencyKey: newIdempotencyKey() })],
-    ['another path', (intent) => ({ ...intent, path: { id: 'pb_2' } })],
-    ['another If-Match', (intent) => ({ ...intent, ifMatch: '"stale"' })],
-  ])('refuses %s, and the token is spent by the attempt', async (_name, change) => {
-    const ledger = createConfirmationLedger(freshStore());
-    const intent = createIntent();
-    const token = await ledger.issue(intent);
-    expect(await ledger.consume(token, change(intent))).toBe(false);
-    expect(await ledger.consume(token, intent)).toBe(false);
-  });
-
-  it('refuses an expired token', async () => {
-    const clock = fakeClock();
-    const ledger = createConfirmationLedger(freshStore(), { now: clock.now, ttlMs: 60_000 });
-    const intent = createIntent();
-    const token = await ledger.issue(intent);
-    clock.advance(60_001);
-    expect(await ledger.consume(token, intent)).toBe(false);
-  });
-
-  it.each([[''], ['0'.repeat(31)], ['../../etc'], ['A'.repeat(32)]])(
-    'refuses a malformed token %j',
-    async (token) => {
-      const ledger = createConfirmationLedger(freshStore());
-      expect(await ledger.consume(token, createIntent())).toBe(false);
-    },
-  );
-
-  it('survives a worker restart: a new ledger on the same store consumes the token', async () => {
-    const store = freshStore();
-    const intent = createIntent();
-    const token = await createConfirmationLedger(store).issue(intent);
-    expect(await createConfirmationLedger(store).consume(token, intent)).toBe(true);
-  });
-
-  it('two racing consumers cannot both use one token', async () => {
-    const ledger = createConfirmationLedger(freshStore());
-    const intent = createIntent();
-    const token = await ledger.issue(intent);
-    const outcomes = await Promise.all([
-      ledger.consume(token, intent),
-      ledger.consume(token, intent),
-      ledger.consume(token, intent),
-    ]);
-    expect(outcomes.filter(Boolean)).toHaveLength(1);
-  });
-});
-
-function writeSetup(route: Parameters<typeof clientFor>[0], ledger: ConfirmationLedger) {
-  return clientFor(route, { confirmations: ledger });
-}
-
-describe('write()', () => {
-  it('refuses a write without a confirmation, with a reused one and with one for another body', async () => {
-    const ledger = createConfirmationLedger(freshStore());
-    const { client, requests } = writeSetup(() => json(playbook('pb_1'), { status: 201 }), ledger);
-    const intent = createIntent();
-
-    const none = (await rejection(client.write({ ...intent, confirmation: '' }))) as ApiError;
-    expect(none.kind).toBe('unconfirmed-write');
-
-    const token = await ledger.issue(intent);
-    const other = (await rejection(
-      client.write({
-        ...intent,
-        body: { ...(intent.body as object), title: 'Changed after confirming' },
-        confirmation: token,
-      }),
-    )) as ApiError;
-    expect(other.kind).toBe('unconfirmed-write');
-    expect(requests).toHaveLength(0);
-
-    const fresh = await ledger.issue(intent);
-    await client.write({ ...intent, confirmation: fresh });
-    expect(requests).toHaveLength(1);
-    const reused = (await rejection(client.write({ ...intent, confirmation: fresh }))) as ApiError;
-    expect(reused.kind).toBe('unconfirmed-write');
-    expect(requests).toHaveLength(1);
-  });
-
-  it('a client without a ledger refuses every write', async () => {
+describe('write() sends only a claimed outbox entry, as confirmed', () => {
+  it('sends the bound method, URL, body bytes, key and Idempotency-Key', async () => {
     const { client, requests } = clientFor(() => json(playbook('pb_1'), { status: 201 }));
-    const error = (await rejection(
-      client.write({ ...createIntent(), confirmation: '0'.repeat(32) }),
-    )) as ApiError;
-    expect(error.kind).toBe('unconfirmed-write');
+    const claimed = await claimedWrite(client);
+    const result = await client.write(claimed);
+    expect(result.status).toBe(201);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({ method: 'POST', url: 'https://api.example.test/v1/playbooks' });
+    expect(requests[0].body).toBe(canonicalJson(NEW_PLAYBOOK));
+    expect(requests[0].headers['idempotency-key']).toBe(claimed.draft.confirmed?.idempotencyKey);
+    expect(requests[0].headers.authorization).toBe(`Bearer ${SENTINEL_KEY}`);
+  });
+
+  it('refuses an entry that is not claimed, not stored, or differs from the stored claim', async () => {
+    const { client, requests } = clientFor(() => json(playbook('pb_1'), { status: 201 }));
+    const claimed = await claimedWrite(client);
+    const cases: OutboxEntry<WriteDraft>[] = [
+      { ...claimed, id: crypto.randomUUID() },
+      {
+        ...claimed,
+        draft: {
+          ...claimed.draft,
+          confirmed: {
+            ...claimed.draft.confirmed!,
+            body: canonicalJson({ ...NEW_PLAYBOOK, title: 'Other' }),
+          },
+        },
+      },
+      { ...claimed, draft: { ...claimed.draft, confirmed: undefined } },
+    ];
+    for (const forged of cases) {
+      const error = (await rejection(client.write(forged))) as ApiError;
+      expect(error.kind).toBe('unconfirmed-write');
+    }
+    const { updateOutboxEntry } = await import('@/lib/outbox');
+    await updateOutboxEntry(claimed.id, { status: 'pending' });
+    expect(((await rejection(client.write(claimed))) as ApiError).kind).toBe('unconfirmed-write');
+    expect(requests).toEqual([]);
+  });
+
+  it('refuses when the stored body is not the body that was confirmed', async () => {
+    const { client, requests } = clientFor(() => json(playbook('pb_1'), { status: 201 }));
+    const claimed = await claimedWrite(client);
+    const { updateOutboxEntry } = await import('@/lib/outbox');
+    const changed = await updateOutboxEntry<WriteDraft>(claimed.id, {
+      draft: { ...claimed.draft, body: { ...NEW_PLAYBOOK, title: 'Swapped' } },
+    });
+    expect(((await rejection(client.write(changed!))) as ApiError).kind).toBe('unconfirmed-write');
+    expect(requests).toEqual([]);
+  });
+
+  it('refuses when the key is not the one the user confirmed with', async () => {
+    const { client, requests } = clientFor(() => json(playbook('pb_1'), { status: 201 }));
+    const claimed = await claimedWrite(client, { confirmedKey: 'sk_another_account_key_0001' });
+    const error = (await rejection(client.write(claimed))) as ApiError;
+    expect(error.message).toMatch(/API key changed/);
+    expect(requests).toEqual([]);
+  });
+
+  it('refuses when the API URL is not the one the user confirmed for', async () => {
+    const { client: before } = clientFor(() => json({}));
+    const claimed = await claimedWrite(before);
+    const { client, requests } = clientFor(() => json({}), {
+      apiUrl: 'https://api.example.test/v2',
+      openApi: { ...writesDocument(), servers: [{ url: 'https://api.example.test/v2' }] },
+    });
+    expect(((await rejection(client.write(claimed))) as ApiError).message).toMatch(/API URL changed/);
     expect(requests).toEqual([]);
   });
 
   it('reuses the same Idempotency-Key and the identical body on every retry; a replay is success', async () => {
-    const ledger = createConfirmationLedger(freshStore());
     let calls = 0;
-    const { client, requests } = writeSetup(() => {
+    const { client, requests } = clientFor(() => {
       calls++;
       if (calls === 1) return problem(502, { title: 'Bad gateway' });
       if (calls === 2) throw new TypeError('connection reset');
       return json(playbook('pb_1'), { status: 201, headers: { 'idempotent-replayed': 'true' } });
-    }, ledger);
-    const intent = createIntent();
-    const result = await client.write({ ...intent, confirmation: await ledger.issue(intent) });
-    expect(result.status).toBe(201);
+    });
+    const claimed = await claimedWrite(client);
+    const result = await client.write(claimed);
     expect(result.idempotentReplayed).toBe(true);
-    expect((result.data as { id: string }).id).toBe('pb_1');
     expect(requests).toHaveLength(3);
     expect(new Set(requests.map((request) => request.headers['idempotency-key']))).toEqual(
-      new Set([intent.idempotencyKey]),
+      new Set([claimed.draft.confirmed?.idempotencyKey]),
     );
     expect(new Set(requests.map((request) => request.body)).size).toBe(1);
-    expect(JSON.parse(requests[0].body)).toEqual(intent.body);
-    expect(
-      requests.every(
-        (request) => request.method === 'POST' && request.headers.authorization === `Bearer ${SENTINEL_KEY}`,
-      ),
-    ).toBe(true);
   });
 
   it('validates the body against the operation schema before sending', async () => {
-    const ledger = createConfirmationLedger(freshStore());
-    const { client, requests } = writeSetup(() => json(playbook('pb_1'), { status: 201 }), ledger);
-    const intent = createIntent({ body: { title: '', thesis: 'x', visibility: 'everyone' } });
-    const error = (await rejection(
-      client.write({ ...intent, confirmation: await ledger.issue(intent) }),
-    )) as ApiError;
+    const { client, requests } = clientFor(() => json(playbook('pb_1'), { status: 201 }));
+    const claimed = await claimedWrite(client, {
+      operationId: 'createPlaybook',
+      body: { title: '', thesis: 'x', visibility: 'everyone' },
+    });
+    const error = (await rejection(client.write(claimed))) as ApiError;
     expect(error.kind).toBe('validation');
     expect(Object.keys(error.fieldErrors ?? {}).sort()).toEqual(['/title', '/visibility']);
     expect(requests).toEqual([]);
   });
 
   it('refuses an Idempotency-Key that is not a UUID', async () => {
-    const ledger = createConfirmationLedger(freshStore());
-    const { client, requests } = writeSetup(() => json(playbook('pb_1'), { status: 201 }), ledger);
-    const intent = createIntent({ idempotencyKey: 'not-a-uuid' });
-    const error = (await rejection(
-      client.write({ ...intent, confirmation: await ledger.issue(intent) }),
-    )) as ApiError;
-    expect(error.kind).toBe('validation');
+    const { client, requests } = clientFor(() => json(playbook('pb_1'), { status: 201 }));
+    const claimed = await claimedWrite(client, { idempotencyKey: 'not-a-uuid' });
+    expect(((await rejection(client.write(claimed))) as ApiError).kind).toBe('validation');
     expect(requests).toEqual([]);
   });
 
   it('passes If-Match through for updatePlaybook; 412 is precondition-failed and not retried', async () => {
-    const ledger = createConfirmationLedger(freshStore());
-    const { client, requests } = writeSetup(() => problem(412, { title: 'Precondition failed' }), ledger);
-    const intent = createIntent({
+    const { client, requests } = clientFor(() => problem(412, { title: 'Precondition failed' }));
+    const claimed = await claimedWrite(client, {
       operationId: 'updatePlaybook',
-      path: { id: 'pb_1' },
+      playbookId: 'pb_1',
       body: { title: 'New' },
       ifMatch: '"pb_1-1"',
     });
-    const error = (await rejection(
-      client.write({ ...intent, confirmation: await ledger.issue(intent) }),
-    )) as ApiError;
+    const error = (await rejection(client.write(claimed))) as ApiError;
     expect(error.kind).toBe('precondition-failed');
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatchObject({ method: 'PATCH', url: 'https://api.example.test/v1/playbooks/pb_1' });
@@ -252,24 +213,16 @@ describe('write()', () => {
   });
 
   it('422 under an Idempotency-Key is idempotency-mismatch', async () => {
-    const ledger = createConfirmationLedger(freshStore());
-    const { client } = writeSetup(
-      () => problem(422, { title: 'Key reused', code: 'idempotency_key_reused' }),
-      ledger,
-    );
-    const intent = createIntent();
-    const error = (await rejection(
-      client.write({ ...intent, confirmation: await ledger.issue(intent) }),
-    )) as ApiError;
+    const { client } = clientFor(() => problem(422, { title: 'Key reused', code: 'idempotency_key_reused' }));
+    const error = (await rejection(client.write(await claimedWrite(client)))) as ApiError;
     expect(error.kind).toBe('idempotency-mismatch');
   });
 
   it('writes go one at a time, in order', async () => {
-    const ledger = createConfirmationLedger(freshStore());
     let active = 0;
     let maxActive = 0;
     const order: string[] = [];
-    const { client } = writeSetup(async (request) => {
+    const { client } = clientFor(async (request) => {
       active++;
       maxActive = Math.max(maxActive, active);
       const { title } = (await request.json()) as { title: string };
@@ -277,45 +230,160 @@ describe('write()', () => {
       order.push(title);
       active--;
       return json(playbook(title), { status: 201 });
-    }, ledger);
-    const intents = ['one', 'two', 'three'].map((title) =>
-      createIntent({ body: { title, thesis: 't', visibility: 'private' } }),
-    );
-    const tokens = await Promise.all(intents.map((intent) => ledger.issue(intent)));
-    await Promise.all(
-      intents.map((intent, index) => client.write({ ...intent, confirmation: tokens[index] })),
-    );
+    });
+    const claims: OutboxEntry<WriteDraft>[] = [];
+    for (const title of ['one', 'two', 'three'])
+      claims.push(
+        await claimedWrite(client, { operationId: 'createPlaybook', body: { ...NEW_PLAYBOOK, title } }),
+      );
+    await Promise.all(claims.map((claimed) => client.write(claimed)));
     expect(maxActive).toBe(1);
     expect(order).toEqual(['one', 'two', 'three']);
   });
 
   it('a failed write does not block the next one', async () => {
-    const ledger = createConfirmationLedger(freshStore());
     let calls = 0;
-    const { client } = writeSetup(
-      () => (++calls === 1 ? problem(409, { title: 'In flight' }) : json(playbook('pb_2'), { status: 201 })),
-      ledger,
+    const { client } = clientFor(() =>
+      ++calls === 1 ? problem(409, { title: 'In flight' }) : json(playbook('pb_2'), { status: 201 }),
     );
-    const first = createIntent();
-    const second = createIntent();
-    const [firstToken, secondToken] = [await ledger.issue(first), await ledger.issue(second)];
-    const [a, b] = await Promise.allSettled([
-      client.write({ ...first, confirmation: firstToken }),
-      client.write({ ...second, confirmation: secondToken }),
-    ]);
-    expect(a.status).toBe('rejected');
+    const [first, second] = [await claimedWrite(client), await claimedWrite(client)];
+    const [a, b] = await Promise.allSettled([client.write(first), client.write(second)]);
     expect((a as PromiseRejectedResult).reason).toMatchObject({ kind: 'conflict' });
     expect(b.status).toBe('fulfilled');
   });
+});
 
-  it('refuses a read sent as a write', async () => {
-    const ledger = createConfirmationLedger(freshStore());
-    const { client, requests } = writeSetup(() => json({}), ledger);
-    const intent = createIntent({ operationId: 'getAccount', body: undefined });
-    const error = (await rejection(
-      client.write({ ...intent, confirmation: await ledger.issue(intent) }),
+describe('the resolved operation is bound', () => {
+  function deprecatedPause() {
+    const doc = writesDocument();
+    (doc.paths['/playbooks/{id}/pause'] as { post: Record<string, unknown> }).post = {
+      operationId: 'pausePlaybook',
+      deprecated: true,
+      'x-sunset': '2030-01-01',
+      'x-replaced-by': 'activatePlaybook',
+      responses: {},
+    };
+    return doc;
+  }
+
+  it('a deprecated pause replaced by activate is resolved and sent as pause, with a warning', async () => {
+    const { client, requests } = clientFor(() => json(playbook('pb_1', { status: 'paused' })), {
+      openApi: deprecatedPause(),
+    });
+    const preview = client.resolveWrite('pausePlaybook', 'pb_1');
+    expect(preview).toMatchObject({
+      operationId: 'pausePlaybook',
+      method: 'POST',
+      url: 'https://api.example.test/v1/playbooks/pb_1/pause',
+      deprecated: true,
+    });
+    expect(preview.warnings.join(' ')).toMatch(/deprecated.*sent as itself/);
+    await client.write(await claimedWrite(client, { operationId: 'pausePlaybook', playbookId: 'pb_1' }));
+    expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+      'POST https://api.example.test/v1/playbooks/pb_1/pause',
+    ]);
+  });
+
+  it('reads still follow x-replaced-by', async () => {
+    const { client, requests } = clientFor(() => json({ data: [], has_more: false, next_cursor: null }));
+    const pages = [];
+    for await (const page of client.paginate('listPlaybooksLegacy')) pages.push(page);
+    expect(new URL(requests[0].url).pathname).toBe('/v1/playbooks');
+  });
+
+  it('a pause whose path the document remapped after it was confirmed is not sent', async () => {
+    const { client: atConfirm } = clientFor(() => json({}), { openApi: writesDocument() });
+    const claimed = await claimedWrite(atConfirm, { operationId: 'pausePlaybook', playbookId: 'pb_1' });
+    const remapped = writesDocument();
+    remapped.paths['/playbooks/{id}/halt'] = remapped.paths['/playbooks/{id}/pause'];
+    delete remapped.paths['/playbooks/{id}/pause'];
+    const { client, requests } = clientFor(() => json({}), { openApi: remapped });
+    const error = (await rejection(client.write(claimed))) as ApiError;
+    expect(error).toMatchObject({ kind: 'unconfirmed-write', code: 'operation-changed' });
+    expect(error.message).toBe(
+      'The service changed how this action is sent (was POST /v1/playbooks/pb_1/pause, now POST /v1/playbooks/pb_1/halt). Nothing was sent. Review and confirm again.',
+    );
+    expect(requests).toEqual([]);
+  });
+
+  it('a write whose method the document changed is not sent', async () => {
+    const { client: atConfirm } = clientFor(() => json({}), { openApi: writesDocument() });
+    const claimed = await claimedWrite(atConfirm, { operationId: 'pausePlaybook', playbookId: 'pb_1' });
+    const changed = writesDocument();
+    changed.paths['/playbooks/{id}/pause'] = { delete: { operationId: 'pausePlaybook', responses: {} } };
+    const { client, requests } = clientFor(() => json({}), { openApi: changed });
+    expect(((await rejection(client.write(claimed))) as ApiError).message).toMatch(/was POST .*now DELETE/);
+    expect(requests).toEqual([]);
+  });
+
+  it('a write past its sunset is refused before and at send time', async () => {
+    const doc = deprecatedPause();
+    (doc.paths['/playbooks/{id}/pause'] as { post: Record<string, unknown> }).post['x-sunset'] = '2025-06-30';
+    const { client: atConfirm } = clientFor(() => json({}), { openApi: writesDocument() });
+    const claimed = await claimedWrite(atConfirm, { operationId: 'pausePlaybook', playbookId: 'pb_1' });
+    const { client, requests } = clientFor(() => json({}), { openApi: doc });
+    const early = (await rejection(
+      Promise.resolve().then(() => client.resolveWrite('pausePlaybook', 'pb_1')),
     )) as ApiError;
-    expect(error.kind).toBe('validation');
+    expect(early.kind).toBe('sunset');
+    expect(early.message).toMatch(/pausePlaybook reached its sunset on 2025-06-30.*Nothing was sent/);
+    expect(((await rejection(client.write(claimed))) as ApiError).kind).toBe('sunset');
+    expect(requests).toEqual([]);
+  });
+});
+
+describe('a service that names the playbook parameter bookId', () => {
+  it("reads and writes bind the playbook id to the document's own parameter", async () => {
+    const { client, requests } = clientFor(
+      (request) =>
+        request.url.endsWith('/backtests')
+          ? json({ id: 'bt_1', playbook_id: 'pb_1', status: 'queued' }, { status: 202 })
+          : json(playbook('pb_1')),
+      {
+        openApi: bookIdDialectDocument(),
+      },
+    );
+    await client.call('getPlaybook', { playbookId: 'pb_1' });
+    expect(requests[0]).toMatchObject({ method: 'GET', url: 'https://api.example.test/v1/books/pb_1' });
+    for (const [operationId, path] of [
+      ['pausePlaybook', '/v1/books/pb%2F1/live:stop'],
+      ['activatePlaybook', '/v1/books/pb%2F1/live:start'],
+    ] as const) {
+      expect(client.resolveWrite(operationId, 'pb/1').url).toBe(`https://api.example.test${path}`);
+    }
+    await client.write(
+      await claimedWrite(client, {
+        operationId: 'updatePlaybook',
+        playbookId: 'pb_1',
+        body: { title: 'Renamed' },
+        ifMatch: '"pb_1-1"',
+      }),
+    );
+    await client.write(
+      await claimedWrite(client, {
+        operationId: 'runBacktest',
+        playbookId: 'pb_1',
+        body: { start: '2020-01-01', end: '2024-12-31' },
+      }),
+    );
+    expect(requests.slice(1).map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual([
+      'PATCH /v1/books/pb_1',
+      'POST /v1/books/pb_1/backtests',
+    ]);
+  });
+
+  it("takes the page size from the dialect's own bounds", async () => {
+    const { client, requests } = clientFor(() => json({ data: [], has_more: false, next_cursor: null }), {
+      openApi: bookIdDialectDocument(),
+    });
+    for await (const _page of client.paginate('listPlaybooks', { pageSize: 100 })) break;
+    expect(new URL(requests[0].url).searchParams.get('limit')).toBe('25');
+  });
+
+  it('a playbook id for an operation without exactly one path parameter is refused, not guessed', async () => {
+    const { client, requests } = clientFor(() => json({}));
+    const error = (await rejection(client.call('getAccount', { playbookId: 'pb_1' }))) as ApiError;
+    expect(error.message).toMatch(/0 path parameters/);
     expect(requests).toEqual([]);
   });
 });

@@ -1,45 +1,137 @@
-import { createStore } from 'idb-keyval';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { ApiError, createConfirmationLedger, type WriteIntent } from '@/lib/api';
-import { createHandlerRegistry, type HandlerRegistry, type WriteDraft } from '@/lib/messaging';
-import { getOutboxEntry, listOutbox, removeFromOutbox, type OutboxEntry } from '@/lib/outbox';
+import {
+  createHandlerRegistry,
+  type HandlerRegistry,
+  type PendingWrite,
+  type WriteDraft,
+} from '@/lib/messaging';
+import { addToOutbox, getOutboxEntry, listOutbox, removeFromOutbox, type OutboxEntry } from '@/lib/outbox';
 import { storeApiKey } from '@/lib/store/apiKey';
+import { bookIdDialectDocument, writesDocument } from '../api/support';
 
-/** The service seam: a real confirmation ledger, and a fake client that refuses unconfirmed writes. */
-const seam = vi.hoisted(() => ({
-  sent: [] as Array<WriteIntent & { confirmation: string }>,
-  failures: [] as Error[],
+interface SentWrite {
+  method: string;
+  url: string;
+  idempotencyKey: string | null;
+  body: Record<string, unknown> | undefined;
+}
+
+/**
+ * The service seam: a real API client over the document in `seam.document` (swapped by tests
+ * to play a service that changes its document) and a fake fetch that records every write.
+ */
+interface Seam {
+  sent: SentWrite[];
+  answers: Array<() => Response>;
+  document: unknown;
+  playbookTitle: string;
+  pageAnswer: Record<string, unknown>;
+  createExtra: Record<string, unknown>;
+  freshBuilds: number;
+}
+
+const seam = vi.hoisted((): Seam => ({
+  sent: [] as SentWrite[],
+  /** Answers for the next writes, in order; a write without one succeeds. */
+  answers: [] as Array<() => Response>,
+  document: undefined,
   playbookTitle: 'Dividend growers',
+  /** What createCheckoutSession and createBrokerageLink answer. */
+  pageAnswer: {},
+  /** Extra fields in createPlaybook's answer (a hostile service may add a checkout_url there). */
+  createExtra: {},
+  freshBuilds: 0,
 }));
 
-vi.mock('@/lib/background/service', () => {
-  const ledger = createConfirmationLedger(createStore('writes-test-confirmations', 'c'));
-  const client = {
-    async write(request: WriteIntent & { confirmation: string }) {
-      const { confirmation, ...intent } = request;
-      if (!(await ledger.consume(confirmation, intent)))
-        throw new Error('unconfirmed write reached the client');
-      seam.sent.push(request);
-      const failure = seam.failures.shift();
-      if (failure) throw failure;
-      return { data: { id: 'pb_new', title: 'x' }, idempotentReplayed: false };
-    },
-    call(operationId: string) {
-      if (operationId === 'getAccount')
-        return Promise.resolve({ data: { name: 'Demo Investor', email: 'demo@example.com', plan: 'pro' } });
-      if (operationId === 'getPlaybook') return Promise.resolve({ data: { title: seam.playbookTitle } });
-      return Promise.reject(new Error(`unexpected read ${operationId}`));
-    },
-  };
+const API_URL = 'http://127.0.0.1:8787/api/v1';
+
+function answer(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json', ...headers },
+  });
+}
+
+vi.mock('@/lib/background/service', async () => {
+  const { createApiClient, RateLimitGate } = await import('@/lib/api');
+  const { loadApiKey } = await import('@/lib/store/apiKey');
+  const { DEFAULT_SETTINGS } = await import('@/lib/store/settings');
+  const playbookOf = (id: string) => ({
+    id,
+    title: seam.playbookTitle,
+    thesis: 't',
+    visibility: 'private',
+    status: 'active',
+    tickers: [],
+    owner: { id: 'u1', name: 'Ada' },
+    created_at: '2026-01-01T00:00:00Z',
+    updated_at: '2026-01-01T00:00:00Z',
+    etag: '"v1"',
+  });
+  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    const path = new URL(request.url).pathname;
+    if (request.method === 'GET' && path.endsWith('/account'))
+      return answer({
+        id: 'u1',
+        name: 'Demo Investor',
+        email: 'demo@example.com',
+        plan: 'pro',
+        permissions: [],
+        brokerage_linked: true,
+      });
+    if (request.method === 'GET') return answer(playbookOf(decodeURIComponent(path.split('/')[4] ?? '')));
+    const text = await request.text();
+    seam.sent.push({
+      method: request.method,
+      url: request.url,
+      idempotencyKey: request.headers.get('idempotency-key'),
+      body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+    });
+    const next = seam.answers.shift();
+    if (next) return next();
+    if (path.endsWith('/checkout-sessions') || path.endsWith('/links')) return answer(seam.pageAnswer);
+    if (path.endsWith('/backtests'))
+      return answer({ id: 'bt_1', playbook_id: 'pb_1', status: 'queued' }, 202);
+    if (request.method === 'POST' && path.endsWith('/playbooks'))
+      return answer({ ...playbookOf('pb_new'), ...seam.createExtra }, 201);
+    return answer(playbookOf('pb_1'));
+  }) as typeof globalThis.fetch;
+  const build = () =>
+    createApiClient({
+      apiUrl: DEFAULT_SETTINGS.apiUrl,
+      siteUrl: DEFAULT_SETTINGS.serviceUrl,
+      openApi: seam.document,
+      openApiUrl: `${DEFAULT_SETTINGS.serviceUrl}/openapi.json`,
+      fetch,
+      getApiKey: loadApiKey,
+      random: () => 0.5,
+      sleep: () => Promise.resolve(),
+      timeoutSignal: () => new AbortController().signal,
+      rateLimitGate: new RateLimitGate({
+        origin: new URL(DEFAULT_SETTINGS.apiUrl).origin,
+        now: Date.now,
+        sleep: () => Promise.resolve(),
+        maxInWorkerWaitMs: 20_000,
+      }),
+      backoff: { maxAttempts: 1 },
+    });
   return {
-    confirmations: ledger,
     readCache: { clear: () => Promise.resolve() },
-    serviceClient: () => Promise.resolve(client),
+    serviceClient: (_settings?: unknown, options?: { fresh?: boolean }) => {
+      if (options?.fresh) seam.freshBuilds++;
+      return Promise.resolve(build());
+    },
   };
 });
 
 const { registerWriteHandlers, recoverInterruptedWrites } = await import('@/lib/background/writes');
+
+/** The sandbox's document, its server pointing at the default API URL. */
+function serviceDocument(base: ReturnType<typeof writesDocument> = writesDocument()) {
+  return { ...base, servers: [{ url: API_URL }] };
+}
 
 const EXTENSION_PAGE = { id: fakeBrowser.runtime.id, origin: `chrome-extension://${fakeBrowser.runtime.id}` };
 const CONTENT_SCRIPT = {
@@ -73,13 +165,34 @@ async function value<T>(type: string, payload: unknown): Promise<T> {
   return answer.value as T;
 }
 
+/** Queues a write as the side panel does, and opens it as the confirm window does. */
 async function queueAction(operationId: string, extra: Record<string, unknown>): Promise<string> {
-  return (await value<{ draftId: string }>('requestWrite', { operationId, ...extra })).draftId;
+  const id = (await value<{ draftId: string }>('requestWrite', { operationId, ...extra })).draftId;
+  await value<PendingWrite>('getPendingWrite', { id });
+  return id;
+}
+
+function failWith(status: number, body: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  seam.answers.push(() => answer({ title: 'Refused', status, ...body }, status, headers));
+}
+
+function failOffline() {
+  seam.answers.push(() => {
+    throw new TypeError('connection reset');
+  });
 }
 
 beforeEach(async () => {
   seam.sent.length = 0;
-  seam.failures.length = 0;
+  seam.answers.length = 0;
+  seam.document = serviceDocument();
+  seam.playbookTitle = 'Dividend growers';
+  seam.pageAnswer = {
+    checkout_url: 'https://checkout.example/s/1',
+    link_url: 'https://broker.example/link/1',
+  };
+  seam.createExtra = {};
+  await storeApiKey('pbk_test_key_0123456789');
   for (const entry of await listOutbox()) await removeFromOutbox(entry.id);
   registry = createHandlerRegistry({
     extensionId: fakeBrowser.runtime.id,
@@ -138,9 +251,7 @@ describe('queueing', () => {
 
 describe('confirming', () => {
   it('sends the confirmed body once with a UUID key and marks the draft sent', async () => {
-    const id = (
-      await value<{ draftId: string }>('requestWrite', { operationId: 'createPlaybook', body: pageDraft })
-    ).draftId;
+    const id = await queueAction('createPlaybook', { body: pageDraft });
     const sent = await value<OutboxEntry<WriteDraft>>('confirmWrite', {
       id,
       body: { title: 'Edited title', visibility: 'unlisted' },
@@ -172,18 +283,11 @@ describe('confirming', () => {
 
   it('keeps a failed draft with its error; Retry of the same body reuses the key', async () => {
     const id = await queueAction('createPlaybook', { body: pageDraft });
-    seam.failures.push(
-      new ApiError({
-        kind: 'server',
-        operationId: 'createPlaybook',
-        message: 'The service failed.',
-        status: 500,
-      }),
-    );
+    failWith(500, { detail: 'The service failed.' });
     const failed = await send('confirmWrite', { id, body: { title: 'Kept title' } });
     expect(failed).toMatchObject({ ok: false });
     const entry = await getOutboxEntry<WriteDraft>(id);
-    expect(entry).toMatchObject({ status: 'failed', error: { message: 'The service failed.' } });
+    expect(entry).toMatchObject({ status: 'failed', error: { code: 'server' } });
     expect(entry?.draft.body).toMatchObject({ title: 'Kept title' });
 
     await value('confirmWrite', { id, body: { title: 'Kept title' } });
@@ -193,19 +297,10 @@ describe('confirming', () => {
   });
 
   it("keeps the service's own problem code, so a 403 for a missing brokerage can be told apart", async () => {
-    const id = await queueAction('activatePlaybook', { path: { id: 'pb_1' } });
-    seam.failures.push(
-      new ApiError({
-        kind: 'forbidden',
-        operationId: 'activatePlaybook',
-        message: 'Link a brokerage account first.',
-        status: 403,
-        code: 'brokerage_not_linked',
-      }),
-    );
+    const id = await queueAction('activatePlaybook', { playbookId: 'pb_1' });
+    failWith(403, { detail: 'Link a brokerage account first.', code: 'brokerage_not_linked' });
     await send('confirmWrite', { id, typed: seam.playbookTitle });
-    expect((await getOutboxEntry(id))?.error).toEqual({
-      message: 'Link a brokerage account first.',
+    expect((await getOutboxEntry(id))?.error).toMatchObject({
       code: 'forbidden',
       problemCode: 'brokerage_not_linked',
     });
@@ -232,19 +327,12 @@ describe('confirming', () => {
 
   it('hands a long rate-limit wait to an alarm, which resends the same key and body', async () => {
     const id = await queueAction('createPlaybook', { body: pageDraft });
-    const retryAt = Date.now() + 90_000;
-    seam.failures.push(
-      new ApiError({
-        kind: 'deferred',
-        operationId: 'createPlaybook',
-        message: 'The service asked us to wait.',
-        retryAt,
-      }),
-    );
+    failWith(429, {}, { 'retry-after': '90' });
     expect((await send('confirmWrite', { id })).ok).toBe(false);
+    const retryAt = (await getOutboxEntry(id))?.error?.retryAt ?? 0;
+    expect(retryAt).toBeGreaterThan(Date.now() + 60_000);
     const alarm = await fakeBrowser.alarms.get(`write-retry:${id}`);
     expect(alarm?.scheduledTime).toBe(retryAt);
-    expect((await getOutboxEntry(id))?.error).toMatchObject({ code: 'deferred', retryAt });
 
     await fakeBrowser.alarms.onAlarm.trigger({ name: `write-retry:${id}`, scheduledTime: retryAt });
     await vi.waitFor(async () => expect((await getOutboxEntry(id))?.status).toBe('sent'));
@@ -263,20 +351,28 @@ describe('confirming', () => {
 
   it('makes a new key when the user changes the body after the service refused it outright', async () => {
     const id = await queueAction('createPlaybook', { body: pageDraft });
-    seam.failures.push(
-      new ApiError({ kind: 'validation', operationId: 'createPlaybook', message: 'Bad title.', status: 400 }),
-    );
+    failWith(400, { detail: 'Bad title.' });
     await send('confirmWrite', { id });
     await value('confirmWrite', { id, body: { thesis: 'A different thesis.' } });
     expect(seam.sent).toHaveLength(2);
     expect(seam.sent[1].idempotencyKey).not.toBe(seam.sent[0].idempotencyKey);
   });
 
-  it.each(['network', 'timeout', 'server', 'malformed-response'] as const)(
+  it.each([
+    ['network', failOffline],
+    ['server', () => failWith(503)],
+    [
+      'malformed-response',
+      () =>
+        seam.answers.push(
+          () => new Response('<html>', { status: 201, headers: { 'content-type': 'application/json' } }),
+        ),
+    ],
+  ] as const)(
     'keeps the key for an edited body after a %s failure, which may have landed',
-    async (kind) => {
+    async (_kind, fail) => {
       const id = await queueAction('createPlaybook', { body: pageDraft });
-      seam.failures.push(new ApiError({ kind, operationId: 'createPlaybook', message: 'Unclear.' }));
+      fail();
       await send('confirmWrite', { id });
       await value('confirmWrite', { id, body: { thesis: 'A different thesis.' } });
       expect(seam.sent).toHaveLength(2);
@@ -288,15 +384,8 @@ describe('confirming', () => {
 
   it('says plainly that nothing was written twice when the service answers 422', async () => {
     const id = await queueAction('createPlaybook', { body: pageDraft });
-    seam.failures.push(new ApiError({ kind: 'network', operationId: 'createPlaybook', message: 'Offline.' }));
-    seam.failures.push(
-      new ApiError({
-        kind: 'idempotency-mismatch',
-        operationId: 'createPlaybook',
-        message: 'x',
-        status: 422,
-      }),
-    );
+    failOffline();
+    failWith(422, { code: 'idempotency_key_reused' });
     await send('confirmWrite', { id });
     await send('confirmWrite', { id, body: { thesis: 'A different thesis.' } });
     expect((await getOutboxEntry(id))?.error?.message).toMatch(/nothing was written twice/);
@@ -313,11 +402,9 @@ describe('confirming', () => {
   it('an alarm does not resend into another account than the one the user confirmed for', async () => {
     await storeApiKey('pbk_account_a_0123456789');
     const id = await queueAction('createPlaybook', { body: pageDraft });
-    const retryAt = Date.now() + 90_000;
-    seam.failures.push(
-      new ApiError({ kind: 'deferred', operationId: 'createPlaybook', message: 'Wait.', retryAt }),
-    );
+    failWith(429, {}, { 'retry-after': '90' });
     await send('confirmWrite', { id });
+    const retryAt = (await getOutboxEntry(id))?.error?.retryAt ?? 0;
     await storeApiKey('pbk_account_b_0123456789');
     await fakeBrowser.alarms.onAlarm.trigger({ name: `write-retry:${id}`, scheduledTime: retryAt });
     await vi.waitFor(async () =>
@@ -337,8 +424,8 @@ describe('confirming', () => {
   });
 
   it.each([
-    ['activatePlaybook', { path: { id: 'pb_1' } }, 'Dividend growers'],
-    ['pausePlaybook', { path: { id: 'pb_1' } }, 'Dividend growers'],
+    ['activatePlaybook', { playbookId: 'pb_1' }, 'Dividend growers'],
+    ['pausePlaybook', { playbookId: 'pb_1' }, 'Dividend growers'],
     ['createCheckoutSession', { body: { plan: 'pro' } }, 'pro'],
   ])('%s needs the name typed out, and the background re-checks it', async (operationId, extra, name) => {
     const id = await queueAction(operationId, extra);
@@ -353,20 +440,31 @@ describe('confirming', () => {
     expect(seam.sent).toHaveLength(0);
     await value('confirmWrite', { id, typed: ` ${name} ` });
     expect(seam.sent).toHaveLength(1);
-    expect(seam.sent[0].operationId).toBe(operationId);
+    expect(seam.sent[0].url).toMatch(
+      operationId === 'pausePlaybook' ? /\/pause$/ : /\/(activate|checkout-sessions)$/,
+    );
   });
 
   it.each([
-    ['runBacktest', { path: { id: 'pb_1' }, body: { start: '2020-01-01', end: '2024-12-31' } }],
-    ['createBrokerageLink', { body: { provider: 'alpaca' } }],
-    ['updatePlaybook', { path: { id: 'pb_1' }, body: { title: 'New name' }, ifMatch: '"v3"' }],
-  ])('%s needs no typed name and is sent as queued', async (operationId, extra) => {
+    [
+      'runBacktest',
+      { playbookId: 'pb_1', body: { start: '2020-01-01', end: '2024-12-31' } },
+      'POST /api/v1/playbooks/pb_1/backtests',
+    ],
+    ['createBrokerageLink', { body: { provider: 'alpaca' } }, 'POST /api/v1/brokerage/links'],
+    [
+      'updatePlaybook',
+      { playbookId: 'pb_1', body: { title: 'New name' }, ifMatch: '"v3"' },
+      'PATCH /api/v1/playbooks/pb_1',
+    ],
+  ])('%s needs no typed name and is sent as queued', async (operationId, extra, request) => {
     const id = await queueAction(operationId, extra);
     const pending = await value<{ typeToConfirm?: string; consequence: string }>('getPendingWrite', { id });
     expect(pending.typeToConfirm).toBeUndefined();
     expect(pending.consequence).toMatch(/\w/);
     await value('confirmWrite', { id });
-    expect(seam.sent[0]).toMatchObject({ operationId, ...extra });
+    expect(`${seam.sent[0].method} ${new URL(seam.sent[0].url).pathname}`).toBe(request);
+    expect(seam.sent[0].body).toEqual(extra.body);
   });
 
   it('ignores edits for operations whose body is not editable', async () => {
@@ -377,7 +475,7 @@ describe('confirming', () => {
 
   it('a write interrupted by a worker stop becomes failed, and its retry reuses the key', async () => {
     const id = await queueAction('createPlaybook', { body: pageDraft });
-    seam.failures.push(new ApiError({ kind: 'network', operationId: 'createPlaybook', message: 'Offline.' }));
+    failOffline();
     await send('confirmWrite', { id });
     const { updateOutboxEntry } = await import('@/lib/outbox');
     await updateOutboxEntry(id, { status: 'sending' });
@@ -455,5 +553,272 @@ describe('the right-click menu', () => {
       }),
     ).rejects.toThrow();
     expect(await listOutbox()).toHaveLength(0);
+  });
+});
+
+describe('the write that is sent is the write that was confirmed', () => {
+  const pauseOf = (doc: ReturnType<typeof serviceDocument>) =>
+    (doc.paths as Record<string, Record<string, Record<string, unknown>>>)['/playbooks/{id}/pause'];
+
+  function remapPause(to: string) {
+    const doc = serviceDocument();
+    const paths = doc.paths as Record<string, unknown>;
+    paths[to] = paths['/playbooks/{id}/pause'];
+    delete paths['/playbooks/{id}/pause'];
+    seam.document = doc;
+  }
+
+  it('the confirm window shows the method and path, resolved from a fresh document', async () => {
+    const id = (
+      await value<{ draftId: string }>('requestWrite', { operationId: 'pausePlaybook', playbookId: 'pb_1' })
+    ).draftId;
+    const before = seam.freshBuilds;
+    const pending = await value<PendingWrite>('getPendingWrite', { id });
+    expect(seam.freshBuilds).toBe(before + 1);
+    expect(pending.resolved).toMatchObject({
+      method: 'POST',
+      path: '/api/v1/playbooks/pb_1/pause',
+      url: `${API_URL}/playbooks/pb_1/pause`,
+      deprecated: false,
+    });
+  });
+
+  it('a pause deprecated in favour of activate is sent as pause, and the window warned', async () => {
+    const doc = serviceDocument();
+    Object.assign(pauseOf(doc).post, {
+      deprecated: true,
+      'x-sunset': '2099-01-01',
+      'x-replaced-by': 'activatePlaybook',
+    });
+    seam.document = doc;
+    const id = (
+      await value<{ draftId: string }>('requestWrite', { operationId: 'pausePlaybook', playbookId: 'pb_1' })
+    ).draftId;
+    const pending = await value<PendingWrite>('getPendingWrite', { id });
+    expect(pending.resolved?.path).toBe('/api/v1/playbooks/pb_1/pause');
+    expect(pending.resolved?.warnings.join(' ')).toMatch(/pausePlaybook as deprecated.*sent as itself/);
+    await value('confirmWrite', { id, typed: seam.playbookTitle });
+    expect(seam.sent.map((write) => `${write.method} ${write.url}`)).toEqual([
+      `POST ${API_URL}/playbooks/pb_1/pause`,
+    ]);
+    expect(seam.sent[0].idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('a pause past its sunset is refused in the window and at Confirm', async () => {
+    const doc = serviceDocument();
+    Object.assign(pauseOf(doc).post, { deprecated: true, 'x-sunset': '2025-01-01' });
+    seam.document = doc;
+    const id = (
+      await value<{ draftId: string }>('requestWrite', { operationId: 'pausePlaybook', playbookId: 'pb_1' })
+    ).draftId;
+    const pending = await value<PendingWrite>('getPendingWrite', { id });
+    expect(pending.refusal).toMatch(/reached its sunset on 2025-01-01.*Nothing was sent/);
+    expect(await send('confirmWrite', { id, typed: seam.playbookTitle })).toMatchObject({ ok: false });
+    expect((await getOutboxEntry(id))?.status).toBe('pending');
+    expect(seam.sent).toHaveLength(0);
+  });
+
+  it('a pause remapped between the window opening and Confirm is not sent, and must be confirmed again', async () => {
+    const id = await queueAction('pausePlaybook', { playbookId: 'pb_1' });
+    remapPause('/playbooks/{id}/halt');
+    const answer = await send('confirmWrite', { id, typed: seam.playbookTitle });
+    expect(answer).toMatchObject({
+      ok: false,
+      error: {
+        code: 'operation-changed',
+        message:
+          'The service changed how this action is sent (was POST /api/v1/playbooks/pb_1/pause, now POST /api/v1/playbooks/pb_1/halt). Nothing was sent. Review and confirm again.',
+      },
+    });
+    expect(seam.sent).toHaveLength(0);
+    const entry = await getOutboxEntry<WriteDraft>(id);
+    expect(entry).toMatchObject({ status: 'failed', error: { code: 'operation-changed' } });
+    expect(entry?.draft.confirmed).toBeUndefined();
+    // The window reloads and shows the new resolution; confirming that one sends it.
+    const pending = await value<PendingWrite>('getPendingWrite', { id });
+    expect(pending.resolved?.path).toBe('/api/v1/playbooks/pb_1/halt');
+    await value('confirmWrite', { id, typed: seam.playbookTitle });
+    expect(seam.sent.map((write) => write.url)).toEqual([`${API_URL}/playbooks/pb_1/halt`]);
+  });
+
+  it('a pause remapped after Confirm, while waiting for an alarm resend, is not sent', async () => {
+    const id = await queueAction('pausePlaybook', { playbookId: 'pb_1' });
+    failWith(429, {}, { 'retry-after': '90' });
+    await send('confirmWrite', { id, typed: seam.playbookTitle });
+    expect(seam.sent).toHaveLength(1);
+    const waiting = await getOutboxEntry<WriteDraft>(id);
+    expect(waiting?.draft.confirmed).toMatchObject({
+      method: 'POST',
+      url: `${API_URL}/playbooks/pb_1/pause`,
+    });
+    remapPause('/playbooks/{id}/activate-now');
+    await fakeBrowser.alarms.onAlarm.trigger({ name: `write-retry:${id}`, scheduledTime: Date.now() });
+    await vi.waitFor(async () =>
+      expect((await getOutboxEntry(id))?.error).toMatchObject({ code: 'operation-changed' }),
+    );
+    expect((await getOutboxEntry(id))?.error?.message).toMatch(
+      /was POST \/api\/v1\/playbooks\/pb_1\/pause, now POST \/api\/v1\/playbooks\/pb_1\/activate-now.*Nothing was sent/,
+    );
+    expect(seam.sent).toHaveLength(1);
+  });
+
+  it('a write confirmed by an earlier version (no bound intent) is never resent blind', async () => {
+    const entry = await addToOutbox<WriteDraft>({
+      origin: 'extension-page',
+      operationId: 'pausePlaybook',
+      draft: { path: { id: 'pb_1' }, idempotencyKey: crypto.randomUUID() },
+    });
+    const { updateOutboxEntry } = await import('@/lib/outbox');
+    await updateOutboxEntry(entry.id, {
+      status: 'failed',
+      error: { message: 'Wait.', code: 'deferred', retryAt: Date.now() },
+    });
+    await fakeBrowser.alarms.onAlarm.trigger({ name: `write-retry:${entry.id}`, scheduledTime: Date.now() });
+    await vi.waitFor(async () =>
+      expect((await getOutboxEntry(entry.id))?.error).toMatchObject({ code: 'operation-changed' }),
+    );
+    expect(seam.sent).toHaveLength(0);
+    // Its old `path.id` still names the playbook once the user reviews it.
+    const pending = await value<PendingWrite>('getPendingWrite', { id: entry.id });
+    expect(pending.resolved?.path).toBe('/api/v1/playbooks/pb_1/pause');
+  });
+
+  it('confirming a draft the window never showed sends nothing', async () => {
+    const id = (
+      await value<{ draftId: string }>('requestWrite', { operationId: 'createPlaybook', body: pageDraft })
+    ).draftId;
+    expect(await send('confirmWrite', { id })).toMatchObject({
+      ok: false,
+      error: { code: 'operation-changed' },
+    });
+    expect(seam.sent).toHaveLength(0);
+  });
+
+  it('binds the key: a key changed between confirm and send is not used', async () => {
+    const id = await queueAction('createPlaybook', { body: pageDraft });
+    failWith(429, {}, { 'retry-after': '90' });
+    await send('confirmWrite', { id });
+    await storeApiKey('pbk_other_key_9876543210');
+    await fakeBrowser.alarms.onAlarm.trigger({ name: `write-retry:${id}`, scheduledTime: Date.now() });
+    await vi.waitFor(async () =>
+      expect((await getOutboxEntry(id))?.error).toMatchObject({ code: 'account-changed' }),
+    );
+    expect(seam.sent).toHaveLength(1);
+  });
+});
+
+describe('a service that names the playbook parameter bookId', () => {
+  it("pause, backtest and edit go to the dialect's paths, and the typed title is read there too", async () => {
+    seam.document = serviceDocument(bookIdDialectDocument());
+    const pause = await queueAction('pausePlaybook', { playbookId: 'pb_1' });
+    const pending = await value<PendingWrite>('getPendingWrite', { id: pause });
+    expect(pending.typeToConfirm).toBe(seam.playbookTitle);
+    expect(pending.resolved?.path).toBe('/api/v1/books/pb_1/live:stop');
+    await value('confirmWrite', { id: pause, typed: seam.playbookTitle });
+    const backtest = await queueAction('runBacktest', {
+      playbookId: 'pb_1',
+      body: { start: '2020-01-01', end: '2024-12-31' },
+    });
+    await value('confirmWrite', { id: backtest });
+    const edit = await queueAction('updatePlaybook', {
+      playbookId: 'pb_1',
+      body: { title: 'New' },
+      ifMatch: '"v1"',
+    });
+    await value('confirmWrite', { id: edit });
+    expect(seam.sent.map((write) => `${write.method} ${new URL(write.url).pathname}`)).toEqual([
+      'POST /api/v1/books/pb_1/live:stop',
+      'POST /api/v1/books/pb_1/backtests',
+      'PATCH /api/v1/books/pb_1',
+    ]);
+  });
+
+  it("the side panel detail reads the playbook by the dialect's path", async () => {
+    seam.document = serviceDocument(bookIdDialectDocument());
+    const { registerReadHandlers } = await import('@/lib/background/reads');
+    registerReadHandlers(registry);
+    const playbook = await value<{ id: string; title: string }>('getPlaybook', { id: 'pb_7' });
+    expect(playbook).toMatchObject({ id: 'pb_7', title: seam.playbookTitle });
+  });
+});
+
+describe('pages opened after a write', () => {
+  async function checkout(): Promise<OutboxEntry<WriteDraft>> {
+    const opened = vi.fn();
+    fakeBrowser.tabs.onCreated.addListener(opened);
+    const id = await queueAction('createCheckoutSession', { body: { plan: 'pro' } });
+    const sent = await value<OutboxEntry<WriteDraft>>('confirmWrite', { id, typed: 'pro' });
+    return Object.assign(sent, { opened });
+  }
+
+  it('opens the checkout page from its own answer over https', async () => {
+    const sent = (await checkout()) as OutboxEntry<WriteDraft> & { opened: ReturnType<typeof vi.fn> };
+    expect(sent.draft.result).toMatchObject({ url: 'https://checkout.example/s/1' });
+    expect(sent.opened).toHaveBeenCalledOnce();
+  });
+
+  it.each([
+    ['plain http', 'http://checkout.example/s/1', /not https \(http\)/],
+    ['a script', 'javascript:alert(document.cookie)', /not https \(javascript\)/],
+    ['garbage', 'not a url', /not a URL/],
+  ])('does not open %s, and says why', async (_name, url, reason) => {
+    seam.pageAnswer = { checkout_url: url };
+    const sent = (await checkout()) as OutboxEntry<WriteDraft> & { opened: ReturnType<typeof vi.fn> };
+    expect(sent.opened).not.toHaveBeenCalled();
+    expect(sent.draft.result?.url).toBeUndefined();
+    expect(sent.draft.result?.urlRefused).toMatch(reason);
+    const notifications = Object.values(await fakeBrowser.notifications.getAll());
+    expect(JSON.stringify(notifications)).toMatch(/was not opened/);
+  });
+
+  it('allows http on loopback (the sandbox)', async () => {
+    seam.pageAnswer = { checkout_url: 'http://127.0.0.1:8787/checkout/1' };
+    const sent = (await checkout()) as OutboxEntry<WriteDraft> & { opened: ReturnType<typeof vi.fn> };
+    expect(sent.opened).toHaveBeenCalledOnce();
+  });
+
+  it("never opens a checkout_url found in another operation's answer", async () => {
+    seam.createExtra = { checkout_url: 'https://evil.example/pay', link_url: 'https://evil.example/link' };
+    const opened = vi.fn();
+    fakeBrowser.tabs.onCreated.addListener(opened);
+    const id = await queueAction('createPlaybook', { body: pageDraft });
+    const sent = await value<OutboxEntry<WriteDraft>>('confirmWrite', { id });
+    expect(sent.status).toBe('sent');
+    expect(sent.draft.result?.url).toBeUndefined();
+    expect(opened).not.toHaveBeenCalled();
+  });
+});
+
+describe('drafts from a page are bounded per tab', () => {
+  const tab = (id: number) => ({ ...CONTENT_SCRIPT, tab: { id } });
+
+  it('allows three drafts a minute per tab, refuses the fourth, and counts other tabs apart', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.UTC(2026, 0, 1, 12, 0, 0));
+      for (let n = 0; n < 3; n++)
+        expect((await send('submitPageDraft', { draft: pageDraft }, tab(41))).ok).toBe(true);
+      expect(await send('submitPageDraft', { draft: pageDraft }, tab(41))).toMatchObject({
+        ok: false,
+        error: { code: 'too-many-drafts', message: expect.stringMatching(/Wait a minute/) },
+      });
+      expect((await send('submitPageDraft', { draft: pageDraft }, tab(42))).ok).toBe(true);
+      // A restarted worker (fresh module) still remembers the count: it lives in storage.session.
+      vi.resetModules();
+      const { takeDraftSlot } = await import('@/lib/background/draftRate');
+      expect(await takeDraftSlot(41)).toBe(false);
+      vi.setSystemTime(Date.UTC(2026, 0, 1, 12, 1, 1));
+      expect((await send('submitPageDraft', { draft: pageDraft }, tab(41))).ok).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await listOutbox()).filter((entry) => entry.origin === 'content-script')).toHaveLength(5);
+  });
+
+  it('two drafts at the same moment cannot both take the last slot', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => send('submitPageDraft', { draft: pageDraft }, tab(43))),
+    );
+    expect(answers.filter((answer) => answer.ok)).toHaveLength(3);
   });
 });

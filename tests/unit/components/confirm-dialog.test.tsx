@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
+import { act } from 'preact/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog, type ConfirmDialogProps } from '@/components/ConfirmDialog';
 import { changesFrom, formFieldErrors, sentRows } from '@/components/confirm/describe';
@@ -21,6 +22,7 @@ function renderDialog(props: Partial<ConfirmDialogProps>) {
       operation="createPlaybook"
       consequence="A draft is created."
       account={account}
+      armDelayMs={0}
       {...handlers}
       {...props}
     />,
@@ -70,7 +72,7 @@ describe('ConfirmDialog', () => {
     const { onConfirm } = renderDialog({
       operation: 'activatePlaybook',
       consequence: 'Live automation starts.',
-      rows: sentRows({ path: { id: 'pb_1' } }),
+      rows: sentRows({ playbookId: 'pb_1' }),
       typeToConfirm: 'Dividend growers',
     });
     const confirm = screen.getByRole<HTMLButtonElement>('button', { name: 'Confirm' });
@@ -90,7 +92,7 @@ describe('ConfirmDialog', () => {
       operation: 'runBacktest',
       consequence: 'A backtest is queued.',
       rows: sentRows({
-        path: { id: 'pb_1' },
+        playbookId: 'pb_1',
         body: { start: '2020-01-01', end: '2024-12-31', benchmark: 'SPY' },
       }),
     });
@@ -136,6 +138,92 @@ describe('ConfirmDialog', () => {
     expect(changes.textContent).toContain('AAPL services');
     expect(changes.textContent).toContain('Renamed');
     expect(changes.textContent).not.toContain('thesis');
+  });
+});
+
+describe('what is sent, and when Confirm arms', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it('shows the method and path the document resolved, and its deprecation warning', () => {
+    renderDialog({
+      operation: 'pausePlaybook',
+      consequence: 'Live automation stops.',
+      resolved: {
+        method: 'POST',
+        path: '/v1/playbooks/pb_1/pause',
+        deprecated: true,
+        warnings: ['The service marks pausePlaybook as deprecated. It is still sent as itself.'],
+      },
+    });
+    const dialog = screen.getByRole('dialog');
+    expect(dialog.textContent).toContain('POST /v1/playbooks/pb_1/pause');
+    expect(screen.getByRole('note').textContent).toContain('deprecated');
+  });
+
+  it('keeps Confirm off when the write cannot be sent, and says why', () => {
+    renderDialog({ initial: fields, refusal: 'createPlaybook reached its sunset on 2025-01-01.' });
+    expect(screen.getByRole('alert').textContent).toContain('sunset');
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Confirm' }).disabled).toBe(true);
+  });
+
+  function renderArmed(delay: number) {
+    const onConfirm = vi.fn();
+    render(
+      <ConfirmDialog
+        operation="runBacktest"
+        consequence="A backtest is queued."
+        armDelayMs={delay}
+        onConfirm={onConfirm}
+        onRetry={vi.fn()}
+        onCancel={vi.fn()}
+      />,
+    );
+    return { onConfirm, confirm: screen.getByRole<HTMLButtonElement>('button', { name: 'Confirm' }) };
+  }
+
+  it('arms Confirm only after the window was visible and focused for the delay', () => {
+    vi.useFakeTimers();
+    vi.spyOn(document, 'hasFocus').mockReturnValue(true);
+    const { confirm, onConfirm } = renderArmed(800);
+    expect(confirm.disabled).toBe(true);
+    fireEvent.click(confirm);
+    expect(onConfirm).not.toHaveBeenCalled();
+    void act(() => void vi.advanceTimersByTime(799));
+    expect(confirm.disabled).toBe(true);
+    void act(() => void vi.advanceTimersByTime(1));
+    expect(confirm.disabled).toBe(false);
+    fireEvent.click(confirm);
+    expect(onConfirm).toHaveBeenCalledOnce();
+  });
+
+  it('disarms when the window loses focus and starts the delay again when it comes back', () => {
+    vi.useFakeTimers();
+    const focus = vi.spyOn(document, 'hasFocus').mockReturnValue(true);
+    const { confirm } = renderArmed(800);
+    void act(() => void vi.advanceTimersByTime(800));
+    expect(confirm.disabled).toBe(false);
+    focus.mockReturnValue(false);
+    void act(() => void globalThis.dispatchEvent(new Event('blur')));
+    expect(confirm.disabled).toBe(true);
+    void act(() => void vi.advanceTimersByTime(5_000));
+    expect(confirm.disabled).toBe(true);
+    focus.mockReturnValue(true);
+    void act(() => void globalThis.dispatchEvent(new Event('focus')));
+    void act(() => void vi.advanceTimersByTime(500));
+    expect(confirm.disabled).toBe(true);
+    void act(() => void vi.advanceTimersByTime(300));
+    expect(confirm.disabled).toBe(false);
+  });
+
+  it('never arms while the window has no focus', () => {
+    vi.useFakeTimers();
+    vi.spyOn(document, 'hasFocus').mockReturnValue(false);
+    const { confirm } = renderArmed(800);
+    void act(() => void vi.advanceTimersByTime(10_000));
+    expect(confirm.disabled).toBe(true);
   });
 });
 

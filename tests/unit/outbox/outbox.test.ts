@@ -48,9 +48,9 @@ describe('outbox', () => {
   });
 
   it('lists newest first and forgets removed drafts', async () => {
-    const first = await addToOutbox({ origin: 'extension-page', operationId: 'a', draft: {} });
+    const first = await addToOutbox({ origin: 'extension-page', operationId: 'createPlaybook', draft: {} });
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const second = await addToOutbox({ origin: 'extension-page', operationId: 'b', draft: {} });
+    const second = await addToOutbox({ origin: 'extension-page', operationId: 'runBacktest', draft: {} });
     expect((await listOutbox()).map((e) => e.id)).toEqual([second.id, first.id]);
     await removeFromOutbox(first.id);
     expect((await listOutbox()).map((e) => e.id)).toEqual([second.id]);

@@ -1,0 +1,217 @@
+/**
+ * The one table of writes: every fact about each write the extension can send (its wording, its
+ * confirmation rule, which body the user may edit, what its answer may open), keyed by
+ * `WriteOperation` so the compiler names a missing row. The outbox, the messages, the confirm
+ * window and the side panel all read it; no other file lists writes.
+ */
+import { z } from 'zod';
+import { playbookDraftSchema } from '@/lib/finance/schema';
+import type { HttpMethod } from './operations';
+import { isLoopbackHost } from '@/lib/store/settings';
+
+export const WRITE_OPERATIONS = [
+  'createPlaybook',
+  'updatePlaybook',
+  'runBacktest',
+  'activatePlaybook',
+  'pausePlaybook',
+  'createCheckoutSession',
+  'createBrokerageLink',
+] as const;
+export type WriteOperation = (typeof WRITE_OPERATIONS)[number];
+
+/** What the user must type before Confirm: the playbook's title (live execution) or the plan (billing). */
+export type TypedConfirmation = 'playbook-title' | 'plan';
+
+/** The body the confirm window lets the user edit, and whether it sends the whole form or only changes. */
+export interface EditableBody {
+  schema: z.ZodType<Record<string, unknown>>;
+  sends: 'whole-form' | 'changed-fields';
+}
+
+export interface WriteSpec {
+  /** The confirm window's question. */
+  heading: string;
+  /** A short name for lists (the popup's drafts). */
+  label: string;
+  /** The subject of a sentence in the side panel ("The edit was sent."). */
+  actionName: string;
+  /** Plain words on what happens when it is sent. */
+  consequence: string;
+  typedConfirmation?: TypedConfirmation;
+  editableBody?: EditableBody;
+  /** The notification's title after success. */
+  successTitle: string;
+  /** The field of this operation's own answer that holds a page to open (https, or http on loopback). */
+  opensUrlFrom?: 'checkout_url' | 'link_url';
+  /** The operation's single path parameter carries a playbook id, whatever the document names it. */
+  targetsPlaybook: boolean;
+}
+
+/** The edits a user may make to a new playbook in the confirm window; visibility is theirs to choose. */
+const createBodySchema = playbookDraftSchema.extend({
+  visibility: z.enum(['private', 'unlisted', 'public']),
+  // The contract makes the source optional: a playbook typed in the side panel has none.
+  source: playbookDraftSchema.shape.source.optional(),
+});
+const updateBodySchema = createBodySchema
+  .pick({ title: true, thesis: true, tickers: true, visibility: true })
+  .partial();
+
+export const WRITES = {
+  createPlaybook: {
+    heading: 'Create a playbook?',
+    label: 'New playbook',
+    actionName: 'Creating the playbook',
+    consequence: 'A new playbook is created in your account as a draft. Nothing is traded.',
+    editableBody: { schema: createBodySchema, sends: 'whole-form' },
+    successTitle: 'Playbook created',
+    targetsPlaybook: false,
+  },
+  updatePlaybook: {
+    heading: 'Save changes to the playbook?',
+    label: 'Edit playbook',
+    actionName: 'The edit',
+    consequence: 'The playbook is changed in your account. Nothing is traded.',
+    editableBody: { schema: updateBodySchema, sends: 'changed-fields' },
+    successTitle: 'Playbook updated',
+    targetsPlaybook: true,
+  },
+  runBacktest: {
+    heading: 'Run a backtest?',
+    label: 'Backtest',
+    actionName: 'The backtest',
+    consequence:
+      'A backtest is queued on historical data. Nothing is traded; the result arrives as an event.',
+    successTitle: 'Backtest queued',
+    targetsPlaybook: true,
+  },
+  activatePlaybook: {
+    heading: 'Start live automation?',
+    label: 'Start live automation',
+    actionName: 'Activation',
+    consequence: 'Live automation starts: the agent may place real orders in your linked brokerage account.',
+    typedConfirmation: 'playbook-title',
+    successTitle: 'Live automation started',
+    targetsPlaybook: true,
+  },
+  pausePlaybook: {
+    heading: 'Pause live automation?',
+    label: 'Pause live automation',
+    actionName: 'Pausing',
+    consequence: 'Live automation stops: the agent places no further orders for this playbook.',
+    typedConfirmation: 'playbook-title',
+    successTitle: 'Live automation paused',
+    targetsPlaybook: true,
+  },
+  createCheckoutSession: {
+    heading: 'Start a checkout?',
+    label: 'Change plan',
+    actionName: 'The plan upgrade',
+    consequence:
+      'A checkout for the plan opens in a new tab; you are billed only after you complete it there.',
+    typedConfirmation: 'plan',
+    successTitle: 'Checkout opened',
+    opensUrlFrom: 'checkout_url',
+    targetsPlaybook: false,
+  },
+  createBrokerageLink: {
+    heading: 'Link a brokerage account?',
+    label: 'Link a brokerage',
+    actionName: 'The brokerage link',
+    consequence: 'A page of your brokerage opens in a new tab to link your account.',
+    successTitle: 'Brokerage link opened',
+    opensUrlFrom: 'link_url',
+    targetsPlaybook: false,
+  },
+} as const satisfies Record<WriteOperation, WriteSpec>;
+
+/** The row of a write, typed as the general spec (optional fields readable on every row). */
+export function writeSpec(operationId: WriteOperation): WriteSpec {
+  return WRITES[operationId];
+}
+
+export function isWriteOperation(value: unknown): value is WriteOperation {
+  return typeof value === 'string' && (WRITE_OPERATIONS as readonly string[]).includes(value);
+}
+
+/** How a write resolved in the OpenAPI document: what the confirm window shows and the confirmation binds. */
+export interface WriteResolution {
+  operationId: WriteOperation;
+  method: HttpMethod;
+  /** The full URL: server URL, path with the playbook id in place, no query. */
+  url: string;
+}
+
+/**
+ * The intent the user confirmed, stored in the outbox entry and the only thing the client sends:
+ * the resolved operation, the exact body bytes, where it goes and with which key.
+ */
+export interface ConfirmedIntent extends WriteResolution {
+  /** Canonical JSON of the confirmed body, sent as these exact bytes; null when there is no body. */
+  body: string | null;
+  ifMatch?: string;
+  /** UUID generated when the user confirms; reused unchanged by every retry of this write. */
+  idempotencyKey: string;
+  /** Which key the user confirmed with (lib/store/apiKey fingerprint), never the key itself. */
+  keyFingerprint?: string;
+  serviceUrl: string;
+  apiUrl: string;
+}
+
+/** "POST /v1/playbooks/pb_1/pause": how the confirm window and messages name a resolved write. */
+export function describeResolution(resolution: Pick<WriteResolution, 'method' | 'url'>): string {
+  let path = resolution.url;
+  try {
+    path = new URL(resolution.url).pathname;
+  } catch {
+    // Not a URL: show it as it is.
+  }
+  return `${resolution.method} ${path}`;
+}
+
+export function sameResolution(a: WriteResolution, b: WriteResolution): boolean {
+  return a.operationId === b.operationId && a.method === b.method && a.url === b.url;
+}
+
+/** JSON with object keys sorted at every level, so equal values always compare (and send) the same. */
+export function canonicalJson(value: unknown): string {
+  return (
+    JSON.stringify(value, (_key, item: unknown) => {
+      if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
+      const sorted: Record<string, unknown> = {};
+      for (const name of Object.keys(item).sort()) sorted[name] = (item as Record<string, unknown>)[name];
+      return sorted;
+    }) ?? 'undefined'
+  );
+}
+
+/** A fresh Idempotency-Key (UUID v4), made when the user confirms. */
+export function newIdempotencyKey(): string {
+  return crypto.randomUUID();
+}
+
+export type OpenableUrl = { ok: true; url: string } | { ok: false; reason: string };
+
+/**
+ * Whether a page named by the service may be opened in a tab: https, or http on a loopback host,
+ * and no credentials in it. Anything else (javascript:, data:, plain http elsewhere) is not opened.
+ */
+export function openableUrl(value: unknown): OpenableUrl {
+  if (typeof value !== 'string' || value.length === 0)
+    return { ok: false, reason: 'The service sent no page to open.' };
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return { ok: false, reason: 'The service sent a page address that is not a URL, so it was not opened.' };
+  }
+  if (url.username || url.password)
+    return { ok: false, reason: 'The page the service sent carries credentials, so it was not opened.' };
+  if (url.protocol === 'https:') return { ok: true, url: url.href };
+  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return { ok: true, url: url.href };
+  return {
+    ok: false,
+    reason: `The page the service sent is not https (${url.protocol.replace(/:$/, '')}), so it was not opened.`,
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * Firefox journeys through the extension's own pages: options, popup, sidebar page and events.
+ * One Firefox for the file; a fresh sandbox per test, which the extension is pointed at.
+ */
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import type { Sandbox } from '../../sandbox/server';
+import { DEMO_USER_ID } from '../../sandbox/store';
+import {
+  admin,
+  configure,
+  launchFirefox,
+  sandboxForTest,
+  textOf,
+  typeInto,
+  until,
+  type Firefox,
+} from './harness';
+
+/** Resolves once the sandbox has seen no API request for 800 ms. */
+async function quietApi(sandbox: Sandbox): Promise<void> {
+  await until(() => {
+    const last =
+      sandbox
+        .requests()
+        .filter((r) => r.path.startsWith('/api/'))
+        .at(-1)?.at ?? 0;
+    return Date.now() - last > 800;
+  }, 'the API to go quiet');
+}
+
+let firefox: Firefox;
+let sandbox: Sandbox | undefined;
+
+beforeAll(async () => {
+  firefox = await launchFirefox();
+});
+afterAll(async () => {
+  await firefox?.close();
+});
+afterEach(async () => {
+  await firefox.closeTabs();
+  await sandbox?.close();
+  sandbox = undefined;
+});
+
+it('options: the manifest-granted sandbox needs no access, and Save stores the service and the key', async () => {
+  sandbox = await sandboxForTest();
+  const options = await firefox.open('options.html', 'form');
+  await options.waitForSelector('::-p-text(No key stored yet.)');
+  // The default service (127.0.0.1:8787) is granted by the manifest: no "Access needed".
+  expect(await textOf(options)).not.toContain('Access needed');
+
+  await typeInto(options, 'Service URL', sandbox.baseUrl);
+  await typeInto(options, 'API URL', sandbox.apiUrl);
+  await typeInto(options, 'API key', sandbox.demoKey);
+  await options.locator('::-p-aria(Save[role="button"])').click();
+  await options.waitForSelector('::-p-text(Saved. Everything cached from the previous service was cleared.)');
+  expect(await textOf(options)).not.toContain('Access needed');
+
+  const state = await firefox.send('getState');
+  expect(state).toMatchObject({
+    ok: true,
+    value: {
+      settings: { serviceUrl: sandbox.baseUrl, apiUrl: sandbox.apiUrl },
+      key: { set: true, last4: sandbox.demoKey.slice(-4) },
+      hostAccess: { missingOrigins: [] },
+    },
+  });
+  // A reopened options page shows the stored service and only the key's last four characters.
+  const again = await firefox.open('options.html', 'form');
+  await again.waitForSelector(`::-p-text(${sandbox.demoKey.slice(-4)})`);
+  expect(await again.$eval('input[type="url"], input', (input) => input.value)).toBe(sandbox.baseUrl);
+  expect(await textOf(again)).not.toContain(sandbox.demoKey);
+});
+
+it('popup: the list, "Load more" across a 429, and the access state', async () => {
+  sandbox = await sandboxForTest();
+  await configure(firefox, sandbox);
+  const expected = sandbox.db.listPlaybooks({ ownerId: DEMO_USER_ID }, null, 1000).rows;
+  expect(expected.length).toBeGreaterThan(20); // two pages
+  const popup = await firefox.open('popup.html', 'main');
+  const rows = () => popup.$$eval('[aria-label="Playbooks"] > li', (items) => items.length);
+  await until(async () => (await rows()) === 20, '20 rows');
+  await popup.waitForSelector(`::-p-text(${expected[0].title})`);
+  const status = await until(async () => {
+    const text = await textOf(popup, '[aria-label="Service status"]');
+    return text.includes('Operational') && text.includes('Demo Investor') ? text : '';
+  }, 'the service status');
+  expect(status).not.toContain('Not yet granted');
+
+  // The 429 must meet "Load more", not the popup's own first calls: wait until they are done.
+  await quietApi(sandbox);
+  sandbox.clearRequests();
+  sandbox.setFaults({ rateLimitBurst: 1, retryAfterSeconds: 1 });
+  await popup.locator('::-p-aria(Load more[role="button"])').click();
+  await until(async () => (await rows()) === expected.length, 'every row after Load more', 20_000);
+  await popup.waitForSelector(`::-p-text(${expected.at(-1)!.title})`);
+  await popup.waitForSelector(`::-p-text(All ${expected.length} shown)`);
+  // The 429 was waited out: the same page asked twice, the retry after the advertised second.
+  const pages = sandbox
+    .requests()
+    .filter((r) => r.path === '/api/v1/playbooks' && r.query.includes('cursor'));
+  expect(pages).toHaveLength(2);
+  expect(pages[1].at - pages[0].at).toBeGreaterThanOrEqual(900);
+  expect(pages[1].query).toBe(pages[0].query);
+});
+
+it('sidebar page: Playbooks, Discovery and Events tabs render the service, and an event arrives live', async () => {
+  sandbox = await sandboxForTest();
+  await configure(firefox, sandbox);
+  const [first] = sandbox.db.listPlaybooks({ ownerId: DEMO_USER_ID }, null, 1).rows;
+  const panel = await firefox.open('sidepanel.html', 'main');
+  const selected = await panel.waitForSelector('[role="tab"][aria-selected="true"]');
+  expect(await selected?.evaluate((tab) => tab.textContent)).toContain('Playbooks');
+  await panel.locator(`::-p-aria(${first.title}[role="button"])`).click();
+  await panel.waitForSelector(`::-p-aria(${first.title}[role="heading"])`);
+
+  await panel.locator('::-p-aria(Discovery[role="tab"])').click();
+  await panel.waitForSelector('[aria-label="Discovery run"] li');
+  expect(await textOf(panel, '[aria-label="Discovery run"]')).toContain('llms.txt');
+  await panel.waitForSelector('::-p-text(verified)');
+
+  // An event arrives over the live stream while another tab is showing: the badge counts it.
+  await until(() => sandbox!.requests().some((r) => r.path.endsWith('/events/stream')), 'the event stream');
+  const sent = (await admin(sandbox, 'events', {
+    playbook_id: first.id,
+    type: 'backtest.completed',
+    data: { backtest_id: 'bt_firefox_probe' },
+  })) as { id: string };
+  expect(sent.id).toBeTruthy();
+  const badge = () =>
+    firefox.inExtension(
+      () =>
+        (
+          globalThis as unknown as {
+            browser: { browserAction: { getBadgeText(details: object): Promise<string> } };
+          }
+        ).browser.browserAction.getBadgeText({}),
+      undefined,
+    );
+  await until(async () => (await badge()) === '1', 'badge 1');
+
+  await panel.locator('::-p-aria(Events[role="tab"])').click();
+  await panel.waitForSelector('::-p-text(bt_firefox_probe)');
+  const events = await textOf(panel, '[aria-label="Events"]');
+  expect(events).toContain('Backtest completed');
+  expect(events).toContain('via live stream');
+  expect(await textOf(panel, '[role="tabpanel"]:not([hidden])')).toContain('Live');
+  // Seen: the Events tab clears the badge.
+  await until(async () => (await badge()) === '', 'badge cleared');
+});

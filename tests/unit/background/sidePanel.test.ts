@@ -1,0 +1,37 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { openSidePanelFor } from '@/lib/background/sidePanel';
+
+const api = fakeBrowser as unknown as Record<string, unknown>;
+
+afterEach(() => {
+  delete api.sidePanel;
+  delete api.sidebarAction;
+});
+
+describe('openSidePanelFor', () => {
+  it("opens Firefox's sidebar within the click, before anything is awaited", () => {
+    const open = vi.fn(() => Promise.resolve());
+    api.sidebarAction = { open };
+    openSidePanelFor({ id: 3, windowId: 1 });
+    expect(open).toHaveBeenCalledOnce();
+  });
+
+  it("opens Chrome's side panel on the clicked tab, or its window when the tab has no id", () => {
+    const open = vi.fn(() => Promise.resolve());
+    api.sidePanel = { open };
+    openSidePanelFor({ id: 3, windowId: 1 });
+    openSidePanelFor({ id: -1, windowId: 9 });
+    expect(open.mock.calls).toEqual([[{ tabId: 3 }], [{ windowId: 9 }]]);
+  });
+
+  it('does nothing where the browser has neither', () => {
+    expect(() => openSidePanelFor({ id: 3 })).not.toThrow();
+  });
+
+  it('logs a refused open instead of leaving an unhandled rejection (vitest fails on those)', async () => {
+    api.sidebarAction = { open: vi.fn(() => Promise.reject(new Error('no user gesture'))) };
+    openSidePanelFor({ id: 3 });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  });
+});
