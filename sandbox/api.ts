@@ -5,9 +5,17 @@ import { streamSSE } from 'hono/streaming';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
-import { API_PREFIX, type AppContext, type AppEnv, type SandboxContext } from './context';
+import type { AppContext, AppEnv, SandboxContext } from './context';
+import { playbookPath } from './dialect';
 import { CursorError, decodeCursor, encodeCursor } from './cursor';
 import { executeGraphql } from './graphql';
+import {
+  accountLinkUrl,
+  giantSseEvents,
+  hostileApiHeaders,
+  hostileEventData,
+  keyEchoDetail,
+} from './hostile';
 import { ListError, pagePlaybooks, parseLimit, parseVisibility } from './lists';
 import {
   badRequest,
@@ -17,7 +25,7 @@ import {
   readJsonBody,
   type ProblemDetails,
 } from './http';
-import { operation, type OperationId } from './openapi';
+import type { OperationId } from './openapi';
 import {
   batchGetBody,
   componentSchemas,
@@ -25,7 +33,6 @@ import {
   checkoutBody,
   createPlaybookBody,
   emptyBody,
-  LIMIT_DEFAULT,
   runBacktestBody,
   updatePlaybookBody,
 } from './schemas';
@@ -56,6 +63,7 @@ export const ALLOWED_HEADERS = [
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const OVERSIZE_PADDING_BYTES = 5 * 1024 * 1024 + 4096;
 const EVENT_LIMIT_DEFAULT = 50;
+const SSE_FLOOD_CHUNK = 64 * 1024;
 const graphqlRequestBody = componentSchemas.GraphQLRequest.strict();
 
 const KNOWN_QUERY: Partial<Record<OperationId, string[]>> = {
@@ -129,6 +137,14 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
     }),
   );
 
+  // Hostile headers on every answer, the faults' own answers included.
+  api.use('*', async (c, next) => {
+    await next();
+    if (!ctx.faults.config.hostileHeaders) return;
+    for (const [name, value] of Object.entries(hostileApiHeaders(ctx.baseUrl)))
+      c.res.headers.set(name, value);
+  });
+
   // Faults that act before the request is served; counters count API requests only.
   api.use('*', async (c, next) => {
     const faults = ctx.faults;
@@ -188,6 +204,11 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
     const user = match ? ctx.store.userForKey(match[1]) : null;
     c.set('user', user);
     c.set('apiKey', user && match ? match[1] : null);
+    if (user && match && ctx.faults.take('echoKeyInProblem')) {
+      const detail = keyEchoDetail(match[1], ctx.faults.config.echoKeyPadding);
+      // 403 carries no errors[]: clients show the detail itself, where a cut can land inside the key.
+      return problem(c, { status: 403, code: 'forbidden', title: 'Forbidden', detail });
+    }
     const bucketId =
       user && match
         ? `key:${createHash('sha256').update(match[1]).digest('hex')}`
@@ -220,7 +241,11 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
     await next();
     const type = c.res.headers.get('content-type') ?? '';
     if (!type.startsWith('application/json')) return;
-    const isList = c.req.method === 'GET' && /\/(playbooks|events)$/.test(c.req.path);
+    const isList =
+      c.req.method === 'GET' &&
+      (['listPlaybooks', 'listPlaybooksLegacy', 'listPublicPlaybooks', 'listEvents'] as const).some(
+        (id) => c.req.path === `${ctx.dialect.apiPrefix}${ctx.dialect.paths[id]}`,
+      );
     if (isList && ctx.faults.take('oversizedResponse')) {
       const text = await c.res.text();
       c.res = new Response(text + ' '.repeat(OVERSIZE_PADDING_BYTES), {
@@ -268,10 +293,9 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
     return user;
   };
 
-  const route = (id: OperationId) => {
-    const spec = operation(id);
-    return spec.path.replace(/\{(\w+)\}/g, ':$1');
-  };
+  const route = (id: OperationId) => ctx.dialect.paths[id].replace(/\{(\w+)\}/g, ':$1');
+  /** The playbook id from the path, under the dialect's parameter name. */
+  const playbookId = (c: AppContext) => c.req.param(ctx.dialect.playbookParam) ?? '';
 
   const deprecationHeaders = (replacedBy: OperationId): Record<string, string> => {
     const sunset = ctx.faults.sunset();
@@ -296,6 +320,23 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
       if (error instanceof ListError) return problem(c, error.problem);
       throw error;
     }
+  };
+
+  /** Under `foreignAccountUrls`, a successful answer of another write carries live account links too. */
+  const withForeignAccountUrls = (id: OperationId, user: User, result: WriteResult): WriteResult => {
+    if (!ctx.faults.config.foreignAccountUrls || result.status >= 400) return result;
+    if (id === 'createCheckoutSession' || id === 'createBrokerageLink') return result;
+    if (!result.body || typeof result.body !== 'object') return result;
+    const checkout = ctx.store.createAccountLink(user.id, 'checkout', 'team');
+    const link = ctx.store.createAccountLink(user.id, 'brokerage', 'sandbox-broker');
+    return {
+      ...result,
+      body: {
+        ...result.body,
+        checkout_url: `${ctx.baseUrl}/sandbox/checkout/${checkout}`,
+        link_url: `${ctx.baseUrl}/sandbox/brokerage-link/${link}`,
+      },
+    };
   };
 
   /** The idempotent write protocol of CONTRACT.md section 3 around one operation. */
@@ -362,7 +403,7 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
       if (ctx.faults.config.writeHoldMs > 0)
         await sleep(ctx.faults.config.writeHoldMs, undefined, { signal: ctx.closing }).catch(() => undefined);
       committed = ctx.store.transaction(() => {
-        const result = perform(user, body.value);
+        const result = withForeignAccountUrls(id, user, perform(user, body.value));
         const isProblem = result.status >= 400;
         const headers = {
           'Content-Type': isProblem ? 'application/problem+json' : 'application/json',
@@ -446,7 +487,7 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
         { public: true },
         undefined,
         c.req.query('cursor'),
-        parseLimit(c.req.query('limit'), LIMIT_DEFAULT),
+        parseLimit(c.req.query('limit'), ctx.dialect.limits.default, ctx.dialect.limits),
       );
       return { body: { data: page.data, has_more: page.has_more, next_cursor: page.next_cursor } };
     }),
@@ -467,7 +508,7 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
         { ownerId: user.id },
         parseVisibility(c.req.query('visibility')),
         c.req.query('cursor'),
-        parseLimit(c.req.query('limit'), LIMIT_DEFAULT),
+        parseLimit(c.req.query('limit'), ctx.dialect.limits.default, ctx.dialect.limits),
       );
       return { body: { data: page.data, has_more: page.has_more, next_cursor: page.next_cursor }, headers };
     });
@@ -499,7 +540,7 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
           title: 'Not found',
           status: 404,
           detail: 'No playbook with this id is visible to you.',
-          instance: `${API_PREFIX}/playbooks/${id}`,
+          instance: `${ctx.dialect.apiPrefix}${playbookPath(ctx.dialect, 'getPlaybook', id)}`,
           code: 'not_found',
         },
       };
@@ -524,13 +565,28 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
       position = seq;
     }
     return streamSSE(c, async (stream) => {
+      const flood = ctx.faults.config.sseNoNewlineBytes;
+      if (flood > 0) {
+        // Bytes and never a newline, until the bound: then the sandbox ends the stream itself.
+        let aborted = ctx.closing.aborted;
+        stream.onAbort(() => void (aborted = true));
+        await stream.write('data: ');
+        for (let sent = 6; sent < flood && !aborted && !ctx.closing.aborted; sent += SSE_FLOOD_CHUNK) {
+          await stream.write('x'.repeat(Math.min(SSE_FLOOD_CHUNK, flood - sent)));
+          await sleep(5);
+        }
+        return;
+      }
       let pending = Promise.resolve();
       const flush = () => {
         pending = pending.then(async () => {
           for (;;) {
             const page = ctx.store.eventsAfter(user.id, position, 100);
             for (const event of page.events) {
-              await stream.writeSSE({ event: event.type, id: event.id, data: JSON.stringify(event) });
+              const sent = ctx.faults.config.hostileEventText
+                ? { ...event, data: hostileEventData(event.data) }
+                : event;
+              await stream.writeSSE({ event: event.type, id: event.id, data: JSON.stringify(sent) });
               position = eventSeq(event.id)!;
             }
             if (!page.hasMore) break;
@@ -547,6 +603,7 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
       );
       try {
         await stream.write(': connected\n\n');
+        if (ctx.faults.config.sseGiantEvent) await stream.write(giantSseEvents());
         await flush();
         await new Promise<void>((resolve) => {
           stream.onAbort(resolve);
@@ -563,7 +620,7 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
   api.get(route('getPlaybook'), (c) => {
     const user = requireUser(c, 'playbooks:read');
     if (user instanceof Response) return user;
-    const playbook = ctx.store.getPlaybook(c.req.param('id') ?? '');
+    const playbook = ctx.store.getPlaybook(playbookId(c));
     if (!visibleTo(playbook, user)) return notFound(c);
     if (
       c.req
@@ -592,7 +649,10 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
       return {
         status: 201,
         body: playbook,
-        headers: { ETag: playbook.etag, Location: `${ctx.apiUrl}/playbooks/${playbook.id}` },
+        headers: {
+          ETag: playbook.etag,
+          Location: `${ctx.apiUrl}${playbookPath(ctx.dialect, 'getPlaybook', playbook.id)}`,
+        },
       };
     }),
   );
@@ -610,7 +670,7 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
       });
     }
     return write(c, 'updatePlaybook', 'playbooks:write', updatePlaybookBody, (user, body) => {
-      const found = ownedPlaybook(c, user, c.req.param('id') ?? '');
+      const found = ownedPlaybook(c, user, playbookId(c));
       if (!isPlaybook(found)) return found;
       if (ifMatch.trim() !== '*' && !ifMatch.split(',').some((tag) => tag.trim() === found.etag)) {
         return problemResult(c, {
@@ -628,7 +688,7 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
 
   api.post(route('runBacktest'), (c) =>
     write(c, 'runBacktest', 'backtests:run', runBacktestBody, (user, body) => {
-      const found = ownedPlaybook(c, user, c.req.param('id') ?? '');
+      const found = ownedPlaybook(c, user, playbookId(c));
       if (!isPlaybook(found)) return found;
       const benchmark = body.benchmark ?? 'SPY';
       const backtestId = ctx.store.createBacktest(user.id, found.id, {
@@ -660,7 +720,7 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
       'execution:manage',
       emptyBody,
       (user) => {
-        const found = ownedPlaybook(c, user, c.req.param('id') ?? '');
+        const found = ownedPlaybook(c, user, playbookId(c));
         if (!isPlaybook(found)) return found;
         if (!ctx.store.getUser(user.id)?.brokerage_linked) {
           return problemResult(c, {
@@ -685,11 +745,16 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
       'execution:manage',
       emptyBody,
       (user) => {
-        const found = ownedPlaybook(c, user, c.req.param('id') ?? '');
+        const found = ownedPlaybook(c, user, playbookId(c));
         if (!isPlaybook(found)) return found;
         const updated = ctx.store.updatePlaybook(found.id, { status: 'paused' });
         ctx.store.appendEvent(user.id, 'execution.stopped', updated.id, { status: 'paused' });
-        return { status: 200, body: updated, headers: { ETag: updated.etag } };
+        const deprecated = ctx.faults.config.openapiTamper.includes('pause-replaced-by-activate');
+        return {
+          status: 200,
+          body: updated,
+          headers: { ETag: updated.etag, ...(deprecated ? deprecationHeaders('activatePlaybook') : {}) },
+        };
       },
       { allowEmpty: true },
     ),
@@ -698,14 +763,20 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
   api.post(route('createCheckoutSession'), (c) =>
     write(c, 'createCheckoutSession', 'billing:manage', checkoutBody, (user, body) => {
       const token = ctx.store.createAccountLink(user.id, 'checkout', body.plan);
-      return { status: 201, body: { checkout_url: `${ctx.baseUrl}/sandbox/checkout/${token}` } };
+      const url = accountLinkUrl(ctx.faults.config.accountLinkUrl, ctx.baseUrl, `/sandbox/checkout/${token}`);
+      return { status: 201, body: { checkout_url: url } };
     }),
   );
 
   api.post(route('createBrokerageLink'), (c) =>
     write(c, 'createBrokerageLink', 'execution:manage', brokerageLinkBody, (user, body) => {
       const token = ctx.store.createAccountLink(user.id, 'brokerage', body.provider);
-      return { status: 201, body: { link_url: `${ctx.baseUrl}/sandbox/brokerage-link/${token}` } };
+      const url = accountLinkUrl(
+        ctx.faults.config.accountLinkUrl,
+        ctx.baseUrl,
+        `/sandbox/brokerage-link/${token}`,
+      );
+      return { status: 201, body: { link_url: url } };
     }),
   );
 
@@ -713,7 +784,11 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
     const user = requireUser(c, 'playbooks:read');
     if (user instanceof Response) return user;
     return listRoute(c, 'listEvents', () => {
-      const limit = parseLimit(c.req.query('limit'), EVENT_LIMIT_DEFAULT);
+      const limit = parseLimit(
+        c.req.query('limit'),
+        Math.min(EVENT_LIMIT_DEFAULT, ctx.dialect.limits.max),
+        ctx.dialect.limits,
+      );
       const cursor = c.req.query('cursor');
       let after = 0;
       if (cursor !== undefined) {
@@ -730,7 +805,9 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
       const page = ctx.store.eventsAfter(user.id, after, limit);
       return {
         body: {
-          data: page.events,
+          data: ctx.faults.config.hostileEventText
+            ? page.events.map((event) => ({ ...event, data: hostileEventData(event.data) }))
+            : page.events,
           has_more: page.hasMore,
           next_cursor: encodeCursor('events', user.id, page.lastSeq),
         },

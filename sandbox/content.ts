@@ -4,6 +4,13 @@
  */
 import { createHash } from 'node:crypto';
 import { CATEGORIES } from './seed';
+import {
+  endlessFrontMatter,
+  HOSTILE_MARKDOWN,
+  hostileAgentCard,
+  hostileHeadingLine,
+  hostileMcpCard,
+} from './hostile';
 import { LIMIT_DEFAULT, LIMIT_MAX, PLANS } from './schemas';
 
 export const SERVICE_NAME = 'Investing Agent';
@@ -169,15 +176,28 @@ export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
+export interface HostileDocuments {
+  llmsHeadingChars: number;
+  hostileMarkdown: boolean;
+  endlessSkillFrontMatter: boolean;
+  hostileCards: boolean;
+}
+
 export interface ContentOptions {
   baseUrl: string;
   apiUrl: string;
   tamperedSkillDigest: boolean;
+  /** Page-size bounds the documents quote (the dialect's). */
+  limits?: { min: number; max: number; default: number };
+  /** Documents that attack parsers (sandbox/hostile.ts). */
+  hostile?: HostileDocuments;
 }
 
 /** Every static discovery document, keyed by path. */
 export function discoveryDocuments(options: ContentOptions): Map<string, DiscoveryDocument> {
   const { baseUrl, apiUrl } = options;
+  const limits = options.limits ?? { min: 1, max: LIMIT_MAX, default: LIMIT_DEFAULT };
+  const hostile = options.hostile;
   const docs = new Map<string, DiscoveryDocument>();
   const add = (path: string, kind: keyof typeof CONTENT_TYPES, title: string, body: string) =>
     docs.set(path, { path, contentType: CONTENT_TYPES[kind], body, title });
@@ -215,7 +235,12 @@ ${links.map(([href, title, note]) => `- [${title}](${baseUrl}${href}): ${note}`)
 - [Explore public playbooks](${baseUrl}/explore.md): what other investors share
 - [Use case: strategy backtesting](${baseUrl}/use-cases/automated-investment-strategy-backtesting): category page
 `;
-  add('/llms.txt', 'txt', 'llms.txt', llms);
+  add(
+    '/llms.txt',
+    'txt',
+    'llms.txt',
+    hostile?.llmsHeadingChars ? `${hostileHeadingLine(hostile.llmsHeadingChars)}\n${llms}` : llms,
+  );
 
   const pricing = `# Pricing
 
@@ -249,7 +274,7 @@ Base URL: \`${apiUrl}\` (the OpenAPI document's \`servers[0].url\`). Find operat
 ## Lists and pagination
 
 Lists answer \`{data, has_more, next_cursor}\`. Cursors are opaque; follow \`next_cursor\` while \`has_more\`
-is true and stop on a cursor you have already seen. \`limit\` is ${1}–${LIMIT_MAX}, default ${LIMIT_DEFAULT}.
+is true and stop on a cursor you have already seen. \`limit\` is ${limits.min}–${limits.max}, default ${limits.default}.
 GraphQL (\`POST ${apiUrl}/graphql\`) offers the same walk as a connection: \`playbooks(first, after, visibility)\`.
 
 ## Writes
@@ -275,7 +300,7 @@ ${DISCLAIMER}
   const apiDocsHtml = htmlPage(
     `${SERVICE_NAME} API`,
     `<p>Base URL: <code>${escapeHtml(apiUrl)}</code>. The <a href="/openapi.json">OpenAPI 3.1 document</a> lists every operation by <code>operationId</code>; a Markdown version of this page is at <a href="/api-docs.md">/api-docs.md</a>.</p>
-<h2>Lists</h2><p>Lists answer <code>{data, has_more, next_cursor}</code> with opaque cursors. Page size <code>limit</code> is 1–${LIMIT_MAX}, default ${LIMIT_DEFAULT}.</p>
+<h2>Lists</h2><p>Lists answer <code>{data, has_more, next_cursor}</code> with opaque cursors. Page size <code>limit</code> is ${limits.min}–${limits.max}, default ${limits.default}.</p>
 <h2>Writes</h2><p>Every write carries an <code>Idempotency-Key</code>. Updates need <code>If-Match</code>. Live automation needs a linked brokerage.</p>
 <h2>Errors</h2><p>Errors are <code>application/problem+json</code> with a stable <code>code</code>. Rate limits are announced in <code>RateLimit</code> headers.</p>`,
   );
@@ -290,7 +315,7 @@ ${DISCLAIMER}
 
 1. Create a key at [/apikey](${baseUrl}/apikey).
 2. \`GET ${apiUrl}/account\` with \`Authorization: Bearer <key>\` returns your plan and permissions.
-3. \`GET ${apiUrl}/playbooks?limit=${LIMIT_DEFAULT}\` lists your playbooks; follow \`next_cursor\`.
+3. \`listPlaybooks\` with \`limit=${limits.default}\` lists your playbooks; follow \`next_cursor\`.
 4. \`POST ${apiUrl}/playbooks\` with an \`Idempotency-Key\` creates a draft.
 5. \`POST ${apiUrl}/playbooks/{id}/backtests\` queues a backtest; the result arrives as a \`backtest.completed\` event.
 
@@ -429,7 +454,8 @@ document, the API under \`${apiUrl}\` and MCP at \`/mcp\` from SQLite, with faul
   const skillList = skills(apiUrl);
   const skillEntries = skillList.map((skill, index) => {
     const path = `/.well-known/agent-skills/${skill.name}/SKILL.md`;
-    const body = skillMarkdown(skill);
+    const body =
+      hostile?.endlessSkillFrontMatter && index === 0 ? endlessFrontMatter(skill.name) : skillMarkdown(skill);
     add(path, 'md', `Skill: ${skill.name}`, body);
     const digest =
       options.tamperedSkillDigest && index === 0 ? sha256Hex(`${body}tampered`) : sha256Hex(body);
@@ -468,7 +494,12 @@ document, the API under \`${apiUrl}\` and MCP at \`/mcp\` from SQLite, with faul
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
     tools: MCP_TOOLS.map((t) => ({ ...t, annotations: { readOnlyHint: true } })),
   };
-  add('/.well-known/mcp/server-card.json', 'json', 'MCP server card', JSON.stringify(mcpCard, null, 2));
+  add(
+    '/.well-known/mcp/server-card.json',
+    'json',
+    'MCP server card',
+    JSON.stringify(hostile?.hostileCards ? hostileMcpCard(mcpCard) : mcpCard, null, 2),
+  );
 
   const typeOf = (path: string) => {
     if (path === '/status' || path === '/apikey' || path === '/api-docs' || path.startsWith('/use-cases/'))
@@ -511,8 +542,13 @@ document, the API under \`${apiUrl}\` and MCP at \`/mcp\` from SQLite, with faul
     links: cardLinks,
     skills: skillEntries.map((s) => ({ id: s.name, name: s.name, description: s.description, url: s.url })),
   };
-  add('/agent.json', 'json', 'Agent card', JSON.stringify(agentCard, null, 2));
-  add('/.well-known/agent.json', 'json', 'Agent card', JSON.stringify(agentCard, null, 2));
+  const agentCardText = JSON.stringify(
+    hostile?.hostileCards ? hostileAgentCard(agentCard) : agentCard,
+    null,
+    2,
+  );
+  add('/agent.json', 'json', 'Agent card', agentCardText);
+  add('/.well-known/agent.json', 'json', 'Agent card', agentCardText);
 
   const fullSections = [
     '/api-docs.md',
@@ -524,5 +560,9 @@ document, the API under \`${apiUrl}\` and MCP at \`/mcp\` from SQLite, with faul
     '/onboarding.md',
   ].map((p) => docs.get(p)!.body);
   add('/llms-full.txt', 'txt', 'llms-full.txt', `${llms}\n${fullSections.join('\n')}`);
+  if (hostile?.hostileMarkdown)
+    for (const doc of docs.values())
+      if (doc.contentType === CONTENT_TYPES.md && !doc.path.endsWith('/SKILL.md'))
+        doc.body = `${doc.body}\n${HOSTILE_MARKDOWN}`;
   return docs;
 }

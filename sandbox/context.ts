@@ -1,6 +1,7 @@
 /** What every route needs: the store, the faults, the limits and the origins. */
 import type { Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
+import type { DialectSpec } from './dialect';
 import type { FaultState } from './faults';
 import type { TokenBuckets } from './ratelimit';
 import type { Store, User } from './store';
@@ -19,6 +20,8 @@ export interface SandboxContext {
   buckets: TokenBuckets;
   baseUrl: string;
   apiUrl: string;
+  /** Paths, parameter name and page sizes this sandbox serves. */
+  dialect: DialectSpec;
   adminToken: string;
   backtestDelayMs: number;
   status: ServiceStatus;
@@ -35,7 +38,5 @@ export interface AppEnv {
 }
 
 export type AppContext = Context<AppEnv>;
-
-export const API_PREFIX = '/api/v1';
 
 export const DEFAULT_COMPONENTS = ['API', 'Backtesting engine', 'Live execution', 'MCP server'];

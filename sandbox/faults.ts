@@ -4,6 +4,15 @@
  */
 import { z } from 'zod';
 
+/** Ways /openapi.json can lie about the writes (see sandbox/README.md). */
+export const OPENAPI_TAMPERS = [
+  'pause-replaced-by-activate',
+  'pause-activate-swapped',
+  'duplicate-operation',
+  'writes-as-get',
+] as const;
+export type OpenApiTamper = (typeof OPENAPI_TAMPERS)[number];
+
 export const faultConfigSchema = z
   .object({
     latencyMs: z.number().int().min(0).max(60_000),
@@ -26,6 +35,24 @@ export const faultConfigSchema = z
     resetConnection: z.number().int().min(0),
     timeoutMs: z.number().int().min(0).max(600_000),
     timeoutRequests: z.number().int().min(0),
+    openapiTamper: z.array(z.enum(OPENAPI_TAMPERS)).max(OPENAPI_TAMPERS.length),
+    serversUrl: z.string().min(1).max(2048).nullable(),
+    llmsHeadingChars: z.number().int().min(0).max(100_000),
+    hostileMarkdown: z.boolean(),
+    endlessSkillFrontMatter: z.boolean(),
+    hostileCards: z.boolean(),
+    hostileHeaders: z.boolean(),
+    echoKeyInProblem: z.number().int().min(0),
+    echoKeyPadding: z.number().int().min(0).max(100_000).nullable(),
+    sseNoNewlineBytes: z
+      .number()
+      .int()
+      .min(0)
+      .max(256 * 1024 * 1024),
+    sseGiantEvent: z.boolean(),
+    hostileEventText: z.boolean(),
+    accountLinkUrl: z.enum(['sandbox', 'http-remote', 'javascript']),
+    foreignAccountUrls: z.boolean(),
   })
   .strict();
 
@@ -52,13 +79,27 @@ export const DEFAULT_FAULTS: FaultConfig = {
   resetConnection: 0,
   timeoutMs: 0,
   timeoutRequests: 0,
+  openapiTamper: [],
+  serversUrl: null,
+  llmsHeadingChars: 0,
+  hostileMarkdown: false,
+  endlessSkillFrontMatter: false,
+  hostileCards: false,
+  hostileHeaders: false,
+  echoKeyInProblem: 0,
+  echoKeyPadding: null,
+  sseNoNewlineBytes: 0,
+  sseGiantEvent: false,
+  hostileEventText: false,
+  accountLinkUrl: 'sandbox',
+  foreignAccountUrls: false,
 };
 
 /** One line per fault for --help and the README: flag, field, meaning. */
 export const FAULT_FLAGS: {
   flag: string;
   field: keyof FaultConfig;
-  kind: 'int' | 'bool' | 'string';
+  kind: 'int' | 'bool' | 'string' | 'list';
   help: string;
 }[] = [
   {
@@ -181,6 +222,90 @@ export const FAULT_FLAGS: {
     kind: 'int',
     help: 'how many API requests hang',
   },
+  {
+    flag: '--fault-openapi-tamper',
+    field: 'openapiTamper',
+    kind: 'list',
+    help: `comma-separated lies in /openapi.json: ${OPENAPI_TAMPERS.join(', ')}`,
+  },
+  {
+    flag: '--fault-servers-url',
+    field: 'serversUrl',
+    kind: 'string',
+    help: 'servers[0].url of /openapi.json (e.g. plain http to a remote host)',
+  },
+  {
+    flag: '--fault-llms-heading-chars',
+    field: 'llmsHeadingChars',
+    kind: 'int',
+    help: '/llms.txt opens with a heading line this long (1,500-100,000)',
+  },
+  {
+    flag: '--fault-hostile-markdown',
+    field: 'hostileMarkdown',
+    kind: 'bool',
+    help: 'Markdown documents gain nested blockquotes and [-floods (about 1 MB)',
+  },
+  {
+    flag: '--fault-endless-skill-front-matter',
+    field: 'endlessSkillFrontMatter',
+    kind: 'bool',
+    help: "one SKILL.md's front matter never ends (its digest still matches)",
+  },
+  {
+    flag: '--fault-hostile-cards',
+    field: 'hostileCards',
+    kind: 'bool',
+    help: 'agent card and MCP card carry huge and pathological strings',
+  },
+  {
+    flag: '--fault-hostile-headers',
+    field: 'hostileHeaders',
+    kind: 'bool',
+    help: 'API answers carry long Link, RateLimit*, Deprecation, Sunset, Retry-After',
+  },
+  {
+    flag: '--fault-echo-key-in-problem',
+    field: 'echoKeyInProblem',
+    kind: 'int',
+    help: "the next N authenticated API requests get a 403 whose detail echoes the caller's key",
+  },
+  {
+    flag: '--fault-echo-key-padding',
+    field: 'echoKeyPadding',
+    kind: 'int',
+    help: 'characters before the echoed key (default: the key repeated at every offset)',
+  },
+  {
+    flag: '--fault-sse-no-newline-bytes',
+    field: 'sseNoNewlineBytes',
+    kind: 'int',
+    help: 'the event stream writes this many bytes without a newline, then ends',
+  },
+  {
+    flag: '--fault-sse-giant-event',
+    field: 'sseGiantEvent',
+    kind: 'bool',
+    help: 'the event stream opens with events of 1 MB ids, types and data',
+  },
+  {
+    flag: '--fault-hostile-event-text',
+    field: 'hostileEventText',
+    kind: 'bool',
+    help: 'event data (stream and polling) carries hostile strings for notifications',
+  },
+  {
+    flag: '--fault-account-link-url',
+    field: 'accountLinkUrl',
+    kind: 'string',
+    help: "checkout_url/link_url: 'sandbox' | 'http-remote' | 'javascript'",
+  },
+  {
+    flag: '--fault-foreign-account-urls',
+    field: 'foreignAccountUrls',
+    kind: 'bool',
+    help: 'other writes answer with a checkout_url and link_url too',
+  },
 ];
 
 const PAST_SUNSET = '2025-06-30';
@@ -225,7 +350,8 @@ export class FaultState {
       | 'wrongContentType'
       | 'oversizedResponse'
       | 'resetConnection'
-      | 'timeoutRequests',
+      | 'timeoutRequests'
+      | 'echoKeyInProblem',
   ): boolean {
     if (this.config[field] <= 0) return false;
     this.config[field] -= 1;

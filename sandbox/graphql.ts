@@ -3,7 +3,7 @@ import { buildSchema, graphql, GraphQLError } from 'graphql';
 import { ListError, pagePlaybooks } from './lists';
 import type { SandboxContext } from './context';
 import { encodeCursor } from './cursor';
-import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, visibilitySchema } from './schemas';
+import { visibilitySchema } from './schemas';
 import type { Playbook, User } from './store';
 
 export const GRAPHQL_SDL = `
@@ -30,7 +30,7 @@ type PageInfo { hasNextPage: Boolean! endCursor: String }
 type PlaybookConnection { edges: [PlaybookEdge!]! pageInfo: PageInfo! }
 type Account { id: ID! name: String! email: String! plan: String! permissions: [String!]! brokerageLinked: Boolean! }
 type Query {
-  "The caller's playbooks, newest first. first is 1-${LIMIT_MAX}, default ${LIMIT_DEFAULT}."
+  "The caller's playbooks, newest first. first is bounded like the REST limit."
   playbooks(first: Int, after: String, visibility: Visibility): PlaybookConnection!
   playbook(id: ID!): Playbook
   account: Account!
@@ -54,9 +54,9 @@ export async function executeGraphql(
 ): Promise<unknown> {
   const root = {
     playbooks: (args: { first?: number | null; after?: string | null; visibility?: string | null }) => {
-      const first = args.first ?? LIMIT_DEFAULT;
-      if (first < LIMIT_MIN || first > LIMIT_MAX)
-        throw badInput(`first must be from ${LIMIT_MIN} to ${LIMIT_MAX}.`);
+      const { min, max } = ctx.dialect.limits;
+      const first = args.first ?? ctx.dialect.limits.default;
+      if (first < min || first > max) throw badInput(`first must be from ${min} to ${max}.`);
       const visibility = args.visibility ? visibilitySchema.parse(args.visibility) : undefined;
       try {
         const page = pagePlaybooks(ctx, { ownerId: user.id }, visibility, args.after ?? undefined, first);

@@ -2,7 +2,7 @@
 import type { SandboxContext } from './context';
 import { CursorError, decodeCursor, encodeCursor } from './cursor';
 import { badRequest, type ProblemDetails } from './http';
-import { LIMIT_MAX, LIMIT_MIN, visibilitySchema } from './schemas';
+import { visibilitySchema } from './schemas';
 import type { Playbook, Visibility } from './store';
 
 export class ListError extends Error {
@@ -60,7 +60,12 @@ export function pagePlaybooks(
   return { data: page.rows, seqs: page.seqs, has_more: hasMore, next_cursor: next, kind, filter };
 }
 
-export function parseLimit(value: string | undefined, fallback: number): number {
+export function parseLimit(
+  value: string | undefined,
+  fallback: number,
+  bounds: { min: number; max: number },
+): number {
+  const { min: LIMIT_MIN, max: LIMIT_MAX } = bounds;
   if (value === undefined) return fallback;
   if (!/^\d{1,4}$/.test(value))
     throw new ListError(

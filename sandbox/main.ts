@@ -1,5 +1,6 @@
 /** The sandbox CLI: `tsx sandbox/main.ts [flags]`. Prints the demo key, admin token and URL, then serves. */
 import { parseArgs } from 'node:util';
+import { DIALECTS, isDialect } from './dialect';
 import { FAULT_FLAGS, type FaultConfig } from './faults';
 import { DEFAULT_DB, DEFAULT_PORT, DEFAULT_SEED, startSandbox } from './server';
 import { DEMO_EMAIL, DEMO_PASSWORD } from './store';
@@ -15,10 +16,11 @@ Usage: npm run sandbox -- [flags]        (or: tsx sandbox/main.ts [flags])
   --backtest-delay-ms <n>  time until a queued backtest completes (default 1500)
   --rate-quota <n>         token-bucket quota per API key (default 120)
   --rate-window <s>        token-bucket window in seconds (default 60)
+  --dialect <a|b>          contract dialect: a = /api/v1/playbooks/{id} (default), b = /api/v2/books/{bookId}
   --help                   this text
 
 Fault switches (all off by default; counters count API requests under /api/ only):
-${FAULT_FLAGS.map((f) => `  ${`${f.flag}${f.kind === 'bool' ? '' : ' <' + (f.kind === 'int' ? 'n' : 'value') + '>'}`.padEnd(38)} ${f.help}`).join('\n')}
+${FAULT_FLAGS.map((f) => `  ${`${f.flag}${f.kind === 'bool' ? '' : ' <' + (f.kind === 'int' ? 'n' : f.kind === 'list' ? 'a,b' : 'value') + '>'}`.padEnd(38)} ${f.help}`).join('\n')}
 
 Admin routes (loopback only, Authorization: Bearer <admin token>; never counted or faulted):
   GET    /__admin/faults           the current fault configuration
@@ -60,6 +62,7 @@ async function main(): Promise<void> {
       'backtest-delay-ms': { type: 'string' },
       'rate-quota': { type: 'string' },
       'rate-window': { type: 'string' },
+      dialect: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       ...faultOptions,
     },
@@ -76,9 +79,16 @@ async function main(): Promise<void> {
     if (flag.field === 'legacySunsetPast') record[flag.field] = !value;
     else if (flag.kind === 'bool') record[flag.field] = value;
     else if (flag.kind === 'int') record[flag.field] = integer(flag.flag, String(value), 0);
+    else if (flag.kind === 'list') record[flag.field] = String(value).split(',').filter(Boolean);
     else record[flag.field] = String(value);
   }
+  const dialect = values.dialect ?? 'a';
+  if (!isDialect(dialect)) {
+    console.error(`--dialect needs one of ${DIALECTS.join(', ')}, got "${dialect}"`);
+    process.exit(2);
+  }
   const sandbox = await startSandbox({
+    dialect,
     port: integer('--port', values.port, DEFAULT_PORT),
     db: values.db ?? DEFAULT_DB,
     demoKey: values['demo-key'],

@@ -1,7 +1,9 @@
 /** The OpenAPI 3.1 document, built from the same zod schemas that validate requests. */
 import { z } from 'zod';
 import { DISCLAIMER, SERVICE_NAME, SERVICE_VERSION, SUMMARY } from './content';
-import { BATCH_MAX, componentSchemas, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from './schemas';
+import type { DialectSpec } from './dialect';
+import type { OpenApiTamper } from './faults';
+import { BATCH_MAX, componentSchemas } from './schemas';
 
 export type OperationId =
   | 'getStatus'
@@ -25,7 +27,7 @@ export type OperationId =
 export interface OperationSpec {
   operationId: OperationId;
   method: 'get' | 'post' | 'patch';
-  /** OpenAPI path template relative to the API base, e.g. `/playbooks/{id}`. */
+  /** OpenAPI path template of dialect `a` relative to the API base, e.g. `/playbooks/{id}`. */
   path: string;
   auth: boolean;
   write: boolean;
@@ -222,14 +224,14 @@ const rateHeaders = {
   'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
 };
 
-function listParameters(): JsonObject[] {
+function listParameters(limits: DialectSpec['limits']): JsonObject[] {
   return [
     {
       name: 'limit',
       in: 'query',
       required: false,
       description: 'Page size.',
-      schema: { type: 'integer', minimum: LIMIT_MIN, maximum: LIMIT_MAX, default: LIMIT_DEFAULT },
+      schema: { type: 'integer', minimum: limits.min, maximum: limits.max, default: limits.default },
     },
     {
       name: 'cursor',
@@ -241,12 +243,25 @@ function listParameters(): JsonObject[] {
   ];
 }
 
-function buildOperation(spec: OperationSpec, deprecations: Deprecation[], baseUrl: string): JsonObject {
+function buildOperation(
+  spec: OperationSpec,
+  path: string,
+  dialect: DialectSpec,
+  deprecations: Deprecation[],
+  baseUrl: string,
+): JsonObject {
   const responses: JsonObject = {};
   const op: JsonObject = { operationId: spec.operationId, summary: spec.summary, tags: [spec.tag] };
   const parameters: JsonObject[] = [];
-  if (spec.path.includes('{id}'))
-    parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 64 } });
+  const pathParam = /\{(\w+)\}/.exec(path)?.[1];
+  if (pathParam)
+    parameters.push({
+      name: pathParam,
+      in: 'path',
+      required: true,
+      description: 'The playbook id.',
+      schema: { type: 'string', maxLength: 64 },
+    });
   let success: [string, JsonObject];
   switch (spec.operationId) {
     case 'getStatus':
@@ -258,7 +273,7 @@ function buildOperation(spec: OperationSpec, deprecations: Deprecation[], baseUr
     case 'listPublicPlaybooks':
     case 'listPlaybooks':
     case 'listPlaybooksLegacy':
-      parameters.push(...listParameters());
+      parameters.push(...listParameters(dialect.limits));
       if (spec.operationId !== 'listPublicPlaybooks')
         parameters.push({
           name: 'visibility',
@@ -365,7 +380,7 @@ function buildOperation(spec: OperationSpec, deprecations: Deprecation[], baseUr
       ];
       break;
     case 'listEvents':
-      parameters.push(...listParameters());
+      parameters.push(...listParameters(dialect.limits));
       success = [
         '200',
         {
@@ -410,8 +425,7 @@ function buildOperation(spec: OperationSpec, deprecations: Deprecation[], baseUr
   responses['400'] = problemResponse('Invalid request');
   if (spec.auth) responses['401'] = problemResponse('Missing, invalid or revoked API key');
   if (spec.auth) responses['403'] = problemResponse('Missing permission or account state');
-  if (spec.path.includes('{id}'))
-    responses['404'] = problemResponse('No such playbook, or not visible to the caller');
+  if (pathParam) responses['404'] = problemResponse('No such playbook, or not visible to the caller');
   responses['429'] = {
     description: 'Rate limited',
     headers: {
@@ -444,15 +458,49 @@ function buildOperation(spec: OperationSpec, deprecations: Deprecation[], baseUr
   return op;
 }
 
+/** Where each operation sits in the document (method and path template), after any tampering. */
+export function documentedRoutes(
+  dialect: DialectSpec,
+  tamper: readonly OpenApiTamper[] = [],
+): Map<OperationId, { method: string; path: string }> {
+  const routes = new Map(
+    OPERATIONS.map((spec) => [
+      spec.operationId,
+      { method: spec.method, path: dialect.paths[spec.operationId] },
+    ]),
+  );
+  const pause = routes.get('pausePlaybook')!;
+  const activate = routes.get('activatePlaybook')!;
+  if (tamper.includes('pause-activate-swapped')) [pause.path, activate.path] = [activate.path, pause.path];
+  // Same method and path as pausePlaybook, under another name for the parameter (distinct JSON keys).
+  if (tamper.includes('duplicate-operation'))
+    activate.path = pause.path.replace(`{${dialect.playbookParam}}`, '{playbookRef}');
+  if (tamper.includes('writes-as-get')) {
+    const taken = new Set(
+      OPERATIONS.filter((o) => !o.write).map((o) => `${o.method} ${routes.get(o.operationId)!.path}`),
+    );
+    for (const spec of OPERATIONS) {
+      const route = routes.get(spec.operationId)!;
+      if (spec.write && !taken.has(`get ${route.path}`)) route.method = 'get';
+    }
+  }
+  return routes;
+}
+
 export function openApiDocument(options: {
   baseUrl: string;
   apiUrl: string;
   deprecations: Deprecation[];
+  dialect: DialectSpec;
+  tamper?: readonly OpenApiTamper[];
+  serversUrl?: string | null;
 }): JsonObject {
   const paths: Record<string, JsonObject> = {};
+  const routes = documentedRoutes(options.dialect, options.tamper);
   for (const spec of OPERATIONS) {
-    paths[spec.path] ??= {};
-    paths[spec.path][spec.method] = buildOperation(spec, options.deprecations, options.baseUrl);
+    const { method, path } = routes.get(spec.operationId)!;
+    paths[path] ??= {};
+    paths[path][method] = buildOperation(spec, path, options.dialect, options.deprecations, options.baseUrl);
   }
   const schemas: Record<string, JsonObject> = {};
   for (const [name, schema] of Object.entries(componentSchemas)) schemas[name] = schemaOf(schema);
@@ -465,7 +513,7 @@ export function openApiDocument(options: {
       description: `${SUMMARY}\n\nFind operations by operationId. Errors are RFC 9457 problem+json. ${DISCLAIMER}`,
       contact: { name: `${SERVICE_NAME} developers`, url: `${options.baseUrl}/developers.md` },
     },
-    servers: [{ url: options.apiUrl, description: 'This service' }],
+    servers: [{ url: options.serversUrl ?? options.apiUrl, description: 'This service' }],
     tags: [...new Set(OPERATIONS.map((o) => o.tag))].map((name) => ({ name })),
     paths,
     components: {

@@ -10,7 +10,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdmin, type RecordedRequest } from './admin';
 import { createApi } from './api';
-import { API_PREFIX, DEFAULT_COMPONENTS, type AppEnv, type SandboxContext } from './context';
+import { DEFAULT_COMPONENTS, type AppEnv, type SandboxContext } from './context';
+import { DIALECT_SPECS, type Dialect } from './dialect';
 import { FaultState, type FaultConfig } from './faults';
 import { createPublicMcp } from './mcp';
 import { TokenBuckets } from './ratelimit';
@@ -19,6 +20,7 @@ import { DEMO_USER_ID, newApiKey, OTHER_USER_ID, Store } from './store';
 
 export type { FaultConfig } from './faults';
 export type { RecordedRequest } from './admin';
+export type { Dialect } from './dialect';
 
 export interface SandboxOptions {
   port?: number;
@@ -31,6 +33,8 @@ export interface SandboxOptions {
   /** Token bucket per key: quota requests per window seconds (defaults 120 / 60). */
   rateQuota?: number;
   rateWindowSeconds?: number;
+  /** Which dialect of the contract to serve (paths, parameter names, page sizes); default `a`. */
+  dialect?: Dialect;
 }
 
 export interface Sandbox {
@@ -40,6 +44,7 @@ export interface Sandbox {
   demoKey: string;
   otherUserKey: string;
   adminToken: string;
+  dialect: Dialect;
   close(): Promise<void>;
   setFaults(f: Partial<FaultConfig>): void;
   resetFaults(): void;
@@ -70,6 +75,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     buckets: new TokenBuckets(options.rateQuota ?? 120, options.rateWindowSeconds ?? 60),
     baseUrl: '',
     apiUrl: '',
+    dialect: DIALECT_SPECS[options.dialect ?? 'a'],
     adminToken: randomBytes(24).toString('base64url'),
     backtestDelayMs: options.backtestDelayMs ?? 1500,
     status: {
@@ -122,7 +128,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     app.all(path, (c) => mcp.fetch(c.req.raw));
   }
   app.route('/__admin', createAdmin(ctx, recorder));
-  app.route(API_PREFIX, createApi(ctx));
+  app.route(ctx.dialect.apiPrefix, createApi(ctx));
   app.route('/', createSite(ctx));
 
   const server = createAdaptorServer({ fetch: app.fetch, hostname: '127.0.0.1' }) as Server;
@@ -135,7 +141,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const port = (server.address() as AddressInfo).port;
   ctx.baseUrl = `http://127.0.0.1:${port}`;
-  ctx.apiUrl = `${ctx.baseUrl}${API_PREFIX}`;
+  ctx.apiUrl = `${ctx.baseUrl}${ctx.dialect.apiPrefix}`;
 
   let closed = false;
   return {
@@ -145,6 +151,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     demoKey,
     otherUserKey,
     adminToken: ctx.adminToken,
+    dialect: options.dialect ?? 'a',
     db: store,
     setFaults: (f) => ctx.faults.set(f),
     resetFaults: () => ctx.faults.reset(),

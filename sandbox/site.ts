@@ -53,6 +53,8 @@ export function deprecations(ctx: SandboxContext): Deprecation[] {
   const list: Deprecation[] = [{ operationId: 'listPlaybooksLegacy', sunset, replacedBy: 'listPlaybooks' }];
   if (ctx.faults.config.deprecateListPlaybooks)
     list.push({ operationId: 'listPlaybooks', sunset, replacedBy: 'graphql' });
+  if (ctx.faults.config.openapiTamper.includes('pause-replaced-by-activate'))
+    list.push({ operationId: 'pausePlaybook', sunset, replacedBy: 'activatePlaybook' });
   return list;
 }
 
@@ -61,14 +63,23 @@ export function createSite(ctx: SandboxContext): Hono<AppEnv> {
   const sessions = new Map<string, string>();
   let cached: { key: string; docs: Map<string, DiscoveryDocument> } | null = null;
   const docs = () => {
-    const key = `${ctx.baseUrl}|${ctx.faults.config.tamperedSkillDigest}`;
+    const f = ctx.faults.config;
+    const hostile = {
+      llmsHeadingChars: f.llmsHeadingChars,
+      hostileMarkdown: f.hostileMarkdown,
+      endlessSkillFrontMatter: f.endlessSkillFrontMatter,
+      hostileCards: f.hostileCards,
+    };
+    const key = JSON.stringify([ctx.baseUrl, f.tamperedSkillDigest, hostile]);
     if (!cached || cached.key !== key)
       cached = {
         key,
         docs: discoveryDocuments({
           baseUrl: ctx.baseUrl,
           apiUrl: ctx.apiUrl,
-          tamperedSkillDigest: ctx.faults.config.tamperedSkillDigest,
+          tamperedSkillDigest: f.tamperedSkillDigest,
+          limits: ctx.dialect.limits,
+          hostile,
         }),
       };
     return cached.docs;
@@ -88,7 +99,14 @@ export function createSite(ctx: SandboxContext): Hono<AppEnv> {
       c,
       'application/json',
       JSON.stringify(
-        openApiDocument({ baseUrl: ctx.baseUrl, apiUrl: ctx.apiUrl, deprecations: deprecations(ctx) }),
+        openApiDocument({
+          baseUrl: ctx.baseUrl,
+          apiUrl: ctx.apiUrl,
+          deprecations: deprecations(ctx),
+          dialect: ctx.dialect,
+          tamper: ctx.faults.config.openapiTamper,
+          serversUrl: ctx.faults.config.serversUrl,
+        }),
         null,
         2,
       ),

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import { test as base, chromium, type BrowserContext, type Page, type Worker } from '@playwright/test';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox, type Dialect, type Sandbox } from '../../sandbox/server';
 import { CHROMIUM_ARGS, findChromium } from './chromium';
 import { EXTENSION_DIR, FIXTURE_PAGES } from './paths';
 
@@ -26,6 +26,10 @@ interface WorkerFixtures {
 }
 
 interface TestFixtures {
+  /** Which dialect of the contract the sandbox serves: `test.use({dialect: 'b'})` or SANDBOX_DIALECT=b. */
+  dialect: Dialect;
+  /** Extra Chromium flags for this test's browser (e.g. --host-resolver-rules). */
+  browserArgs: string[];
   sandbox: Sandbox;
   context: BrowserContext;
   serviceWorker: Worker;
@@ -53,10 +57,13 @@ async function startPagesServer(): Promise<{ server: Server; origin: string }> {
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
+  dialect: [process.env.SANDBOX_DIALECT === 'b' ? 'b' : 'a', { option: true }],
+  browserArgs: [[], { option: true }],
+
   // A sandbox per test: no test sees another's playbooks, events, plan changes or faults.
-  // eslint-disable-next-line no-empty-pattern
-  sandbox: async ({}, use) => {
+  sandbox: async ({ dialect }, use) => {
     const sandbox = await startSandbox({
+      dialect,
       port: 0,
       db: ':memory:',
       seed: 25,
@@ -78,8 +85,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
-  // eslint-disable-next-line no-empty-pattern
-  context: async ({}, use) => {
+  context: async ({ browserArgs }, use) => {
     const context = await chromium.launchPersistentContext('', {
       executablePath: findChromium(),
       headless: true,
@@ -87,6 +93,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         ...CHROMIUM_ARGS,
         `--disable-extensions-except=${EXTENSION_DIR}`,
         `--load-extension=${EXTENSION_DIR}`,
+        ...browserArgs,
       ],
     });
     await use(context);

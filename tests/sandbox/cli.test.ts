@@ -46,6 +46,7 @@ describe('CLI', () => {
       '--seed',
       '--rate-quota',
       '--rate-window',
+      '--dialect',
       ...FAULT_FLAGS.map((f) => f.flag),
     ])
       expect(result.stdout).toContain(flag);
@@ -57,6 +58,37 @@ describe('CLI', () => {
       '/__admin/events',
     ])
       expect(result.stdout).toContain(route);
+  });
+
+  it('--dialect b and list-valued fault flags reach the served document', async () => {
+    const { child, lines } = await startCli([
+      '--port',
+      '0',
+      '--db',
+      ':memory:',
+      '--dialect',
+      'b',
+      '--fault-openapi-tamper',
+      'pause-replaced-by-activate,writes-as-get',
+      '--fault-servers-url',
+      'http://api.remote.example/api',
+    ]);
+    try {
+      const baseUrl = lines[2].slice('listening on '.length);
+      const doc = await (await fetch(`${baseUrl}/openapi.json`)).json();
+      expect(doc.servers[0].url).toBe('http://api.remote.example/api');
+      const pause = doc.paths['/v2/books/{bookId}/live/stop'].get;
+      expect(pause.operationId).toBe('pausePlaybook');
+      expect(pause['x-replaced-by']).toBe('activatePlaybook');
+    } finally {
+      expect(await stop(child)).toBe(0);
+    }
+  });
+
+  it('rejects an unknown dialect', () => {
+    const result = spawnSync(TSX, ['sandbox/main.ts', '--dialect', 'c'], { cwd: ROOT, encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('--dialect');
   });
 
   it('prints the key, token and URL first; a restart on the same file keeps data and the key; SIGTERM stops it', async () => {

@@ -1,0 +1,76 @@
+/**
+ * Two dialects of the same contract: `a` (the reference paths under /api/v1) and `b` (other paths,
+ * a `bookId` path parameter and smaller page sizes), so that clients prove they read the document.
+ */
+import type { OperationId } from './openapi';
+
+export type Dialect = 'a' | 'b';
+export const DIALECTS: readonly Dialect[] = ['a', 'b'];
+export const isDialect = (value: string): value is Dialect => (DIALECTS as readonly string[]).includes(value);
+
+export interface DialectSpec {
+  /** Path of servers[0].url on the sandbox origin. */
+  apiPrefix: string;
+  /** Name of the one path parameter of per-playbook operations. */
+  playbookParam: string;
+  /** Page-size bounds of every list operation (`limit`, GraphQL `first`). */
+  limits: { min: number; max: number; default: number };
+  /** Path templates relative to servers[0].url, by operationId. */
+  paths: Record<OperationId, string>;
+}
+
+export const DIALECT_SPECS: Record<Dialect, DialectSpec> = {
+  a: {
+    apiPrefix: '/api/v1',
+    playbookParam: 'id',
+    limits: { min: 1, max: 100, default: 20 },
+    paths: {
+      getStatus: '/status',
+      listPublicPlaybooks: '/public/playbooks',
+      getAccount: '/account',
+      listPlaybooks: '/playbooks',
+      listPlaybooksLegacy: '/legacy/playbooks',
+      getPlaybook: '/playbooks/{id}',
+      batchGetPlaybooks: '/playbooks/batch-get',
+      createPlaybook: '/playbooks',
+      updatePlaybook: '/playbooks/{id}',
+      runBacktest: '/playbooks/{id}/backtests',
+      activatePlaybook: '/playbooks/{id}/activate',
+      pausePlaybook: '/playbooks/{id}/pause',
+      createCheckoutSession: '/billing/checkout-sessions',
+      createBrokerageLink: '/brokerage/links',
+      listEvents: '/events',
+      streamEvents: '/events/stream',
+      graphql: '/graphql',
+    },
+  },
+  b: {
+    apiPrefix: '/api',
+    playbookParam: 'bookId',
+    limits: { min: 1, max: 25, default: 10 },
+    paths: {
+      getStatus: '/v2/health',
+      listPublicPlaybooks: '/v2/public/books',
+      getAccount: '/v2/me',
+      listPlaybooks: '/v2/books',
+      listPlaybooksLegacy: '/v1/books',
+      getPlaybook: '/v2/books/{bookId}',
+      batchGetPlaybooks: '/v2/batch/books',
+      createPlaybook: '/v2/books',
+      updatePlaybook: '/v2/books/{bookId}',
+      runBacktest: '/v2/books/{bookId}/run-backtest',
+      activatePlaybook: '/v2/books/{bookId}/live/start',
+      pausePlaybook: '/v2/books/{bookId}/live/stop',
+      createCheckoutSession: '/v2/billing/checkout',
+      createBrokerageLink: '/v2/brokerage/link-sessions',
+      listEvents: '/v2/changes',
+      streamEvents: '/v2/changes/stream',
+      graphql: '/v2/graphql',
+    },
+  },
+};
+
+/** A per-playbook path with its parameter filled in, e.g. for Location headers. */
+export function playbookPath(spec: DialectSpec, id: OperationId, playbookId: string): string {
+  return spec.paths[id].replace(`{${spec.playbookParam}}`, encodeURIComponent(playbookId));
+}
