@@ -74,8 +74,8 @@ export function createBoundedSseParser(
     maxBufferSize: limits.maxLineChars + limits.maxEventChars,
   });
 
-  /** Counts the chunk's lines against the bounds without parsing it; linear in the chunk. */
-  function check(text: string): void {
+  /** Counts the chunk's lines against the bounds without parsing it (linear); the broken bound, if any. */
+  function check(text: string): SseLimitError | undefined {
     let start = 0;
     for (;;) {
       const newline = text.indexOf('\n', start);
@@ -100,12 +100,8 @@ export function createBoundedSseParser(
       if (body.length === 0) return;
       endedWithCr = body.endsWith('\r');
       const text = body.replace(LINE_END, '\n');
-      try {
-        check(text);
-      } catch (error) {
-        if (error instanceof SseLimitError) broken = error;
-        throw error;
-      }
+      broken = check(text);
+      if (broken) throw broken;
       parser.feed(text);
       if (broken) throw broken;
     },
