@@ -82,9 +82,10 @@ export function createBoundedSseParser(
       const end = newline < 0 ? text.length : newline;
       lineChars += end - start;
       eventChars += end - start;
-      if (lineChars > limits.maxLineChars) throw new SseLimitError('line-too-long', limits.maxLineChars);
-      if (eventChars > limits.maxEventChars) throw new SseLimitError('event-too-large', limits.maxEventChars);
-      if (newline < 0) return;
+      if (lineChars > limits.maxLineChars) return new SseLimitError('line-too-long', limits.maxLineChars);
+      if (eventChars > limits.maxEventChars)
+        return new SseLimitError('event-too-large', limits.maxEventChars);
+      if (newline < 0) return undefined;
       // A blank line ends the event; any other line ends only itself.
       eventChars = lineChars === 0 ? 0 : eventChars + 1;
       lineChars = 0;
@@ -103,7 +104,9 @@ export function createBoundedSseParser(
       broken = check(text);
       if (broken) throw broken;
       parser.feed(text);
-      if (broken) throw broken;
+      // onError may have set it while the parser ran; TypeScript cannot see that through the callback.
+      const afterParse = broken as SseLimitError | undefined;
+      if (afterParse) throw afterParse;
     },
     pendingChars: () => eventChars,
   };
