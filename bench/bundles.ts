@@ -11,7 +11,7 @@ export interface BundleFigure {
 }
 
 const IMPORT =
-  /(?:import|export)\s*(?:[^'"`;]*?from\s*)?["']([^"']+\.js)["']|import\(\s*["']([^"']+\.js)["']\s*\)/g;
+  /(?:import|export)(?:[^'"`;]*?from)?\s*["']([^"']+\.js)["']|import\(\s*["']([^"']+\.js)["']\s*\)/g;
 const HTML_ASSET = /<(?:script[^>]*\ssrc|link[^>]*\shref)="([^"]+\.(?:js|css))"/g;
 
 /** Every file an entrypoint loads: the file itself plus its static and dynamic imports, transitively. */

@@ -4,6 +4,7 @@
  *
  * BENCH_REUSE_BUILD=1 skips the build; WXT_OUT_DIR picks the build folder; BENCH_RUNS sets the
  * repetitions of the browser figures (default 20); BENCH_SKIP_BROWSER=1 leaves out the browser.
+ * BENCH_ONLY_PARSERS=1 prints the parser figures alone (no build, no sandbox).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { startSandbox } from '../sandbox/server';
 import { benchBrowser, type BrowserFigures } from './browser';
 import { measureBundles, type BundleFigure } from './bundles';
 import { benchDiscovery, benchPaging, type DiscoveryFigures, type PagingFigures } from './client';
+import { benchParsers, printParsers, type ParserFigure } from './parsers';
 import { describe, kb, type Spread } from './stats';
 
 const OUTPUT = `${process.env.WXT_OUT_DIR ?? '.output'}/chrome-mv3`;
@@ -75,9 +77,12 @@ function printBrowser(figures: BrowserFigures): void {
 }
 
 async function main(): Promise<void> {
-  if (process.env.BENCH_REUSE_BUILD !== '1') execFileSync('npx', ['wxt', 'build'], { stdio: 'ignore' });
   // The library logs every response; the bench measures the work, not the console.
   setLogSink(() => undefined);
+  const parsers: ParserFigure[] = await benchParsers();
+  printParsers(parsers);
+  if (process.env.BENCH_ONLY_PARSERS === '1') return;
+  if (process.env.BENCH_REUSE_BUILD !== '1') execFileSync('npx', ['wxt', 'build'], { stdio: 'ignore' });
   const budgets = (
     JSON.parse(readFileSync('bench/budgets.json', 'utf8')) as { gzipBytes: Record<string, number> }
   ).gzipBytes;
@@ -106,6 +111,7 @@ async function main(): Promise<void> {
       measuredAt: new Date().toISOString(),
       node: process.version,
       bundles,
+      parsers,
       paging,
       discovery,
       browser,

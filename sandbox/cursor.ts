@@ -24,7 +24,7 @@ export function encodeCursor(kind: string, filter: string, seq: number, fresh = 
 
 /** The position inside a cursor made for this list and filter; throws CursorError otherwise. */
 export function decodeCursor(cursor: string, kind: string, filter: string): number {
-  if (cursor.length === 0 || cursor.length > 512 || !/^[A-Za-z0-9_-]+$/.test(cursor))
+  if (cursor.length === 0 || cursor.length > 512 || !/^[\w-]+$/.test(cursor))
     throw new CursorError('The cursor is not one this service issued.');
   let parsed: unknown;
   try {

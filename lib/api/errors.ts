@@ -215,7 +215,7 @@ export function errorFromStatus(input: ErrorFromStatusInput): ApiError {
       kind: 'forbidden',
       missingPermission,
       accountState,
-      message: sentence.replace(/[.\s]*$/, '.'),
+      message: sentence.replace(/(?<![.\s])[.\s]*$/, '.'),
     });
   }
   if (status === 400 || (status === 422 && !input.idempotent)) {

@@ -107,7 +107,7 @@ export function parseOpenApiDocument(json: unknown): OpenApiDocument {
 }
 
 const FULL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
 /** RFC 3339 full-date (start of that day UTC) or date-time; anything else is undefined. */
 export function parseSunset(value: string | undefined): Date | undefined {
@@ -216,7 +216,7 @@ function serverUrlOf(doc: OpenApiDocument, documentUrl: string): string {
   const absolute = new URL(url, documentUrl);
   absolute.search = '';
   absolute.hash = '';
-  return absolute.href.replace(/\/+$/, '');
+  return absolute.href.replace(/(?<!\/)\/+$/, '');
 }
 
 export interface ResolveOptions {
@@ -234,7 +234,7 @@ const SAFE_METHODS: ReadonlySet<HttpMethod> = new Set(['GET', 'HEAD']);
 
 /** `/playbooks/{bookId}` and `/playbooks/{id}` are one route: parameter names do not tell routes apart. */
 export function routeShape(pathTemplate: string): string {
-  return pathTemplate.replace(/\{[^}/]*\}/g, '{}');
+  return pathTemplate.replace(/\{[^{}/]*\}/g, '{}');
 }
 
 function refuseDocument(reason: string): never {
@@ -390,7 +390,7 @@ export interface UrlArguments {
 
 /** The distinct parameter names of a path template, in order. */
 export function pathParameterNames(pathTemplate: string): string[] {
-  return [...new Set(Array.from(pathTemplate.matchAll(/\{([^}/]+)\}/g), (match) => match[1]))];
+  return [...new Set(Array.from(pathTemplate.matchAll(/\{([^{}/]+)\}/g), (match) => match[1]))];
 }
 
 function pathValuesOf(operation: ResolvedOperation, args: UrlArguments): Record<string, ParameterValue> {
@@ -410,7 +410,7 @@ function pathValuesOf(operation: ResolvedOperation, args: UrlArguments): Record<
 export function buildOperationUrl(operation: ResolvedOperation, args: UrlArguments = {}): string {
   const fieldErrors: Record<string, string> = {};
   const pathValues = pathValuesOf(operation, args);
-  const path = operation.pathTemplate.replace(/\{([^}]+)\}/g, (_match, name: string) => {
+  const path = operation.pathTemplate.replace(/\{([^{}]+)\}/g, (_match, name: string) => {
     const value = Object.hasOwn(pathValues, name) ? pathValues[name] : undefined;
     const text = value === undefined ? '' : String(value);
     // "." and ".." would be normalised away by URL parsing and walk to another resource.

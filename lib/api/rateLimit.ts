@@ -59,7 +59,7 @@ export interface StructuredItem {
   params: Record<string, number | string | boolean>;
 }
 
-const TOKEN = /^[A-Za-z*][A-Za-z0-9:/!#$%&'*+\-.^_`|~]*$/;
+const TOKEN = /^[A-Z*][\w:/!#$%&'*+\-.^`|~]*$/i;
 const KEY = /^[a-z*][a-z0-9_\-.*]*$/;
 
 function parseBareItem(text: string): string | number | boolean | undefined {

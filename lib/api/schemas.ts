@@ -75,11 +75,12 @@ export const eventTypeSchema = z.enum([
   'execution.started',
   'execution.stopped',
 ]);
+// Ids are echoed back (Last-Event-ID, notification ids) and stored: an event with an oversized one is refused.
 export const serviceEventSchema = z.object({
-  id: z.string(),
+  id: z.string().min(1).max(256),
   type: eventTypeSchema,
-  playbook_id: z.string(),
-  at: z.string(),
+  playbook_id: z.string().min(1).max(256),
+  at: z.string().max(64),
   data: z.unknown(),
 });
 export type ServiceEvent = z.infer<typeof serviceEventSchema>;

@@ -42,6 +42,15 @@ export interface MarkdownLimits {
    */
   maxInlineLength: number;
   inlineBudgetMs: number;
+  /** Longer lines are cut: nothing longer reaches marked. */
+  maxLineLength: number;
+  /**
+   * Container markers (`>`, `-`, `1.`) at the start of a line beyond this are dropped, and leading
+   * whitespace beyond `maxIndent` too: marked's block lexer recurses once per level (4,000 `>` overflow
+   * the stack) and re-lexes each level's text (a staircase of `>` is quadratic: 200 KB took 8 s).
+   */
+  maxContainerDepth: number;
+  maxIndent: number;
 }
 
 export const DEFAULT_MARKDOWN_LIMITS: MarkdownLimits = {
@@ -51,6 +60,9 @@ export const DEFAULT_MARKDOWN_LIMITS: MarkdownLimits = {
   maxInputLength: 1_000_000,
   maxInlineLength: 1_500,
   inlineBudgetMs: 150,
+  maxLineLength: 10_000,
+  maxContainerDepth: 8,
+  maxIndent: 48,
 };
 
 export const TRUNCATION_NOTICE = '… (document shortened for display)';
@@ -75,11 +87,74 @@ export function markdownToSafeBlocks(
   const source =
     markdown.length > limits.maxInputLength ? markdown.slice(0, limits.maxInputLength) : markdown;
   if (source.length < markdown.length) walk.truncated = true;
-  const tokens = lexBounded(source, limits);
+  const bounded = boundMarkdownSource(source, limits);
+  if (bounded.changed) walk.truncated = true;
+  const tokens = lexBounded(bounded.text, limits);
   const blocks = convertBlocks(tokens, walk, 0);
   if (walk.truncated)
     blocks.push({ type: 'paragraph', children: [{ type: 'text', text: TRUNCATION_NOTICE }] });
   return blocks;
+}
+
+function isBlank(code: number): boolean {
+  return code === 32 || code === 9;
+}
+
+/**
+ * One line with its container prefix bounded: at most `maxContainerDepth` markers (`>`, a bullet
+ * and a space, or up to 9 digits, `.` or `)` and a space) and `maxIndent` blanks in that prefix.
+ * A single forward scan, so the cost is linear in the line.
+ */
+function boundLine(line: string, limits: MarkdownLimits): { text: string; changed: boolean } {
+  const text = line.length > limits.maxLineLength ? line.slice(0, limits.maxLineLength) : line;
+  let changed = text.length < line.length;
+  let kept = '';
+  let markers = 0;
+  let blanks = 0;
+  let i = 0;
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    if (isBlank(code)) {
+      if (blanks < limits.maxIndent) kept += text[i];
+      else changed = true;
+      blanks += 1;
+      i += 1;
+      continue;
+    }
+    let end = -1;
+    if (code === 62 /* > */) end = i + 1;
+    else if ((code === 45 || code === 42 || code === 43) /* - * + */ && isBlank(text.charCodeAt(i + 1)))
+      end = i + 1;
+    else {
+      let j = i;
+      while (j < text.length && j - i < 9 && text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j += 1;
+      const after = text.charCodeAt(j);
+      if (j > i && (after === 46 || after === 41) /* . ) */ && isBlank(text.charCodeAt(j + 1))) end = j + 1;
+    }
+    if (end < 0) break;
+    markers += 1;
+    if (markers <= limits.maxContainerDepth) kept += text.slice(i, end);
+    else changed = true;
+    i = end;
+  }
+  return changed ? { text: kept + text.slice(i), changed } : { text, changed };
+}
+
+/** The source as marked may see it: line endings unified, every line bounded (see MarkdownLimits). */
+export function boundMarkdownSource(
+  source: string,
+  limits: MarkdownLimits,
+): { text: string; changed: boolean } {
+  let changed = false;
+  const lines = source.split(/\r\n?|\n/);
+  for (let index = 0; index < lines.length; index += 1) {
+    const bounded = boundLine(lines[index] ?? '', limits);
+    if (bounded.changed) {
+      lines[index] = bounded.text;
+      changed = true;
+    }
+  }
+  return { text: lines.join('\n'), changed };
 }
 
 const LEXER_OPTIONS = { gfm: true, breaks: false, pedantic: false, async: false } as const;
@@ -91,7 +166,7 @@ const LEXER_OPTIONS = { gfm: true, breaks: false, pedantic: false, async: false 
 function lexBounded(source: string, limits: MarkdownLimits): Token[] {
   // Explicit options so another module's marked.use() cannot change what the lexer emits here.
   const lexer = new Lexer({ ...LEXER_OPTIONS });
-  const tokens = lexer.blockTokens(source.replace(/\r\n?/g, '\n'), []);
+  const tokens = lexer.blockTokens(source, []);
   const deadline = performance.now() + limits.inlineBudgetMs;
   const inline = (text: string): Token[] =>
     text.length <= limits.maxInlineLength && performance.now() < deadline
@@ -336,7 +411,7 @@ const NAMED_ENTITIES: Record<string, string> = {
 };
 
 function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,8});/gi, (whole, body: string) => {
+  return text.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,8});/gi, (whole, body: string) => {
     if (body[0] === '#') {
       const code =
         body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);

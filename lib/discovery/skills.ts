@@ -84,7 +84,8 @@ export class SkillFormatError extends Error {
 }
 
 const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
-const KEY_LINE = /^([A-Za-z_][\w-]{0,63}):[ \t]*(.*)$/;
+// `s`: `.*` then takes every character, so `$` cannot fail and make it give characters back.
+const KEY_LINE = /^([A-Z_][\w-]{0,63}):(.*)$/is;
 
 function unquote(value: string): string {
   const v = value.trim();
@@ -94,8 +95,10 @@ function unquote(value: string): string {
       .replace(/\\(["\\nt])/g, (_m, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
   }
   if (v.length >= 2 && v.startsWith("'") && v.endsWith("'")) return v.slice(1, -1).replace(/''/g, "'");
-  // A trailing " # comment" is YAML syntax, not part of the value.
-  return v.replace(/\s+#.*$/, '');
+  // A trailing " # comment" is YAML syntax, not part of the value (found with indexOf: a regex
+  // `\s+#` moved super-linearly over long runs of spaces).
+  const comment = v.search(/\s#/);
+  return comment < 0 ? v : v.slice(0, comment).trimEnd();
 }
 
 /** Flat front matter: `key: value`, `key: "quoted"`, and `key: |` / `key: >` block scalars. */
@@ -107,7 +110,7 @@ export function parseFrontMatter(yaml: string): Record<string, string> {
     const match = KEY_LINE.exec(lines[i] ?? '');
     if (!match) continue;
     const key = match[1];
-    const value = match[2] ?? '';
+    const value = (match[2] ?? '').trimStart();
     if (/^[|>][+-]?$/.test(value.trim())) {
       const block: string[] = [];
       while (

@@ -44,7 +44,10 @@ export function normalizeBaseUrl(baseUrl: string): string {
   if (parsed.username || parsed.password) throw new TypeError('The service URL must not carry credentials.');
   parsed.search = '';
   parsed.hash = '';
-  return parsed.href.replace(/\/+$/, '');
+  let end = parsed.href.length;
+  // Trailing slashes trimmed by a scan: `/\/+$/` retries from every slash of a long run.
+  while (end > 0 && parsed.href[end - 1] === '/') end -= 1;
+  return parsed.href.slice(0, end);
 }
 
 /** A contract path (`/llms.txt`) under the base URL, keeping any path prefix the base URL has. */

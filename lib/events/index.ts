@@ -1,6 +1,5 @@
 import { browser, type Browser } from 'wxt/browser';
-import { createParser } from 'eventsource-parser';
-import { serviceEventSchema, type ServiceEvent } from '@/lib/api/schemas';
+import { eventTypeSchema, serviceEventSchema, type ServiceEvent } from '@/lib/api/schemas';
 import { serviceClient } from '@/lib/background/service';
 import { log } from '@/lib/log';
 import type { HandlerRegistry } from '@/lib/messaging';
@@ -15,7 +14,9 @@ import {
   type EventTransport,
   type RecentEvent,
 } from './feed';
+import { notificationFor, NOTIFIED_TYPES } from './notifications';
 import { EVENTS_PORT, type EventsPortMessage } from './port';
+import { createBoundedSseParser, SseLimitError } from './sse';
 
 /**
  * Live events without webhooks, as the interface prescribes: while a side panel holds an
@@ -26,11 +27,6 @@ import { EVENTS_PORT, type EventsPortMessage } from './port';
 export const POLL_ALARM = 'events-poll';
 /** Chrome refuses shorter periods for packed extensions; settings cannot go below it. */
 export const MIN_POLL_MINUTES = 1;
-const NOTIFIED_TYPES = new Set<ServiceEvent['type']>([
-  'backtest.completed',
-  'execution.started',
-  'execution.stopped',
-]);
 const NOTIFICATION_PREFIX = 'event|';
 const STREAM_BACKOFF_MS = { first: 1_000, max: 30_000 };
 
@@ -72,23 +68,32 @@ async function setBadge(unread: number): Promise<void> {
   await action.setBadgeText({ text: unread > 0 ? (unread > 99 ? '99+' : String(unread)) : '' });
 }
 
-const NOTIFICATION_TITLES: Partial<Record<ServiceEvent['type'], string>> = {
-  'backtest.completed': 'Backtest completed',
-  'execution.started': 'Live automation started',
-  'execution.stopped': 'Live automation stopped',
-};
+/** The playbook's title as the validated API returned it, or undefined when it cannot be read now. */
+async function playbookTitle(playbookId: string): Promise<string | undefined> {
+  try {
+    const client = await serviceClient();
+    return (await client.call('getPlaybook', { path: { id: playbookId } })).data.title;
+  } catch {
+    return undefined;
+  }
+}
 
 async function notify(event: RecentEvent): Promise<void> {
+  // Built from the event type and a title the API schema checked: nothing else the service sent is shown.
+  const text = notificationFor(event.type, await playbookTitle(event.playbook_id));
   await browser.notifications.create(
     `${NOTIFICATION_PREFIX}${encodeURIComponent(event.playbook_id)}|${event.id}`,
     {
       type: 'basic',
       iconUrl: browser.runtime.getURL('/icon/128.png'),
-      title: NOTIFICATION_TITLES[event.type] ?? 'Playbook event',
-      message: `Playbook ${event.playbook_id}. Decision support, not financial advice.`,
+      title: text.title,
+      message: text.message,
     },
   );
 }
+
+/** A hostile feed cannot raise a storm of notifications (nor of title look-ups): the rest stay on the badge. */
+const MAX_NOTIFICATIONS_PER_BATCH = 3;
 
 /** Stores new events, counts them on the badge, notifies the ones that matter and tells open panels. */
 export function ingestEvents(incoming: readonly ServiceEvent[], via: EventTransport) {
@@ -100,10 +105,11 @@ export function ingestEvents(incoming: readonly ServiceEvent[], via: EventTransp
     log.info('events.received', { via, fresh: result.fresh.length, news: result.news.length });
     await setBadge(result.feed.unread).catch((error: unknown) => log.warn('events.badge-failed', { error }));
     for (const event of result.fresh) broadcast({ type: 'event', event, unread: result.feed.unread });
-    for (const event of result.news) {
-      if (NOTIFIED_TYPES.has(event.type))
-        await notify(event).catch((error: unknown) => log.warn('events.notify-failed', { error }));
-    }
+    const notified = result.news.filter((event) => NOTIFIED_TYPES.has(event.type));
+    for (const event of notified.slice(0, MAX_NOTIFICATIONS_PER_BATCH))
+      await notify(event).catch((error: unknown) => log.warn('events.notify-failed', { error }));
+    if (notified.length > MAX_NOTIFICATIONS_PER_BATCH)
+      log.info('events.notifications-skipped', { skipped: notified.length - MAX_NOTIFICATIONS_PER_BATCH });
     return result;
   });
 }
@@ -134,21 +140,42 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set(eventTypeSchema.options);
+
+/** One SSE message as a service event: its `event:` must be a known type and match the data's. */
+export function eventFromMessage(message: { event?: string; data: string }): ServiceEvent | undefined {
+  if (message.event === undefined || !KNOWN_EVENT_TYPES.has(message.event)) {
+    log.warn('events.stream-unknown-type', { length: message.event?.length ?? 0 });
+    return undefined;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(message.data);
+  } catch {
+    log.warn('events.stream-malformed', { type: message.event });
+    return undefined;
+  }
+  const event = parseEvents([data])[0];
+  if (event && event.type !== message.event) {
+    log.warn('events.stream-type-mismatch', { type: message.event });
+    return undefined;
+  }
+  return event;
+}
+
+/** Reads the stream until it ends; a bound broken by the service cancels it and throws (the caller backs off). */
 async function readStream(response: Response, signal: AbortSignal): Promise<void> {
   if (!response.body) return;
-  const parser = createParser({
+  const parser = createBoundedSseParser({
     onEvent(message) {
-      let data: unknown;
-      try {
-        data = JSON.parse(message.data);
-      } catch {
-        log.warn('events.stream-malformed', { id: message.id });
-        return;
-      }
-      const events = parseEvents([data]);
-      void ingestEvents(events, 'stream')
+      const event = eventFromMessage(message);
+      if (!event) return;
+      void ingestEvents([event], 'stream')
         .then(() => (message.id ? updateCursor({ lastEventId: message.id }) : undefined))
         .catch((error: unknown) => log.warn('events.ingest-failed', { error }));
+    },
+    onDropped(reason) {
+      log.warn('events.stream-dropped', { reason });
     },
   });
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -158,7 +185,14 @@ async function readStream(response: Response, signal: AbortSignal): Promise<void
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
-      parser.feed(value);
+      try {
+        parser.feed(value);
+      } catch (error) {
+        if (error instanceof SseLimitError)
+          log.warn('events.stream-aborted', { reason: error.reason, limit: error.limit });
+        cancel();
+        throw error;
+      }
     }
   } finally {
     signal.removeEventListener('abort', cancel);
@@ -179,8 +213,9 @@ async function runStream(signal: AbortSignal): Promise<void> {
       });
       broadcast({ type: 'stream', state: 'open' });
       log.info('events.stream-open', { resumed: Boolean(lastEventId) });
-      backoff = STREAM_BACKOFF_MS.first;
       await readStream(response, signal);
+      // Only a stream that ended cleanly earns a quick reconnect; a hostile one keeps backing off.
+      backoff = STREAM_BACKOFF_MS.first;
     } catch (error) {
       if (signal.aborted) break;
       log.warn('events.stream-failed', { error });

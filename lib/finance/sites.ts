@@ -45,7 +45,7 @@ function canonical(...raws: (string | undefined | null)[]): string[] {
 /** `NASDAQ-AAPL` / `XETR-SAP`: an exchange prefix that is dropped when it is not one we map. */
 function exchangeDashSymbol(raw: string | undefined): string[] {
   if (!raw) return [];
-  const match = /^([A-Za-z]{2,12})-(.+)$/.exec(raw);
+  const match = /^([A-Z]{2,12})-(.+)$/i.exec(raw);
   if (!match) return canonical(raw);
   const [, exchange, symbol] = match as unknown as [string, string, string];
   return isKnownExchange(exchange) ? canonical(`${exchange}:${symbol}`) : canonical(symbol);
@@ -166,7 +166,7 @@ export const FINANCE_SITES: readonly FinanceSite[] = [
     tickersFromUrl: (url) => {
       // browse-edgar accepts a ticker in place of a CIK; a numeric CIK names no ticker.
       const cik = url.searchParams.get('CIK') ?? url.searchParams.get('cik');
-      if (cik && /^[A-Za-z][A-Za-z.-]{0,6}$/.test(cik)) return canonical(cik);
+      if (cik && /^[A-Z][A-Z.-]{0,6}$/i.test(cik)) return canonical(cik);
       // Inline XBRL filings are named `<ticker>-<period end>.htm`.
       const file = segments(url).at(-1) ?? '';
       const match = /^([a-z]{1,5})-\d{8}(?:x[a-z0-9]+)?\.html?$/i.exec(file);

@@ -198,7 +198,7 @@ export function normalizeTicker(raw: unknown): string | null {
     .normalize('NFKC')
     .replace(/[\u00AD\u200B-\u200F\u2060\uFEFF]/g, '')
     .trim()
-    .replace(/\s*:\s*/, ':');
+    .replace(/(?<!\s)\s*:\s*/, ':');
   if (text.length === 0 || text.length > MAX_RAW_LENGTH || /\s/.test(text)) return null;
   if (text.startsWith('$')) text = text.slice(1);
   text = text.toUpperCase();

@@ -17,10 +17,10 @@ export const DRAFT_LIMITS = {
 // soft hyphen, BOM and the invisible tag block: none carries meaning a reader can see.
 const INVISIBLE =
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  /[\u0000-\u0008\u000B\u000E-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB]|\uDB40[\uDC00-\uDC7F]/g;
+  /[\u0000-\u0008\v\u000E-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB]|\uDB40[\uDC00-\uDC7F]/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-// eslint-disable-next-line no-control-regex -- vertical tab and form feed are line breaks here
-const LINE_BREAKS = /\r\n?|[\u000B\u000C\u0085\u2028\u2029]/g;
+// Vertical tab and form feed are line breaks here.
+const LINE_BREAKS = /\r\n?|[\v\f\u0085\u2028\u2029]/g;
 const HORIZONTAL_SPACE = /[^\S\n]+/g;
 
 /** Reads at most this many characters of any one input, so a megabyte selection costs nothing. */

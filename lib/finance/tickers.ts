@@ -96,7 +96,7 @@ export function visibleText(document: Document, max: number): string {
 }
 
 // `$AAPL`, `$brk.b`, `$BTC-USD`, `$GC=F`: letters first, so `$100` and `$5B` are money, not tickers.
-const CASHTAG = /(?<![\w$])\$([A-Za-z^][A-Za-z0-9]{0,9}(?:[.-][A-Za-z]{1,4})?(?:=[FXfx])?)(?![\w$])/g;
+const CASHTAG = /(?<![\w$])\$([A-Z^][A-Z0-9]{0,9}(?:[.-][A-Z]{1,4})?(?:=[FX])?)(?![\w$])/gi;
 // `NASDAQ: AAPL`, `(NYSE:BRK.B)`, `LON:VOD`, `AAPL:NASDAQ`.
 const QUALIFIED =
   /(?<![\w$])([A-Z]{2,12}:\s?[A-Z0-9^.][A-Z0-9.-]{0,11}|[A-Z0-9^.][A-Z0-9.-]{0,11}:[A-Z]{2,12})(?![\w$])/g;
@@ -123,7 +123,7 @@ function* scan(text: string, pattern: RegExp, kind: Pick<Candidate, 'bare'>): Ge
     if (++examined > DETECTION_LIMITS.tokensPerText) return;
     // A sentence may end right after the symbol: `… NYSE: BRK.B.`
     const index = match.index + match[0].indexOf(match[1]);
-    yield { raw: match[1].replace(/[.-]+$/, ''), index, length: match[1].length, ...kind };
+    yield { raw: match[1].replace(/(?<![.-])[.-]+$/, ''), index, length: match[1].length, ...kind };
   }
 }
 
@@ -139,7 +139,7 @@ function* mentions(
 
 /** Cashtags are prose too, but a mixed-case one (`$Money`) is a word, not a ticker. */
 function plausibleCashtag(raw: string): boolean {
-  const letters = raw.replace(/[^A-Za-z]/g, '');
+  const letters = raw.replace(/[^A-Z]/gi, '');
   return letters === letters.toUpperCase() || letters === letters.toLowerCase();
 }
 
@@ -319,7 +319,7 @@ export function detectTickers(input: DetectTickersInput): DetectedTicker[] {
   const selection = cleanText((input.selection ?? '').slice(0, DETECTION_LIMITS.selectionText));
   if (selection.trim()) {
     // Shouting text makes every word a capitalized word: then only explicit mentions count.
-    const letters = selection.replace(/[^A-Za-z]/g, '');
+    const letters = selection.replace(/[^A-Z]/gi, '');
     const mostlyUpper = letters.length > 20 && letters.replace(/[^A-Z]/g, '').length / letters.length > 0.6;
     collector.addMentions(mentions(selection, { bareWords: !mostlyUpper, parenthesized: true }), 'selection');
   }

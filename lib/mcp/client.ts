@@ -99,6 +99,60 @@ function parseEndpoint(endpoint: string): URL {
   return url;
 }
 
+/** One MCP response (a JSON body, or an SSE stream over its whole life) may not be longer. */
+export const MAX_MCP_RESPONSE_BYTES = 1_000_000;
+
+export class McpResponseTooLargeError extends Error {
+  override name = 'McpResponseTooLargeError';
+  constructor(readonly maxBytes: number) {
+    super(`The MCP server sent a response longer than ${maxBytes} bytes; it was cut off.`);
+  }
+}
+
+/**
+ * The body counted as it streams, and failed past `maxBytes`, so a tool result or a tool list
+ * cannot be larger than that. An event stream's CR and CRLF line ends become LF on the way: the
+ * SDK's SSE parser searches the rest of a chunk for CR once per line otherwise (quadratic).
+ */
+export function boundedMcpResponse(response: Response, maxBytes = MAX_MCP_RESPONSE_BYTES): Response {
+  // Null-body statuses cannot be rebuilt with a body (and have none to bound).
+  if (!response.body || [101, 204, 205, 304].includes(response.status)) return response;
+  const eventStream = (response.headers.get('content-type') ?? '').includes('text/event-stream');
+  let total = 0;
+  let endedWithCr = false;
+  const bounded = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        total += chunk.byteLength;
+        if (total > maxBytes) {
+          controller.error(new McpResponseTooLargeError(maxBytes));
+          return;
+        }
+        if (!eventStream) {
+          controller.enqueue(chunk);
+          return;
+        }
+        const out = new Uint8Array(chunk.byteLength);
+        let length = 0;
+        for (const byte of chunk) {
+          if (byte === 10 && endedWithCr) {
+            endedWithCr = false;
+            continue;
+          }
+          endedWithCr = byte === 13;
+          out[length++] = byte === 13 ? 10 : byte;
+        }
+        controller.enqueue(out.subarray(0, length));
+      },
+    }),
+  );
+  return new Response(bounded, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
 /**
  * Wraps fetch so no request can carry credentials or leave the endpoint's origin, whatever the
  * SDK (or a future version of it) puts into RequestInit.
@@ -115,7 +169,9 @@ export function credentialFreeFetch(base: McpFetch, allowedOrigin: string): McpF
     headers.delete('authorization');
     headers.delete('cookie');
     headers.delete('proxy-authorization');
-    return base(target.href, { ...init, headers, credentials: 'omit', referrerPolicy: 'no-referrer' });
+    return base(target.href, { ...init, headers, credentials: 'omit', referrerPolicy: 'no-referrer' }).then(
+      (response) => boundedMcpResponse(response),
+    );
   };
 }
 

@@ -99,7 +99,7 @@ export function normalizeServiceUrl(input: string): string {
   const url = new URL(input.trim());
   url.hash = '';
   url.search = '';
-  return url.toString().replace(/\/+$/, '');
+  return url.toString().replace(/(?<!\/)\/+$/, '');
 }
 
 export interface SettingsChange {

@@ -18,7 +18,7 @@ const GECKO_ID = (
   }
 ).browser_specific_settings.gecko.id;
 /** Firefox's element ids for the extension's own menu items and sidebar derive from its gecko id. */
-const WIDGET_ID = GECKO_ID.replace(/[^a-z0-9_-]/gi, '_');
+const WIDGET_ID = GECKO_ID.replace(/[^\w-]/g, '_');
 export const SIDEBAR_ID = `${WIDGET_ID}-sidebar-action`;
 
 export type Answer = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string } };

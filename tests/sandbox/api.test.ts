@@ -71,7 +71,7 @@ describe('lists and pagination', () => {
     expect(ids.length).toBe(sb.db.playbookCount('usr_demo'));
     const first = await api(sb, '/playbooks');
     expect(first.json.data).toHaveLength(20);
-    expect(first.json.next_cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(first.json.next_cursor).toMatch(/^[\w-]+$/);
     const stamps = first.json.data.map((p: Json) => p.created_at);
     expect([...stamps].sort().reverse()).toEqual(stamps);
   });

@@ -109,7 +109,7 @@ describe('CLI', () => {
     expect(first.lines[0]).toBe('demo API key: iak_cli_demo_key_123456');
     expect(first.lines[1]).toMatch(/^admin token: \S{20,}$/);
     expect(first.lines[2]).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
-    expect(first.lines[3]).toMatch(/^demo sign-in: \S+@\S+ \/ \S+$/);
+    expect(first.lines[3]).toMatch(/^demo sign-in: \S[^\s@]*@\S+ \/ \S+$/);
     const baseUrl = first.lines[2].slice('listening on '.length);
     const headers = {
       Authorization: 'Bearer iak_cli_demo_key_123456',

@@ -4,7 +4,7 @@ import { registerSiteHandlers } from '@/lib/background/sites';
 import { createHandlerRegistry, type HandlerRegistry } from '@/lib/messaging';
 import { DEFAULT_SETTINGS, saveSettings } from '@/lib/store/settings';
 
-const EXTENSION_PAGE = { id: fakeBrowser.runtime.id };
+const EXTENSION_PAGE = { id: fakeBrowser.runtime.id, origin: `chrome-extension://${fakeBrowser.runtime.id}` };
 let registry: HandlerRegistry;
 let removed: string[];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseLlmsTxt } from '@/lib/discovery/llmsTxt';
+import { parseLlmsTxt, readHeading } from '@/lib/discovery/llmsTxt';
 
 const URL_ = 'https://svc.example/llms.txt';
 
@@ -81,5 +81,35 @@ describe('parseLlmsTxt', () => {
   it('caps the number of links', () => {
     const parsed = parseLlmsTxt(`## S\n${'- [a](/a)\n'.repeat(3_000)}`, URL_);
     expect(parsed.sections[0].links).toHaveLength(2_000);
+  });
+
+  // The heading regex was cubic on a run of spaces: 1,500 characters took 2.2 s, 3,000 took 11 s.
+  it.each([1_500, 3_000, 8_000])('reads a %i-character heading line of spaces in linear time', (length) => {
+    const line = `## a${' '.repeat(length)}x`;
+    const started = performance.now();
+    const parsed = parseLlmsTxt(`${line}\n- [a](/a)`, URL_);
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(parsed.sections[0].title).toBe('a x');
+    expect(parsed.sections[0].links).toHaveLength(1);
+  });
+
+  it('reads a link line whose note ends in a line separator in linear time', () => {
+    const started = performance.now();
+    const parsed = parseLlmsTxt(`## S\n- [a](/a):${' '.repeat(8_000)}\u2028x`, URL_);
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(parsed.sections[0].links[0]?.note).toBe('x');
+  });
+
+  it.each([
+    ['# Name', { level: 1, title: 'Name' }],
+    ['## Docs ##', { level: 2, title: 'Docs' }],
+    ['### C#', { level: 3, title: 'C#' }],
+    ['#   spaced   out   ', { level: 1, title: 'spaced   out' }],
+    ['## ###', { level: 2, title: '' }],
+    ['####### seven', null],
+    ['#hashtag', null],
+    ['plain', null],
+  ])('reads the heading %j', (line, expected) => {
+    expect(readHeading(line)).toEqual(expected);
   });
 });

@@ -167,7 +167,7 @@ describe('buildDraft with hostile page text', () => {
   it('never cuts an emoji in half when truncating', () => {
     const draft = buildDraft({ url: 'https://news.example/', title: '😀'.repeat(200) });
     expect(draft.title.length).toBeLessThanOrEqual(DRAFT_LIMITS.title);
-    expect(draft.title).toMatch(/^(?:😀)+…$/u);
+    expect(draft.title).toMatch(/^😀+…$/u);
   });
 
   it('keeps at most the ticker limit', () => {

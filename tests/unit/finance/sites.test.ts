@@ -8,7 +8,7 @@ import {
 } from '@/lib/finance/sites';
 
 // What Chrome accepts in a content script's `matches` for http(s) pages.
-const MV3_MATCH_PATTERN = /^(\*|https?):\/\/(\*|(\*\.)?[a-z0-9.-]+)\/[^\s]*$/;
+const MV3_MATCH_PATTERN = /^(\*|https?):\/\/(\*|(\*\.)?[a-z0-9.-]+)\/\S*$/;
 
 describe('default finance sites', () => {
   it('lists every site the issue names, each with valid MV3 match patterns', () => {

@@ -1,0 +1,39 @@
+import type { ServiceEvent } from '@/lib/api/schemas';
+
+/**
+ * Notification text from known fields only: a fixed title per event type and, at most, the
+ * playbook's title as the validated API returned it, clipped. Nothing else the service sends
+ * (event data, ids, free text) ever reaches a notification.
+ */
+export const NOTIFICATION_TITLES = {
+  'backtest.completed': 'Backtest completed',
+  'execution.started': 'Live automation started',
+  'execution.stopped': 'Live automation stopped',
+} as const satisfies Partial<Record<ServiceEvent['type'], string>>;
+
+export type NotifiedEventType = keyof typeof NOTIFICATION_TITLES;
+
+export const NOTIFIED_TYPES: ReadonlySet<ServiceEvent['type']> = new Set(
+  Object.keys(NOTIFICATION_TITLES) as NotifiedEventType[],
+);
+
+export const MAX_NOTIFIED_TITLE = 80;
+const DISCLAIMER = 'Decision support, not financial advice.';
+
+/** Control, format (bidi overrides, zero-width) and separator characters that could disguise a title. */
+const HIDDEN_CHARACTERS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+export function clipTitle(title: string): string {
+  const clean = title.replace(HIDDEN_CHARACTERS, ' ').replace(/\s+/g, ' ').trim();
+  return clean.length > MAX_NOTIFIED_TITLE ? `${clean.slice(0, MAX_NOTIFIED_TITLE - 1)}…` : clean;
+}
+
+export function notificationFor(
+  type: ServiceEvent['type'],
+  playbookTitle: string | undefined,
+): { title: string; message: string } {
+  const title =
+    (NOTIFICATION_TITLES as Partial<Record<ServiceEvent['type'], string>>)[type] ?? 'Playbook event';
+  const name = playbookTitle === undefined ? '' : clipTitle(playbookTitle);
+  return { title, message: name ? `“${name}”. ${DISCLAIMER}` : `One of your playbooks. ${DISCLAIMER}` };
+}
