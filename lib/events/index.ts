@@ -16,6 +16,7 @@ import {
   type RecentEvent,
 } from './feed';
 import { EVENTS_PORT, type EventsPortMessage } from './port';
+import { ALARMS } from '@/lib/store/inventory';
 
 /**
  * Live events without webhooks, as the interface prescribes: while a side panel holds an
@@ -23,7 +24,7 @@ import { EVENTS_PORT, type EventsPortMessage } from './port';
  * an alarm polls `listEvents` from the stored cursor. Both feed one deduplicated list, the badge
  * and the notifications.
  */
-export const POLL_ALARM = 'events-poll';
+export const POLL_ALARM = ALARMS.eventsPoll.name;
 /** Chrome refuses shorter periods for packed extensions; settings cannot go below it. */
 export const MIN_POLL_MINUTES = 1;
 const NOTIFIED_TYPES = new Set<ServiceEvent['type']>([
