@@ -5,6 +5,7 @@
 import { browser } from 'wxt/browser';
 import { ApiError } from './errors';
 import { log } from '@/lib/log';
+import { STORAGE_ITEMS } from '@/lib/store/inventory';
 
 /** Longest wait honoured from a header; anything longer is treated as this (a day). */
 export const MAX_HEADER_WAIT_MS = 24 * 60 * 60 * 1000;
@@ -201,7 +202,7 @@ export interface HoldStore {
   set(origin: string, heldUntil: number): Promise<void>;
 }
 
-const HOLD_KEY_PREFIX = 'api.rateLimitHold.';
+const HOLD_KEY_PREFIX = STORAGE_ITEMS.rateLimitHolds.keyPrefix;
 
 /** `storage.session`: survives worker restarts, not browser restarts, and stays out of content scripts' reach by default. */
 export function sessionHoldStore(): HoldStore {

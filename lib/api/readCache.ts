@@ -1,9 +1,10 @@
 /**
- * Stale-while-revalidate cache of popup reads in the extension origin's IndexedDB: the popup
+ * Stale-while-revalidate cache of popup reads in the extension's database (the `reads` store): the popup
  * shows the last answer at once, marked stale when old, while a fresh one is fetched.
  */
-import { clear as clearStore, createStore, del, get, set, type UseStore } from 'idb-keyval';
 import { log } from '@/lib/log';
+import { database } from '@/lib/store/db';
+import type { ReadRecord } from '@/lib/store/schema';
 
 export interface CachedRead<T> {
   value: T;
@@ -12,7 +13,6 @@ export interface CachedRead<T> {
 }
 
 export interface ReadCacheOptions {
-  store?: UseStore;
   now?: () => number;
   /** Age after which an entry is shown as stale and revalidated. */
   freshForMs?: number;
@@ -27,31 +27,20 @@ export interface ReadCache {
     key: string,
     loader: () => Promise<T>,
   ): Promise<CachedRead<T> & { refreshed?: Promise<CachedRead<T>> }>;
-  delete(key: string): Promise<void>;
   /** Used when the service URL changes: nothing of the old service may show. */
   clear(): Promise<void>;
 }
 
-interface StoredRead {
-  value: unknown;
-  fetchedAt: number;
-}
-
 export const DEFAULT_FRESH_FOR_MS = 60_000;
 
-export function readCacheStore(): UseStore {
-  return createStore('playbook-companion-read-cache', 'reads');
-}
-
 export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
-  const store = options.store ?? readCacheStore();
   const now = options.now ?? Date.now;
   const freshForMs = options.freshForMs ?? DEFAULT_FRESH_FOR_MS;
   const inFlight = new Map<string, Promise<CachedRead<unknown>>>();
   // Bumped by clear(): a revalidation that started before must not write the old service's data back.
   let generation = 0;
 
-  function view<T>(stored: StoredRead): CachedRead<T> {
+  function view<T>(stored: ReadRecord): CachedRead<T> {
     return {
       value: stored.value as T,
       fetchedAt: stored.fetchedAt,
@@ -60,7 +49,7 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
   }
 
   async function getEntry<T>(key: string): Promise<CachedRead<T> | undefined> {
-    const stored = await get<StoredRead>(key, store);
+    const stored = await (await database()).get('reads', key);
     if (!stored || typeof stored.fetchedAt !== 'number') return undefined;
     return view<T>(stored);
   }
@@ -72,8 +61,10 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
     const task = (async () => {
       try {
         const value = await loader();
-        const stored: StoredRead = { value, fetchedAt: now() };
-        if (startedIn === generation) await set(key, stored, store);
+        const stored: ReadRecord = { value, fetchedAt: now() };
+        const db = await database();
+        // Checked with no await before the put: a clear() in between would otherwise be undone.
+        if (startedIn === generation) await db.put('reads', stored, key);
         return view<T>(stored);
       } finally {
         inFlight.delete(key);
@@ -94,13 +85,10 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
       refreshed.catch((error: unknown) => log.warn('api.read-cache.revalidate-failed', { key, error }));
       return { ...cached, refreshed };
     },
-    async delete(key) {
-      await del(key, store);
-    },
     async clear() {
       generation++;
       inFlight.clear();
-      await clearStore(store);
+      await (await database()).clear('reads');
     },
   };
 }

@@ -1,4 +1,5 @@
 import { browser } from 'wxt/browser';
+import { STORAGE_ITEMS } from '@/lib/store/inventory';
 
 /**
  * How many drafts a tab's content script may start per minute. Each draft opens a confirm
@@ -8,7 +9,7 @@ import { browser } from 'wxt/browser';
  */
 export const DRAFTS_PER_TAB_PER_MINUTE = 3;
 const WINDOW_MS = 60_000;
-const KEY_PREFIX = 'outbox.draftTimes.';
+const KEY_PREFIX = STORAGE_ITEMS.draftTimes.keyPrefix;
 
 const memory = new Map<string, number[]>();
 let queue: Promise<unknown> = Promise.resolve();

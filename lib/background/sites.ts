@@ -5,12 +5,13 @@ import { parseSitePattern } from '@/lib/finance/sites';
 import { log } from '@/lib/log';
 import { HandledError, type HandlerRegistry } from '@/lib/messaging';
 import { getSettings, serviceOrigins } from '@/lib/store/settings';
+import { STORAGE_ITEMS } from '@/lib/store/inventory';
 
 /**
  * Finance sites beyond the built-in list: the options page asks the browser for the host
  * permission (a user gesture), then the background registers the content script there.
  */
-const extraSitesItem = storage.defineItem<string[]>('local:extraSites', { fallback: [] });
+const extraSitesItem = storage.defineItem<string[]>(STORAGE_ITEMS.extraSites.key, { fallback: [] });
 const SCRIPT_ID = 'finance-extra-sites';
 const CONTENT_SCRIPT = 'content-scripts/finance.js';
 

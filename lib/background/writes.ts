@@ -31,6 +31,7 @@ import {
   type OutboxEntry,
   type WriteDraft,
 } from '@/lib/outbox';
+import { ALARMS } from '@/lib/store/inventory';
 import { keyFingerprint } from '@/lib/store/apiKey';
 import { getSettings } from '@/lib/store/settings';
 import { openConfirmWindow } from './confirmWindow';
@@ -40,7 +41,7 @@ import { readCache, serviceClient } from './service';
 
 const SENT_KEPT_MS = 24 * 60 * 60 * 1000;
 /** Alarms that resend a write the service asked us to hold back (429 with a long wait). */
-const RETRY_ALARM_PREFIX = 'write-retry:';
+const RETRY_ALARM_PREFIX = ALARMS.writeRetry.namePrefix;
 const WAIT_KINDS = new Set(['deferred', 'rate-limited']);
 /** Failures after which the service may have committed the write: its key must not change. */
 const MAY_HAVE_LANDED = new Set(['network', 'timeout', 'server', 'malformed-response', 'interrupted']);

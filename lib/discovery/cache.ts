@@ -1,13 +1,10 @@
 /**
- * Discovery documents cached in the extension origin's IndexedDB (idb-keyval, its own store),
+ * Discovery documents cached in the extension's database (the `discovery` store),
  * keyed by absolute URL with their ETag, so a run can revalidate with If-None-Match and a
  * browser that is offline still has something to show (marked stale).
  */
-import { clear, createStore, del, get, set, type UseStore } from 'idb-keyval';
 import { z } from 'zod';
-
-export const DISCOVERY_CACHE_DB = 'playbook-companion-discovery';
-export const DISCOVERY_CACHE_STORE = 'documents';
+import { database } from '@/lib/store/db';
 
 export const CachedDocumentSchema = z.object({
   url: z.string(),
@@ -23,28 +20,22 @@ export type CachedDocument = z.infer<typeof CachedDocumentSchema>;
 export interface DocumentCache {
   get(url: string): Promise<CachedDocument | undefined>;
   set(document: CachedDocument): Promise<void>;
-  delete(url: string): Promise<void>;
   clear(): Promise<void>;
-}
-
-let store: UseStore | undefined;
-
-// Opened lazily: importing this module must not touch IndexedDB.
-function discoveryStore(): UseStore {
-  store ??= createStore(DISCOVERY_CACHE_DB, DISCOVERY_CACHE_STORE);
-  return store;
 }
 
 export const idbDocumentCache: DocumentCache = {
   async get(url) {
-    const value: unknown = await get(url, discoveryStore());
+    const value = await (await database()).get('discovery', url);
     // A record of an older or foreign shape is treated as absent rather than trusted.
     const parsed = CachedDocumentSchema.safeParse(value);
     return parsed.success ? parsed.data : undefined;
   },
-  set: (document) => set(document.url, document, discoveryStore()),
-  delete: (url) => del(url, discoveryStore()),
-  clear: () => clear(discoveryStore()),
+  async set(document) {
+    await (await database()).put('discovery', document, document.url);
+  },
+  async clear() {
+    await (await database()).clear('discovery');
+  },
 };
 
 /** Drops every cached discovery document (called when the service URL changes). */

@@ -17,6 +17,7 @@ import {
 import { notificationFor, NOTIFIED_TYPES } from './notifications';
 import { EVENTS_PORT, type EventsPortMessage } from './port';
 import { createBoundedSseParser, SseLimitError } from './sse';
+import { ALARMS } from '@/lib/store/inventory';
 
 /**
  * Live events without webhooks, as the interface prescribes: while a side panel holds an
@@ -24,7 +25,7 @@ import { createBoundedSseParser, SseLimitError } from './sse';
  * an alarm polls `listEvents` from the stored cursor. Both feed one deduplicated list, the badge
  * and the notifications.
  */
-export const POLL_ALARM = 'events-poll';
+export const POLL_ALARM = ALARMS.eventsPoll.name;
 /** Chrome refuses shorter periods for packed extensions; settings cannot go below it. */
 export const MIN_POLL_MINUTES = 1;
 const NOTIFICATION_PREFIX = 'event|';

@@ -1,8 +1,8 @@
-import { createStore, del, entries, get, set } from 'idb-keyval';
 import type { ConfirmedIntent, WriteOperation, WriteResolution } from '@/lib/api/writeOperations';
+import { database } from '@/lib/store/db';
 
 /**
- * Drafts the user started, kept in IndexedDB of the extension origin from the moment of the click,
+ * Drafts the user started, kept in the extension's database (the `outbox` store) from the moment of the click,
  * so a service-worker restart, a closed tab or a browser restart loses nothing.
  */
 export type DraftOrigin = 'content-script' | 'context-menu' | 'extension-page';
@@ -46,8 +46,6 @@ export interface OutboxEntry<T = unknown> {
   error?: { message: string; code?: string; problemCode?: string; retryAt?: number };
 }
 
-const outbox = createStore('playbook-companion-outbox', 'drafts');
-
 export async function addToOutbox<T>(
   input: Pick<OutboxEntry<T>, 'origin' | 'operationId' | 'draft'>,
 ): Promise<OutboxEntry<T>> {
@@ -59,20 +57,25 @@ export async function addToOutbox<T>(
     updatedAt: now,
     ...input,
   };
-  await set(entry.id, entry, outbox);
+  await (await database()).put('outbox', entry, entry.id);
   return entry;
 }
 
 export async function getOutboxEntry<T = unknown>(id: string): Promise<OutboxEntry<T> | undefined> {
-  return get<OutboxEntry<T>>(id, outbox);
+  return (await (await database()).get('outbox', id)) as OutboxEntry<T> | undefined;
 }
 
 export async function updateOutboxEntry<T>(
   id: string,
   change: Partial<Omit<OutboxEntry<T>, 'id' | 'createdAt'>>,
 ): Promise<OutboxEntry<T> | undefined> {
-  const current = await getOutboxEntry<T>(id);
-  if (!current) return undefined;
+  // One transaction, so an update cannot undo a claim made between its read and its write.
+  const transaction = (await database()).transaction('outbox', 'readwrite');
+  const current = (await transaction.store.get(id)) as OutboxEntry<T> | undefined;
+  if (!current) {
+    await transaction.done;
+    return undefined;
+  }
   // The id and creation time are the entry's identity: a change can never move or re-date it.
   const next: OutboxEntry<T> = {
     ...current,
@@ -81,7 +84,7 @@ export async function updateOutboxEntry<T>(
     createdAt: current.createdAt,
     updatedAt: new Date().toISOString(),
   };
-  await set(id, next, outbox);
+  await Promise.all([transaction.store.put(next, id), transaction.done]);
   return next;
 }
 
@@ -90,36 +93,29 @@ export async function updateOutboxEntry<T>(
  * windows (or a confirm and a retry alarm) can never both send it. Undefined when it was not free.
  */
 export async function claimForSending<T>(id: string, draft: T): Promise<OutboxEntry<T> | undefined> {
-  return outbox('readwrite', (store) => {
-    return new Promise<OutboxEntry<T> | undefined>((resolve, reject) => {
-      const read = store.get(id);
-      read.onerror = () => reject(read.error ?? new Error('outbox read failed'));
-      read.onsuccess = () => {
-        const current = read.result as OutboxEntry<T> | undefined;
-        if (!current || (current.status !== 'pending' && current.status !== 'failed')) {
-          resolve(undefined);
-          return;
-        }
-        const claimed: OutboxEntry<T> = {
-          ...current,
-          status: 'sending',
-          draft,
-          error: undefined,
-          updatedAt: new Date().toISOString(),
-        };
-        const write = store.put(claimed, id);
-        write.onerror = () => reject(write.error ?? new Error('outbox write failed'));
-        write.onsuccess = () => resolve(claimed);
-      };
-    });
-  });
+  const transaction = (await database()).transaction('outbox', 'readwrite');
+  // No await on anything but this transaction's requests between the read and the write, or it would commit early.
+  const current = (await transaction.store.get(id)) as OutboxEntry<T> | undefined;
+  if (!current || (current.status !== 'pending' && current.status !== 'failed')) {
+    await transaction.done;
+    return undefined;
+  }
+  const claimed: OutboxEntry<T> = {
+    ...current,
+    status: 'sending',
+    draft,
+    error: undefined,
+    updatedAt: new Date().toISOString(),
+  };
+  await Promise.all([transaction.store.put(claimed, id), transaction.done]);
+  return claimed;
 }
 
 export async function removeFromOutbox(id: string): Promise<void> {
-  await del(id, outbox);
+  await (await database()).delete('outbox', id);
 }
 
 export async function listOutbox(): Promise<OutboxEntry[]> {
-  const all = await entries<string, OutboxEntry>(outbox);
-  return all.map(([, entry]) => entry).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const all = (await (await database()).getAll('outbox')) as OutboxEntry[];
+  return all.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }

@@ -1,35 +1,31 @@
-import { createStore, del, get, set } from 'idb-keyval';
 import { registerSecret } from '@/lib/log';
 import type { KeyState } from '@/lib/messaging/protocol';
+import { database } from './db';
+import type { ApiKeyRecord } from './schema';
 import { getSettings } from './settings';
 
 /**
- * The API key lives in IndexedDB of the extension's own origin. Content scripts run in the page's
+ * The API key lives in the extension's own database (lib/store/inventory.ts). Content scripts run in the page's
  * origin and cannot open this database; `storage.*` areas are avoided on purpose (content scripts
  * can read `storage.local` unless it is locked, and `storage.sync` leaves the machine).
  * A key is bound to the API origin it was saved for: pointing the settings elsewhere never sends
  * it there; the user enters a key for the new service.
  */
-const secrets = createStore('playbook-companion-secrets', 'secrets');
 const API_KEY = 'api-key';
-
-interface StoredKey {
-  key: string;
-  apiOrigin: string;
-}
 
 async function currentApiOrigin(): Promise<string> {
   return new URL((await getSettings()).apiUrl).origin;
 }
 
-function isStoredKey(value: unknown): value is StoredKey {
-  const record = value as Partial<StoredKey> | undefined;
+/** A record copied from an older version is checked, not trusted. */
+function isStoredKey(value: unknown): value is ApiKeyRecord {
+  const record = value as Partial<ApiKeyRecord> | undefined;
   return typeof record?.key === 'string' && record.key.length > 0 && typeof record.apiOrigin === 'string';
 }
 
 /** The key for the configured API origin, or undefined when none was saved for it. */
 export async function loadApiKey(): Promise<string | undefined> {
-  const stored = await get<unknown>(API_KEY, secrets);
+  const stored: unknown = await (await database()).get('secrets', API_KEY);
   if (!isStoredKey(stored) || stored.apiOrigin !== (await currentApiOrigin())) return undefined;
   registerSecret(stored.key);
   return stored.key;
@@ -38,12 +34,13 @@ export async function loadApiKey(): Promise<string | undefined> {
 /** Saves the key for the API origin configured now (settings are saved first). */
 export async function storeApiKey(key: string): Promise<KeyState> {
   registerSecret(key);
-  await set(API_KEY, { key, apiOrigin: await currentApiOrigin() } satisfies StoredKey, secrets);
+  const record: ApiKeyRecord = { key, apiOrigin: await currentApiOrigin() };
+  await (await database()).put('secrets', record, API_KEY);
   return describeKey(key);
 }
 
 export async function removeApiKey(): Promise<KeyState> {
-  await del(API_KEY, secrets);
+  await (await database()).delete('secrets', API_KEY);
   return { set: false };
 }
 

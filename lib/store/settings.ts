@@ -1,16 +1,12 @@
-import { createStore, get, set } from 'idb-keyval';
+import { database } from './db';
+import type { SettingsRecord } from './schema';
 
 /**
  * Where the extension looks for the service. Not secret, but it decides where the key is sent,
  * so it lives in the extension origin's IndexedDB: content scripts can write `storage.local`
  * (they need it for their own dismissals), and a rewritten API URL would carry the key away.
  */
-export interface Settings {
-  serviceUrl: string;
-  apiUrl: string;
-  /** How often the background polls `listEvents` while no side panel streams them. */
-  pollMinutes: number;
-}
+export type Settings = SettingsRecord;
 
 /** The sandbox (`npm start`) is the default service, so a fresh install works with no setup. */
 export const SANDBOX_SERVICE_URL = 'http://127.0.0.1:8787';
@@ -20,7 +16,6 @@ export const DEFAULT_SETTINGS: Settings = {
   pollMinutes: 5,
 };
 
-const settingsStore = createStore('playbook-companion-settings', 'settings');
 const SETTINGS_KEY = 'settings';
 
 /** 127.0.0.0/8, localhost and [::1]: the only hosts where plain http may carry the key. */
@@ -91,7 +86,7 @@ export function insecureSettingsUrls(settings: Pick<Settings, 'serviceUrl' | 'ap
 }
 
 export async function getSettings(): Promise<Settings> {
-  return { ...DEFAULT_SETTINGS, ...(await get<Partial<Settings>>(SETTINGS_KEY, settingsStore)) };
+  return { ...DEFAULT_SETTINGS, ...(await (await database()).get('settings', SETTINGS_KEY)) };
 }
 
 /** Trailing slashes and default ports are noise in an origin comparison; keep one spelling. */
@@ -119,7 +114,7 @@ export async function saveSettings(next: Partial<Settings>): Promise<SettingsCha
     apiUrl: next.apiUrl ? normalizeServiceUrl(next.apiUrl) : current.apiUrl,
     pollMinutes: next.pollMinutes ?? current.pollMinutes,
   };
-  await set(SETTINGS_KEY, settings, settingsStore);
+  await (await database()).put('settings', settings, SETTINGS_KEY);
   return {
     settings,
     serviceChanged: settings.serviceUrl !== current.serviceUrl || settings.apiUrl !== current.apiUrl,

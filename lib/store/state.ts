@@ -1,23 +1,17 @@
-import { clear, createStore, del, get, set } from 'idb-keyval';
+import { database } from './db';
 
 /**
- * Service data the worker keeps across restarts (the last discovery report, recent events):
- * IndexedDB of the extension origin, where content scripts cannot read it.
+ * Service data the worker keeps across restarts (the last discovery report, recent events), in
+ * the extension's own database (lib/store/inventory.ts), where content scripts cannot read it.
  */
-const state = createStore('playbook-companion-state', 'state');
-
-export function readState<T>(key: string): Promise<T | undefined> {
-  return get<T>(key, state);
+export async function readState<T>(key: string): Promise<T | undefined> {
+  return (await (await database()).get('state', key)) as T | undefined;
 }
 
-export function writeState<T>(key: string, value: T): Promise<void> {
-  return set(key, value, state);
+export async function writeState<T>(key: string, value: T): Promise<void> {
+  await (await database()).put('state', value, key);
 }
 
-export function deleteState(key: string): Promise<void> {
-  return del(key, state);
-}
-
-export function clearState(): Promise<void> {
-  return clear(state);
+export async function clearState(): Promise<void> {
+  await (await database()).clear('state');
 }

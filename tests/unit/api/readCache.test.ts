@@ -1,21 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createStore } from 'idb-keyval';
 import { createReadCache } from '@/lib/api';
 import { captureLogs, fakeClock } from './support';
 
 let restoreLogs: () => void;
-let storeCount = 0;
-beforeEach(() => {
+beforeEach(async () => {
   restoreLogs = captureLogs().restore;
+  await createReadCache().clear();
 });
 afterEach(() => restoreLogs());
 
 function setup() {
-  storeCount++;
   const clock = fakeClock();
-  const store = createStore(`test-read-cache-${storeCount}-${Date.now()}`, 'reads');
-  const cache = createReadCache({ store, now: clock.now, freshForMs: 30_000 });
-  return { cache, clock, store };
+  const cache = createReadCache({ now: clock.now, freshForMs: 30_000 });
+  return { cache, clock };
 }
 
 describe('read cache (stale-while-revalidate)', () => {
@@ -80,10 +77,10 @@ describe('read cache (stale-while-revalidate)', () => {
     expect(await cache.get('b')).toBeUndefined();
   });
 
-  it('survives a worker restart: a new cache on the same store sees the value', async () => {
-    const { cache, clock, store } = setup();
+  it('survives a worker restart: a new cache sees the value', async () => {
+    const { cache, clock } = setup();
     await cache.revalidate('k', () => Promise.resolve('kept'));
-    const restarted = createReadCache({ store, now: clock.now, freshForMs: 30_000 });
+    const restarted = createReadCache({ now: clock.now, freshForMs: 30_000 });
     expect(await restarted.get('k')).toMatchObject({ value: 'kept' });
   });
 });

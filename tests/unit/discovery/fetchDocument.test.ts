@@ -14,7 +14,6 @@ function memoryCache(
     get: (url) => Promise.resolve(entries.get(url)),
     set: (doc) =>
       failWrites ? Promise.reject(new Error('quota')) : (entries.set(doc.url, doc), Promise.resolve()),
-    delete: (url) => (entries.delete(url), Promise.resolve()),
     clear: () => (entries.clear(), Promise.resolve()),
   };
 }

@@ -1,5 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { addToOutbox, getOutboxEntry, listOutbox, removeFromOutbox, updateOutboxEntry } from '@/lib/outbox';
+import {
+  addToOutbox,
+  claimForSending,
+  getOutboxEntry,
+  listOutbox,
+  removeFromOutbox,
+  updateOutboxEntry,
+} from '@/lib/outbox';
 
 beforeEach(async () => {
   for (const entry of await listOutbox()) await removeFromOutbox(entry.id);
@@ -54,5 +61,32 @@ describe('outbox', () => {
     expect((await listOutbox()).map((e) => e.id)).toEqual([second.id, first.id]);
     await removeFromOutbox(first.id);
     expect((await listOutbox()).map((e) => e.id)).toEqual([second.id]);
+  });
+});
+
+describe('claimForSending', () => {
+  it('gives a draft to exactly one of many concurrent claims', async () => {
+    const entry = await addToOutbox({
+      origin: 'extension-page',
+      operationId: 'createPlaybook',
+      draft: { n: 0 },
+    });
+    const claims = await Promise.all([1, 2, 3, 4].map((n) => claimForSending(entry.id, { n })));
+    const winners = claims.filter((claim) => claim !== undefined);
+    expect(winners).toHaveLength(1);
+    expect(await getOutboxEntry(entry.id)).toMatchObject({ status: 'sending', draft: winners[0].draft });
+  });
+
+  it('claims a failed draft again but never one being sent or sent', async () => {
+    const entry = await addToOutbox({ origin: 'extension-page', operationId: 'createPlaybook', draft: {} });
+    await updateOutboxEntry(entry.id, { status: 'failed', error: { message: 'offline' } });
+    expect(await claimForSending(entry.id, { retry: true })).toMatchObject({
+      status: 'sending',
+      error: undefined,
+    });
+    expect(await claimForSending(entry.id, {})).toBeUndefined();
+    await updateOutboxEntry(entry.id, { status: 'sent' });
+    expect(await claimForSending(entry.id, {})).toBeUndefined();
+    expect(await claimForSending('missing', {})).toBeUndefined();
   });
 });

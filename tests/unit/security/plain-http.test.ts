@@ -1,4 +1,3 @@
-import { createStore, set } from 'idb-keyval';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { readAppState } from '@/lib/background/state';
@@ -13,6 +12,7 @@ import {
   serviceUrlProblem,
 } from '@/lib/store/settings';
 import { clientFor, json, rejection } from '../api/support';
+import { database } from '@/lib/store/db';
 
 /** The key travels only over https, unless the host is this computer (issue 11, point 4). */
 const HTTPS_ONLY = 'Use https for a service that is not on this computer.';
@@ -42,8 +42,6 @@ describe('serviceUrlProblem', () => {
 });
 
 describe('settings saved by an older version over plain http', () => {
-  const settingsStore = createStore('playbook-companion-settings', 'settings');
-
   beforeEach(async () => {
     await saveSettings(DEFAULT_SETTINGS);
     vi.spyOn(fakeBrowser.runtime, 'getManifest').mockReturnValue({
@@ -58,11 +56,12 @@ describe('settings saved by an older version over plain http', () => {
   });
 
   it('are flagged in the state every page reads', async () => {
-    await set(
-      'settings',
-      { serviceUrl: 'http://example.com', apiUrl: 'http://example.com/api/v1', pollMinutes: 5 },
-      settingsStore,
-    );
+    const settings = {
+      serviceUrl: 'http://example.com',
+      apiUrl: 'http://example.com/api/v1',
+      pollMinutes: 5,
+    };
+    await (await database()).put('settings', settings, 'settings');
     const state = await readAppState();
     expect(state.insecureSettings).toEqual({
       urls: ['http://example.com'],

@@ -1,0 +1,58 @@
+import type { DBSchema, IDBPDatabase } from 'idb';
+import { DATABASE_STORES, type DatabaseStoreName } from './inventory';
+
+/** What the options page saved; the defaults live in lib/store/settings.ts. */
+export interface SettingsRecord {
+  serviceUrl: string;
+  apiUrl: string;
+  /** How often the background polls `listEvents` while no side panel streams them. */
+  pollMinutes: number;
+}
+
+/** The API key and the API origin it was saved for: it is sent to that origin only. */
+export interface ApiKeyRecord {
+  key: string;
+  apiOrigin: string;
+}
+
+/** The outbox's own type (lib/outbox) is richer; the database needs only these. */
+export interface OutboxRecord {
+  id: string;
+  status: string;
+  createdAt: string;
+}
+
+export interface ReadRecord {
+  value: unknown;
+  fetchedAt: number;
+}
+
+/**
+ * The stores of the one database, all with out-of-line keys. Records that may predate a
+ * shape (older versions, migrated data) are read as `unknown` or checked by their module.
+ */
+export interface CompanionSchema extends DBSchema {
+  secrets: { key: 'api-key'; value: ApiKeyRecord };
+  settings: { key: 'settings'; value: Partial<SettingsRecord> };
+  outbox: { key: string; value: OutboxRecord };
+  state: { key: string; value: unknown };
+  reads: { key: string; value: ReadRecord };
+  discovery: { key: string; value: unknown };
+  meta: { key: string; value: string };
+}
+
+export type CompanionDatabase = IDBPDatabase<CompanionSchema>;
+
+/** Raise by one for each schema change and add its step to `upgrade`. */
+export const DATABASE_VERSION = 1;
+
+/** Creates what the inventory lists and the database lacks: safe to run at every version step. */
+function createMissingStores(db: CompanionDatabase): void {
+  for (const name of Object.keys(DATABASE_STORES) as DatabaseStoreName[])
+    if (!db.objectStoreNames.contains(name)) db.createObjectStore(name);
+}
+
+/** One step per version; a new store is `if (oldVersion < N) createMissingStores(db)` with the version raised. */
+export function upgrade(db: CompanionDatabase, oldVersion: number): void {
+  if (oldVersion < 1) createMissingStores(db);
+}
