@@ -1,5 +1,6 @@
 import { browser, type Browser } from 'wxt/browser';
 import { createParser } from 'eventsource-parser';
+import { abortableSleep } from '@/lib/api/retry';
 import { serviceEventSchema, type ServiceEvent } from '@/lib/api/schemas';
 import { serviceClient } from '@/lib/background/service';
 import { log } from '@/lib/log';
@@ -127,13 +128,6 @@ export async function pollEvents(): Promise<{ received: number }> {
   return { received };
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
-}
-
 async function readStream(response: Response, signal: AbortSignal): Promise<void> {
   if (!response.body) return;
   const parser = createParser({
@@ -187,7 +181,8 @@ async function runStream(signal: AbortSignal): Promise<void> {
     }
     if (signal.aborted) break;
     broadcast({ type: 'stream', state: 'retrying' });
-    await sleep(backoff, signal);
+    // An abort ends the wait early; the loop then stops.
+    await abortableSleep(backoff, signal).catch(() => undefined);
     backoff = Math.min(backoff * 2, STREAM_BACKOFF_MS.max);
   }
 }
