@@ -2,7 +2,7 @@ import type { Plugin } from 'vite';
 
 /**
  * zod compiles fast validators with `new Function` when it may. The extension runs zod jitless
- * (lib/csp.ts), so that code is dead, but it still ships, and a bundle that contains
+ * (lib/zodConfig.ts), so that code is dead, but it still ships, and a bundle that contains
  * `new Function` is one a reviewer (and Firefox's linter) must trust blindly. This swaps zod's
  * `Function` for one that throws, so the shipped bundles hold no code generation at all.
  * COMPAT(zod-4): if zod stops spelling it `const F = Function;` the build fails here, on purpose.

@@ -1,4 +1,4 @@
-import '@/lib/csp';
+import '@/lib/zodConfig';
 import { defineBackground } from 'wxt/utils/define-background';
 import { startBackground } from '@/lib/background';
 

@@ -163,7 +163,21 @@ function findOperation(doc: OpenApiDocument, operationId: string): FoundOperatio
   return undefined;
 }
 
-/** Follows a local `$ref` (`#/components/...`) inside the document; other refs are not fetched. */
+/** One JSON-pointer segment of a `$ref` fragment, or undefined when its percent-encoding is broken. */
+function pointerSegment(raw: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+  return decoded.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/**
+ * Follows a local `$ref` (`#/components/...`) inside the document, own properties only; other refs
+ * are not fetched. The one `$ref` lookup of the extension: everything reading the document uses it.
+ */
 export function resolveLocalRef(doc: unknown, value: unknown, depth = 0): unknown {
   if (depth > 16 || typeof value !== 'object' || value === null) return value;
   const ref = (value as { $ref?: unknown }).$ref;
@@ -171,7 +185,8 @@ export function resolveLocalRef(doc: unknown, value: unknown, depth = 0): unknow
   if (!ref.startsWith('#/')) return undefined;
   let target: unknown = doc;
   for (const rawSegment of ref.slice(2).split('/')) {
-    const segment = decodeURIComponent(rawSegment).replace(/~1/g, '/').replace(/~0/g, '~');
+    const segment = pointerSegment(rawSegment);
+    if (segment === undefined) return undefined;
     if (typeof target !== 'object' || target === null || !Object.hasOwn(target, segment)) return undefined;
     target = (target as Record<string, unknown>)[segment];
   }

@@ -1,8 +1,8 @@
 /**
- * Stale-while-revalidate cache of popup reads in the extension's database (the `reads` store): the popup
- * shows the last answer at once, marked stale when old, while a fresh one is fetched.
+ * Cache of popup reads in the extension's database (the `reads` store), for stale-while-revalidate:
+ * the popup shows the last answer at once, marked stale when old, while a fresh one is fetched
+ * (lib/background/reads.ts decides when to answer from it).
  */
-import { log } from '@/lib/log';
 import { database } from '@/lib/store/db';
 import type { ReadRecord } from '@/lib/store/schema';
 
@@ -22,11 +22,6 @@ export interface ReadCache {
   get<T>(key: string): Promise<CachedRead<T> | undefined>;
   /** Runs the loader (once for concurrent callers of the same key) and stores its value. */
   revalidate<T>(key: string, loader: () => Promise<T>): Promise<CachedRead<T>>;
-  /** The cached value at once (revalidated in the background when stale), or the loader's when none. */
-  read<T>(
-    key: string,
-    loader: () => Promise<T>,
-  ): Promise<CachedRead<T> & { refreshed?: Promise<CachedRead<T>> }>;
   /** Used when the service URL changes: nothing of the old service may show. */
   clear(): Promise<void>;
 }
@@ -77,14 +72,6 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
   return {
     get: getEntry,
     revalidate,
-    async read<T>(key: string, loader: () => Promise<T>) {
-      const cached = await getEntry<T>(key);
-      if (!cached) return revalidate(key, loader);
-      if (!cached.stale) return cached;
-      const refreshed = revalidate(key, loader);
-      refreshed.catch((error: unknown) => log.warn('api.read-cache.revalidate-failed', { key, error }));
-      return { ...cached, refreshed };
-    },
     async clear() {
       generation++;
       inFlight.clear();

@@ -1,4 +1,4 @@
-import { isApiError, type Playbook } from '@/lib/api';
+import { isApiError, type CachedRead, type Playbook } from '@/lib/api';
 import { connectMcp } from '@/lib/mcp/client';
 import type { HandlerRegistry, PlaybookPage, ServiceOverview } from '@/lib/messaging';
 import { getSettings } from '@/lib/store/settings';
@@ -14,66 +14,53 @@ const FALL_BACK_TO_CACHE = new Set([
   'malformed-response',
 ]);
 
+type PlaybookListing = Omit<PlaybookPage, 'source' | 'fetchedAt'>;
+
 async function fetchPlaybookPage(
   operationId: 'listPlaybooks' | 'listPublicPlaybooks',
   query: Record<string, string | undefined>,
-): Promise<Omit<PlaybookPage, 'source' | 'fetchedAt'>> {
+): Promise<PlaybookListing> {
   const client = await serviceClient();
-  for await (const page of client.paginate<Playbook>(operationId, {
-    query,
-    pageSize: PAGE_SIZE,
-    maxPages: 1,
-  })) {
-    const more = page.hasMore && page.nextCursor !== null && page.stopReason !== 'repeated-cursor';
-    return { items: page.items, nextCursor: more ? page.nextCursor : null, hasMore: page.hasMore };
-  }
-  return { items: [], nextCursor: null, hasMore: false };
+  const page = await client.listPage<Playbook>(operationId, { query, pageSize: PAGE_SIZE });
+  // "Load more" only where a cursor leads to a page not seen yet.
+  const leadsOn = page.stopReason === undefined || page.stopReason === 'missing-cursor';
+  return { items: page.items, nextCursor: leadsOn ? page.nextCursor : null, hasMore: page.hasMore };
 }
 
 function describeFailure(error: unknown): string {
   return isApiError(error) ? error.message : 'The service could not be reached.';
 }
 
+function fromCache(cached: CachedRead<PlaybookListing>, staleReason: string | undefined): PlaybookPage {
+  return { ...cached.value, source: 'cache', fetchedAt: cached.fetchedAt, staleReason };
+}
+
 /**
- * A list page with stale-while-revalidate for first pages: `preferCache` answers from the cache
- * at once; otherwise the network answers, and a failure falls back to the cache, marked stale.
+ * A list page, first pages cached. The popup does stale-while-revalidate across two messages:
+ * `preferCache` answers from the cache at once, then it asks again without it. Without it the
+ * network answers and refreshes the cache; a service that cannot be reached falls back to the
+ * cache, marked stale with the reason. (ReadCache.read() would revalidate inside one answer,
+ * which a single message cannot deliver twice.)
  */
 async function playbookPage(
   operationId: 'listPlaybooks' | 'listPublicPlaybooks',
   query: Record<string, string | undefined>,
   preferCache: boolean,
 ): Promise<PlaybookPage> {
-  const settings = await getSettings();
-  const cacheKey = query.cursor
-    ? undefined
-    : `${settings.serviceUrl}|${operationId}|${query.visibility ?? 'all'}`;
-  const cached = cacheKey
-    ? await readCache.get<Omit<PlaybookPage, 'source' | 'fetchedAt'>>(cacheKey)
-    : undefined;
-  if (preferCache && cached) {
-    return {
-      ...cached.value,
-      source: 'cache',
-      fetchedAt: cached.fetchedAt,
-      staleReason: cached.stale ? 'Refreshing…' : undefined,
-    };
+  if (query.cursor) {
+    return { ...(await fetchPlaybookPage(operationId, query)), source: 'network', fetchedAt: Date.now() };
   }
+  const settings = await getSettings();
+  const cacheKey = `${settings.serviceUrl}|${operationId}|${query.visibility ?? 'all'}`;
+  const cached = await readCache.get<PlaybookListing>(cacheKey);
+  if (preferCache && cached) return fromCache(cached, cached.stale ? 'Refreshing…' : undefined);
   try {
-    if (!cacheKey)
-      return { ...(await fetchPlaybookPage(operationId, query)), source: 'network', fetchedAt: Date.now() };
     const fresh = await readCache.revalidate(cacheKey, () => fetchPlaybookPage(operationId, query));
     return { ...fresh.value, source: 'network', fetchedAt: fresh.fetchedAt };
   } catch (error) {
     const kind = isApiError(error) ? error.kind : 'network';
     // Only a service that cannot be reached or answers garbage is papered over; 401/403 must reach the user.
-    if (cached && FALL_BACK_TO_CACHE.has(kind)) {
-      return {
-        ...cached.value,
-        source: 'cache',
-        fetchedAt: cached.fetchedAt,
-        staleReason: describeFailure(error),
-      };
-    }
+    if (cached && FALL_BACK_TO_CACHE.has(kind)) return fromCache(cached, describeFailure(error));
     throw error;
   }
 }

@@ -1,5 +1,4 @@
 import { browser } from 'wxt/browser';
-import type { z } from 'zod';
 import {
   canonicalJson,
   describeResolution,
@@ -18,7 +17,7 @@ import { buildDraftFromContext } from '@/lib/finance/draft';
 import { sanitizeDraft } from '@/lib/finance/schema';
 import { normalizeTicker } from '@/lib/finance/symbols';
 import { log } from '@/lib/log';
-import { HandledError, type HandlerRegistry, type PendingWrite } from '@/lib/messaging';
+import { fieldErrors, HandledError, type HandlerRegistry, type PendingWrite } from '@/lib/messaging';
 import {
   addToOutbox,
   claimForSending,
@@ -48,12 +47,6 @@ const MAY_HAVE_LANDED = new Set(['network', 'timeout', 'server', 'malformed-resp
 /** The outbox error code of a draft that must be confirmed again before anything is sent. */
 const NEEDS_CONFIRMATION = 'operation-changed';
 
-function fieldErrors(error: z.ZodError): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) fields[issue.path.map(String).join('.') || 'body'] ??= issue.message;
-  return fields;
-}
-
 function normalizeTickers(body: Record<string, unknown>): Record<string, unknown> {
   if (!Array.isArray(body.tickers)) return body;
   const tickers: unknown[] = body.tickers;
@@ -74,7 +67,7 @@ function confirmedBody(
     throw new HandledError({
       code: 'invalid-draft',
       message: 'Some fields need attention.',
-      fields: fieldErrors(parsed.error),
+      fields: fieldErrors(parsed.error, 'body'),
     });
   return parsed.data;
 }

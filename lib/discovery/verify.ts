@@ -2,6 +2,7 @@
  * Skill integrity: SHA-256 (WebCrypto) of the raw bytes of a SKILL.md compared with the index's
  * `digest: "sha256:<hex>"`. Anything but an exact match means the content must not be used.
  */
+import { sha256Hex } from '@/lib/digest';
 
 export type SkillVerification = 'verified' | 'digest-mismatch' | 'missing' | 'invalid-digest';
 
@@ -11,12 +12,6 @@ const DIGEST = /^sha256:([0-9a-f]{64})$/i;
 export function parseSha256Digest(digest: string): string | null {
   const match = DIGEST.exec(digest.trim());
   return match ? match[1].toLowerCase() : null;
-}
-
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  // Copy into a fresh ArrayBuffer so a view over a shared or offset buffer hashes only its own bytes.
-  const hash = await crypto.subtle.digest('SHA-256', bytes.slice().buffer);
-  return Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** Verifies fetched bytes against the index digest; pass null bytes when the fetch failed. */

@@ -1,4 +1,5 @@
 import { browser, type Browser } from 'wxt/browser';
+import { abortableSleep } from '@/lib/api/retry';
 import { eventTypeSchema, serviceEventSchema, type ServiceEvent } from '@/lib/api/schemas';
 import { serviceClient } from '@/lib/background/service';
 import { log } from '@/lib/log';
@@ -134,13 +135,6 @@ export async function pollEvents(): Promise<{ received: number }> {
   return { received };
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
-}
-
 const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set(eventTypeSchema.options);
 
 /** One SSE message as a service event: its `event:` must be a known type and match the data's. */
@@ -223,7 +217,8 @@ async function runStream(signal: AbortSignal): Promise<void> {
     }
     if (signal.aborted) break;
     broadcast({ type: 'stream', state: 'retrying' });
-    await sleep(backoff, signal);
+    // An abort ends the wait early; the loop then stops.
+    await abortableSleep(backoff, signal).catch(() => undefined);
     backoff = Math.min(backoff * 2, STREAM_BACKOFF_MS.max);
   }
 }

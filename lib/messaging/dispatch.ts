@@ -33,12 +33,10 @@ function fail(code: WireError['code'], message: string, extra: Partial<WireError
   return { ok: false, error: { code, message, ...extra } };
 }
 
-function fieldErrors(error: z.ZodError): Record<string, string> {
+/** A WireError's `fields`: the first message per dotted path; `root` names an issue about the whole value. */
+export function fieldErrors(error: z.ZodError, root = '(message)'): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const path = issue.path.map(String).join('.') || '(message)';
-    fields[path] ??= issue.message;
-  }
+  for (const issue of error.issues) fields[issue.path.map(String).join('.') || root] ??= issue.message;
   return fields;
 }
 

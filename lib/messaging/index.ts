@@ -9,6 +9,7 @@ export {
 } from './sender';
 export {
   createHandlerRegistry,
+  fieldErrors,
   HandledError,
   type Handler,
   type HandlerRegistry,

@@ -1,3 +1,4 @@
+import { sha256Hex } from '@/lib/digest';
 import { registerSecret } from '@/lib/log';
 import type { KeyState } from '@/lib/messaging/protocol';
 import { database } from './db';
@@ -60,8 +61,5 @@ export async function keyFingerprint(): Promise<string | undefined> {
 
 /** The fingerprint of a given key; the API client checks the key it sends against the confirmed one. */
 export async function fingerprintOfKey(key: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key));
-  return Array.from(new Uint8Array(digest).slice(0, 8), (byte) => byte.toString(16).padStart(2, '0')).join(
-    '',
-  );
+  return (await sha256Hex(new TextEncoder().encode(key))).slice(0, 16);
 }

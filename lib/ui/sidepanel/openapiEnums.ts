@@ -3,25 +3,17 @@
  * (the extension takes operations from the document, never from its own constants): the plans
  * of createCheckoutSession, the providers of createBrokerageLink.
  */
+import { resolveLocalRef } from '@/lib/api/operations';
+
 function record(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : undefined;
 }
 
-function deref(
-  document: Record<string, unknown>,
-  value: unknown,
-  depth = 0,
-): Record<string, unknown> | undefined {
-  const node = record(value);
-  if (!node || depth > 8) return node;
-  const ref = node.$ref;
-  if (typeof ref !== 'string' || !ref.startsWith('#/')) return node;
-  let target: unknown = document;
-  for (const part of ref.slice(2).split('/'))
-    target = record(target)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-  return deref(document, target, depth + 1);
+/** A node of the document with its local `$ref` followed (own properties only). */
+function deref(document: Record<string, unknown>, value: unknown): Record<string, unknown> | undefined {
+  return record(resolveLocalRef(document, value));
 }
 
 export function bodyEnum(openapi: unknown, operationId: string, property: string): string[] {

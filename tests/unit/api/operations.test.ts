@@ -6,6 +6,7 @@ import {
   pageSizeBounds,
   parseOpenApiDocument,
   parseSunset,
+  resolveLocalRef,
   resolveOperation,
 } from '@/lib/api';
 import { API_URL, openApiDocument, rejection, SITE_URL } from './support';
@@ -273,5 +274,37 @@ describe('page size bounds come from the document', () => {
     [Number.POSITIVE_INFINITY, 20],
   ])('requested page size %s becomes %i', (requested, expected) => {
     expect(choosePageSize({ minimum: 1, maximum: 100, default: 20 }, requested)).toBe(expected);
+  });
+});
+
+describe('resolveLocalRef', () => {
+  const doc = {
+    components: {
+      schemas: {
+        Plan: { type: 'string', enum: ['pro'] },
+        'a/b': { type: 'integer' },
+        'x y': { type: 'boolean' },
+        Alias: { $ref: '#/components/schemas/Plan' },
+        Loop: { $ref: '#/components/schemas/Loop' },
+      },
+    },
+  };
+  it.each([
+    ['a local ref', '#/components/schemas/Plan', { type: 'string', enum: ['pro'] }],
+    ['a ref to a ref', '#/components/schemas/Alias', { type: 'string', enum: ['pro'] }],
+    ['an escaped slash (~1)', '#/components/schemas/a~1b', { type: 'integer' }],
+    ['a percent-encoded name', '#/components/schemas/x%20y', { type: 'boolean' }],
+    ['a missing name', '#/components/schemas/Nope', undefined],
+    ['an inherited name (__proto__)', '#/components/__proto__', undefined],
+    ['an inherited name (constructor)', '#/components/schemas/constructor', undefined],
+    ['a broken percent-encoding', '#/components/schemas/%E0%A4%A', undefined],
+    ['a lone percent sign', '#/components/%', undefined],
+    ['a remote ref (not fetched)', 'https://evil.example.test/schema.json', undefined],
+  ])('%s', (_name, ref, expected) => {
+    expect(resolveLocalRef(doc, { $ref: ref })).toEqual(expected);
+  });
+
+  it('a ref cycle ends instead of recursing forever', () => {
+    expect(() => resolveLocalRef(doc, { $ref: '#/components/schemas/Loop' })).not.toThrow();
   });
 });

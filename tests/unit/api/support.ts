@@ -375,3 +375,27 @@ export function bookIdDialectDocument() {
   (doc.components.parameters.Limit.schema as Record<string, unknown>).default = 10;
   return doc;
 }
+
+/** The account the service answers getAccount with in these tests. */
+export const account = {
+  id: 'u1',
+  name: 'Ada',
+  email: 'ada@example.test',
+  plan: 'pro',
+  permissions: ['playbooks:read'],
+  brokerage_linked: false,
+};
+
+/** Requests that carried the key anywhere but the API origin. */
+export function keyLeaks(requests: RecordedRequest[]) {
+  return requests.filter(
+    (request) => JSON.stringify(request).includes(SENTINEL_KEY) && request.origin !== API_ORIGIN,
+  );
+}
+
+/** The service status getStatus answers with in these tests. */
+export const status = {
+  status: 'operational',
+  components: [{ name: 'api', status: 'operational' }],
+  updated_at: '2026-01-15T12:00:00Z',
+};

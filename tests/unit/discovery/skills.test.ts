@@ -6,7 +6,8 @@ import {
   parseSkillsIndex,
   SkillFormatError,
 } from '@/lib/discovery/skills';
-import { parseSha256Digest, sha256Hex, verifySkillDigest } from '@/lib/discovery/verify';
+import { sha256Hex } from '@/lib/digest';
+import { parseSha256Digest, verifySkillDigest } from '@/lib/discovery/verify';
 
 const INDEX_URL = 'https://svc.example/.well-known/agent-skills/index.json';
 const sha = (text: string | Uint8Array) => createHash('sha256').update(text).digest('hex');

@@ -1,0 +1,279 @@
+/**
+ * Cursor pagination, REST (`data`, `has_more`, `next_cursor`) and GraphQL (`edges`, `pageInfo`)
+ * alike: each form only fetches a page; one set of rules decides when a walk stops (the end, a
+ * missing cursor, a cursor seen before, the page limit), so a service that loops cannot keep the
+ * worker paging forever and an early stop is never reported as a complete list.
+ */
+import { z } from 'zod';
+import { log } from '@/lib/log';
+import { ApiError } from './errors';
+import {
+  choosePageSize,
+  pageSizeBounds,
+  type PageSizeBounds,
+  type QueryValue,
+  type ResolvedOperation,
+  type UrlArguments,
+} from './operations';
+import {
+  graphQLConnectionSchema,
+  graphQLResponseSchema,
+  listPageSchema,
+  type GraphQLPlaybook,
+  type Playbook,
+} from './schemas';
+import type { ApiResponse } from './transport';
+import { parseKnownShape } from './validate';
+
+export type PageStopReason = 'end' | 'max-pages' | 'repeated-cursor' | 'missing-cursor';
+
+export interface ListPageOptions {
+  path?: UrlArguments['path'];
+  /** `cursor` here continues after an earlier page's nextCursor. */
+  query?: Record<string, QueryValue>;
+  pageSize?: number;
+  signal?: AbortSignal;
+}
+
+export interface PaginateOptions extends ListPageOptions {
+  maxPages?: number;
+}
+
+export interface GraphQLPaginateOptions {
+  visibility?: 'private' | 'unlisted' | 'public';
+  /** Continue after this cursor (an `endCursor` of an earlier page). */
+  after?: string;
+  pageSize?: number;
+  maxPages?: number;
+  signal?: AbortSignal;
+}
+
+/** One page of a list. */
+export interface ListPageResult<T> {
+  items: T[];
+  /** The cursor this page was requested with. */
+  cursor?: string;
+  nextCursor: string | null;
+  hasMore: boolean;
+  /** Why no page may follow this one; absent while nextCursor leads to a page not seen yet. */
+  stopReason?: PageStopReason;
+}
+
+/** One page of a walk over many. */
+export interface Page<T> extends ListPageResult<T> {
+  pageNumber: number;
+  /** True only when the service said there is nothing more (never while has_more holds). */
+  complete: boolean;
+}
+
+/** A read as the client sends it (coalesced, retried, validated). */
+export type ReadCall = (
+  operationId: string,
+  options: UrlArguments & { body?: unknown; signal?: AbortSignal },
+) => Promise<ApiResponse<unknown>>;
+
+export interface PaginationDeps {
+  call: ReadCall;
+  /** Resolves a read, noting deprecations. */
+  resolve(operationId: string): ResolvedOperation;
+  /** Resolves an operation only to read its declared bounds; throws when it is unusable. */
+  lookup(operationId: string): ResolvedOperation;
+}
+
+export interface Pagination {
+  listPage: <T = unknown>(operationId: string, options?: ListPageOptions) => Promise<ListPageResult<T>>;
+  paginate: <T = unknown>(
+    operationId: string,
+    options?: PaginateOptions,
+  ) => AsyncGenerator<Page<T>, void, undefined>;
+  paginateGraphQL: (
+    options?: GraphQLPaginateOptions,
+  ) => AsyncGenerator<Page<GraphQLPlaybook>, void, undefined>;
+}
+
+/** What a page fetch tells about the list, whatever its wire form. */
+interface FetchedPage<T> {
+  items: T[];
+  nextCursor: string | null;
+  hasMore: boolean;
+}
+
+/** A list as something that fetches the page after a cursor (undefined: the first page). */
+interface CursorList<T> {
+  /** The operation named in logs. */
+  operationId: string;
+  startCursor?: string;
+  fetchPage(cursor: string | undefined): Promise<FetchedPage<T>>;
+}
+
+/** REST lists of playbooks whose GraphQL connection is equivalent. */
+const PLAYBOOK_LISTS = new Set(['listPlaybooks', 'listPlaybooksLegacy']);
+/** The contract's batch size, the GraphQL page bound when the document declares none. */
+const GRAPHQL_FALLBACK_BOUNDS: PageSizeBounds = { minimum: 1, maximum: 50, default: 20 };
+const DEFAULT_MAX_PAGES = 10;
+const HARD_MAX_PAGES = 100;
+
+const PLAYBOOKS_QUERY = `query Playbooks($first: Int, $after: String, $visibility: Visibility) {
+  playbooks(first: $first, after: $after, visibility: $visibility) {
+    edges { cursor node { id title thesis visibility status tickers createdAt updatedAt etag owner { id name } } }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+/** A GraphQL node in the REST shape (camelCase dates back to snake_case), so callers see one Playbook. */
+function restPlaybookOf(node: GraphQLPlaybook): Playbook {
+  const { createdAt, updatedAt, ...rest } = node;
+  return { ...rest, created_at: createdAt, updated_at: updatedAt } as Playbook;
+}
+
+function cursorOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** The one stop rule: why no page may follow `page`, given the cursors already requested. */
+function stopReasonOf(page: FetchedPage<unknown>, seen: ReadonlySet<string>): PageStopReason | undefined {
+  if (!page.hasMore) return 'end';
+  if (page.nextCursor === null || page.nextCursor === '') return 'missing-cursor';
+  if (seen.has(page.nextCursor)) return 'repeated-cursor';
+  return undefined;
+}
+
+function noteStop(operationId: string, reason: PageStopReason | undefined, pages: number): void {
+  if (reason && reason !== 'end') log.warn('api.paginate.stopped', { operationId, reason, pages });
+}
+
+async function* walk<T>(
+  list: CursorList<T>,
+  maxPages: number | undefined,
+): AsyncGenerator<Page<T>, void, undefined> {
+  const limit = Math.min(HARD_MAX_PAGES, Math.max(1, Math.floor(maxPages ?? DEFAULT_MAX_PAGES)));
+  const seen = new Set<string>();
+  let cursor = list.startCursor;
+  if (cursor !== undefined) seen.add(cursor);
+  for (let pageNumber = 1; ; pageNumber++) {
+    const page = await list.fetchPage(cursor);
+    const stopReason = stopReasonOf(page, seen) ?? (pageNumber >= limit ? 'max-pages' : undefined);
+    noteStop(list.operationId, stopReason, pageNumber);
+    yield { ...page, pageNumber, cursor, stopReason, complete: stopReason === 'end' };
+    if (stopReason) return;
+    cursor = page.nextCursor as string;
+    seen.add(cursor);
+  }
+}
+
+export function createPagination(deps: PaginationDeps): Pagination {
+  function graphQLBounds(): PageSizeBounds {
+    // The GraphQL schema is not in the OpenAPI document; the REST list's declared bounds stand in for it.
+    try {
+      const bounds = pageSizeBounds(deps.lookup('listPlaybooks'));
+      if (bounds) return bounds;
+    } catch {
+      // No usable listPlaybooks: fall back to the contract's batch size.
+    }
+    return GRAPHQL_FALLBACK_BOUNDS;
+  }
+
+  function graphQLList(options: GraphQLPaginateOptions): CursorList<GraphQLPlaybook> {
+    const first = choosePageSize(graphQLBounds(), options.pageSize);
+    return {
+      operationId: 'graphql',
+      startCursor: options.after,
+      async fetchPage(after) {
+        const variables: Record<string, unknown> = { first };
+        if (after !== undefined) variables.after = after;
+        if (options.visibility) variables.visibility = options.visibility.toUpperCase();
+        const result = await deps.call('graphql', {
+          body: { query: PLAYBOOKS_QUERY, variables },
+          signal: options.signal,
+        });
+        const body = parseKnownShape(graphQLResponseSchema, result.data, 'graphql', result.status);
+        if (body.errors && body.errors.length > 0) {
+          const reason = body.errors[0]?.message.replace(/\s+/g, ' ').slice(0, 200) ?? 'unknown error';
+          throw new ApiError({
+            kind: 'validation',
+            operationId: 'graphql',
+            status: result.status,
+            message: `graphql: the service refused the query: ${reason}`,
+          });
+        }
+        const connection = parseKnownShape(
+          graphQLConnectionSchema,
+          body.data?.playbooks,
+          'graphql',
+          result.status,
+        );
+        return {
+          items: connection.edges.map((edge) => edge.node),
+          nextCursor: connection.pageInfo.endCursor,
+          hasMore: connection.pageInfo.hasNextPage,
+        };
+      },
+    };
+  }
+
+  function restList<T>(
+    operationId: string,
+    operation: ResolvedOperation,
+    options: ListPageOptions,
+  ): CursorList<T> {
+    const bounds = pageSizeBounds(operation);
+    const limit = bounds ? choosePageSize(bounds, options.pageSize) : undefined;
+    const { cursor: startCursor, limit: _limit, ...rest } = options.query ?? {};
+    const pageShape = listPageSchema(z.unknown());
+    return {
+      operationId,
+      startCursor: cursorOf(startCursor),
+      async fetchPage(cursor) {
+        const query: Record<string, QueryValue> = { ...rest };
+        if (limit !== undefined) query.limit = limit;
+        if (cursor !== undefined) query.cursor = cursor;
+        const result = await deps.call(operationId, { path: options.path, query, signal: options.signal });
+        const page = parseKnownShape(pageShape, result.data, result.operationId, result.status);
+        return { items: page.data as T[], nextCursor: page.next_cursor, hasMore: page.has_more };
+      },
+    };
+  }
+
+  function listOf<T>(operationId: string, options: ListPageOptions): CursorList<T> {
+    const operation = deps.resolve(operationId);
+    // A playbook list past its sunset whose successor is GraphQL: page the connection instead,
+    // rather than "calling" graphql without a query (CONTRACT.md section 2: the forms are equivalent).
+    if (operation.operationId !== 'graphql' || !PLAYBOOK_LISTS.has(operationId))
+      return restList<T>(operationId, operation, options);
+    const visibility = options.query?.visibility;
+    const connection = graphQLList({
+      visibility:
+        visibility === 'private' || visibility === 'unlisted' || visibility === 'public'
+          ? visibility
+          : undefined,
+      after: cursorOf(options.query?.cursor),
+      pageSize: options.pageSize,
+      signal: options.signal,
+    });
+    return {
+      ...connection,
+      fetchPage: async (cursor) => {
+        const page = await connection.fetchPage(cursor);
+        return { ...page, items: page.items.map(restPlaybookOf) as T[] };
+      },
+    };
+  }
+
+  return {
+    async listPage<T>(operationId: string, options: ListPageOptions = {}): Promise<ListPageResult<T>> {
+      const list = listOf<T>(operationId, options);
+      const cursor = list.startCursor;
+      const page = await list.fetchPage(cursor);
+      const stopReason = stopReasonOf(page, new Set(cursor === undefined ? [] : [cursor]));
+      noteStop(list.operationId, stopReason, 1);
+      return { ...page, cursor, stopReason };
+    },
+    // Generators, so that nothing is resolved or sent before the first page is asked for.
+    async *paginate<T>(operationId: string, options: PaginateOptions = {}) {
+      yield* walk(listOf<T>(operationId, options), options.maxPages);
+    },
+    async *paginateGraphQL(options: GraphQLPaginateOptions = {}) {
+      yield* walk(graphQLList(options), options.maxPages);
+    },
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * Writes: sent one at a time, and only as the intent stored in a claimed outbox entry. The entry
+ * is read again from the outbox, the operation resolved again from the document, and the key
+ * checked against the one confirmed: anything that differs from what the user confirmed means
+ * nothing is sent. Every retry sends the confirmed bytes under the same Idempotency-Key.
+ */
+import type { z } from 'zod';
+import { log } from '@/lib/log';
+import { getOutboxEntry, playbookIdOf, type OutboxEntry, type WriteDraft } from '@/lib/outbox';
+import { fingerprintOfKey } from '@/lib/store/apiKey';
+import { ApiError } from './errors';
+import { buildOperationUrl, type OpenApiDocument, type ResolvedOperation } from './operations';
+import type { ApiResponse, RequestPlan } from './transport';
+import { validateRequestBody } from './validate';
+import {
+  canonicalJson,
+  describeResolution,
+  type WriteOperation,
+  type WriteResolution,
+} from './writeOperations';
+
+/** An outbox entry claimed for sending (status `sending`) that carries the intent the user confirmed. */
+export type ClaimedWrite = OutboxEntry<WriteDraft>;
+
+/** A write as the document resolves it now, with what the confirm window should warn about. */
+export interface WritePreview extends WriteResolution {
+  warnings: string[];
+  deprecated: boolean;
+}
+
+export interface WriteDeps {
+  /** The configured API URL, which the confirmed intent must name. */
+  apiUrl: string;
+  /** Reads an outbox entry as stored (getOutboxEntry in production). */
+  outboxEntry?: (id: string) => Promise<OutboxEntry<WriteDraft> | undefined>;
+  openApi(): OpenApiDocument;
+  /** The operation itself, never its replacement (a write is sent as confirmed or not at all). */
+  resolveWriteOperation(operationId: WriteOperation): ResolvedOperation;
+  refuseForeignServer(operation: ResolvedOperation): void;
+  /** The key for an operation that requires auth; throws when none is saved. */
+  keyFor(operation: ResolvedOperation): Promise<string | undefined>;
+  responseSchemaFor(requestedId: string, operation: ResolvedOperation): z.ZodType | undefined;
+  /** Sends with retries under the given key (the one checked against the confirmed fingerprint). */
+  send(plan: RequestPlan, key: string | undefined): Promise<ApiResponse<unknown>>;
+}
+
+export interface Writes {
+  /** How a write resolves in the current document: the operation itself, never its replacement. */
+  resolveWrite: (operationId: WriteOperation, playbookId?: string) => WritePreview;
+  /** Sends the confirmed intent of a claimed outbox entry, and nothing else. */
+  write: (entry: ClaimedWrite, options?: { signal?: AbortSignal }) => Promise<ApiResponse<unknown>>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function notSent(operationId: string, reason: string): ApiError {
+  log.warn('api.write.unconfirmed', { operationId });
+  return new ApiError({
+    kind: 'unconfirmed-write',
+    operationId,
+    message: `${operationId} was not sent: ${reason}`,
+  });
+}
+
+export function createWrites(deps: WriteDeps): Writes {
+  let writeChain: Promise<unknown> = Promise.resolve();
+
+  function resolveWrite(operationId: WriteOperation, playbookId?: string): WritePreview {
+    const operation = deps.resolveWriteOperation(operationId);
+    deps.refuseForeignServer(operation);
+    return {
+      operationId,
+      method: operation.method,
+      url: buildOperationUrl(operation, { playbookId }),
+      warnings: operation.warnings,
+      deprecated: operation.deprecated,
+    };
+  }
+
+  async function write(
+    claimed: ClaimedWrite,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ApiResponse<unknown>> {
+    const operationId = claimed.operationId;
+    // The entry as stored, not as handed in: only the claim made in one IndexedDB transaction counts.
+    const stored = await (deps.outboxEntry ?? getOutboxEntry<WriteDraft>)(claimed.id);
+    const intent = stored?.draft.confirmed;
+    if (
+      !stored ||
+      stored.status !== 'sending' ||
+      !intent ||
+      intent.operationId !== stored.operationId ||
+      canonicalJson(intent) !== canonicalJson(claimed.draft.confirmed ?? null)
+    ) {
+      throw notSent(operationId, 'it is not a confirmed draft claimed for sending. Confirm it again.');
+    }
+    if (intent.apiUrl !== deps.apiUrl) {
+      throw notSent(operationId, 'the API URL changed since you confirmed it. Review and confirm again.');
+    }
+    if (!UUID.test(intent.idempotencyKey)) {
+      throw new ApiError({
+        kind: 'validation',
+        operationId,
+        message: `${operationId} was not sent: its Idempotency-Key is not a UUID.`,
+      });
+    }
+    const operation = deps.resolveWriteOperation(intent.operationId);
+    const url = buildOperationUrl(operation, { playbookId: playbookIdOf(stored.draft) });
+    const now: WriteResolution = { operationId: intent.operationId, method: operation.method, url };
+    if (now.method !== intent.method || now.url !== intent.url) {
+      log.warn('api.write.operation-changed', { operationId, was: intent.method, now: now.method });
+      throw new ApiError({
+        kind: 'unconfirmed-write',
+        operationId,
+        code: 'operation-changed',
+        message: `The service changed how this action is sent (was ${describeResolution(intent)}, now ${describeResolution(now)}). Nothing was sent. Review and confirm again.`,
+      });
+    }
+    const body: unknown = intent.body === null ? undefined : JSON.parse(intent.body);
+    if (canonicalJson(stored.draft.body ?? null) !== (intent.body ?? 'null')) {
+      throw notSent(operationId, 'its body differs from the one you confirmed. Review and confirm again.');
+    }
+    validateRequestBody(deps.openApi(), operation, body);
+    let key: string | undefined;
+    if (operation.requiresAuth) {
+      key = await deps.keyFor(operation);
+      if (key !== undefined && (await fingerprintOfKey(key)) !== intent.keyFingerprint) {
+        throw notSent(operationId, 'the API key changed since you confirmed it. Review and confirm again.');
+      }
+    }
+    const headers: Record<string, string> = {};
+    if (intent.ifMatch !== undefined) headers['If-Match'] = intent.ifMatch;
+    const plan: RequestPlan = {
+      operation,
+      url,
+      // The bytes the user confirmed: every retry sends exactly these under the same key.
+      bodyText: intent.body ?? undefined,
+      headers,
+      signal: options.signal,
+      idempotencyKey: intent.idempotencyKey,
+      expect: 'json',
+      responseSchema: deps.responseSchemaFor(intent.operationId, operation),
+    };
+    // Writes never overlap: each waits for the one before it to settle.
+    const run = writeChain.then(
+      () => deps.send(plan, key),
+      () => deps.send(plan, key),
+    );
+    writeChain = run.catch(() => undefined);
+    const result = await run;
+    log.info('api.write.done', {
+      operationId: operation.operationId,
+      status: result.status,
+      replayed: result.idempotentReplayed,
+    });
+    return result;
+  }
+
+  return { resolveWrite, write };
+}
