@@ -10,7 +10,7 @@ import { isEditable, sentRows } from '@/components/confirm/describe';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
 import { writeSpec } from '@/lib/api/writeOperations';
 import type { OutboxEntryView, PendingWrite, WriteDraft } from '@/lib/messaging/protocol';
-import { errorText, useAsync } from './useAsync';
+import { errorText, useAsync } from '@/lib/pages/useAsync';
 
 interface Loaded {
   pending: PendingWrite;

@@ -6,7 +6,7 @@ import { FINANCE_SITES, parseSitePattern } from '@/lib/finance/sites';
 import { log } from '@/lib/log';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
 import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
-import { errorText, useAsync } from './useAsync';
+import { errorText, useAsync } from '@/lib/pages/useAsync';
 
 const BUILT_IN_SITES = FINANCE_SITES.map((site) => site.name);
 

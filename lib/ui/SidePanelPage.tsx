@@ -3,11 +3,11 @@ import { SidePanelView, type SidePanelTab } from '@/components/SidePanelView';
 import '@/components/sidepanel/sidepanel.css';
 import type { DiscoveryReport } from '@/lib/discovery';
 import { sendMessage } from '@/lib/messaging/client';
-import { errorText } from './useAsync';
+import { errorText } from '@/lib/pages/useAsync';
 import { DiscoveryTab } from './sidepanel/DiscoveryTab';
 import { EventsTab } from './sidepanel/EventsTab';
 import { useEventsPort } from './sidepanel/eventsPort';
-import { playbookFromUrl, sidePanelFocusItem, type SidePanelFocus } from './sidepanel/focus';
+import { playbookFromUrl, sidePanelFocusItem, type SidePanelFocus } from '@/lib/pages/navigation';
 import { bodyEnum } from './sidepanel/openapiEnums';
 import { PlaybooksTab } from './sidepanel/PlaybooksTab';
 

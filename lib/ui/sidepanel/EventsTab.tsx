@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { EventList } from '@/components/events/EventList';
 import { sendMessage } from '@/lib/messaging/client';
-import { errorText } from '../useAsync';
+import { errorText } from '@/lib/pages/useAsync';
 import type { EventsState } from './eventsPort';
 
 export interface EventsTabProps {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ActionKind, ActionState } from '@/components/sidepanel/PlaybookDetail';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
-import { errorText } from '../useAsync';
+import { errorText } from '@/lib/pages/useAsync';
 
 const POLL_MS = 700;
 /** A confirm window left open longer than this is no longer followed (the outbox keeps the draft). */

@@ -2,7 +2,7 @@
 import { cleanup, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OptionsForm } from '@/components/OptionsForm';
-import { PopupView } from '@/components/PopupView';
+import { PopupView } from '@/lib/pages/popup/PopupView';
 import type { AppState } from '@/lib/messaging/protocol';
 import { INSECURE_SETTINGS_MESSAGE } from '@/lib/store/settings';
 

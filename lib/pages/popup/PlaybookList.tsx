@@ -1,6 +1,6 @@
 import type { Playbook } from '@/lib/api/schemas';
 import { PlaybookRow } from './PlaybookRow';
-import { clockTime, relativeTime } from './popup/format';
+import { clockTime, relativeTime } from './format';
 
 export interface PlaybookListProps {
   items: Playbook[];

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Playbook } from '@/lib/api/schemas';
 import type { AppState, PlaybookPage } from '@/lib/messaging/protocol';
-import { PopupPage } from '@/lib/ui/PopupPage';
+import { PopupPage } from '@/lib/pages/popup/PopupPage';
 
 afterEach(cleanup);
 

@@ -1,5 +1,5 @@
 import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
-import { clockTime, relativeTime } from './popup/format';
+import { clockTime, relativeTime } from './format';
 
 export interface StatusRegionProps {
   state?: AppState;

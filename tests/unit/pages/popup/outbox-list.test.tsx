@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OutboxList } from '@/components/OutboxList';
+import { OutboxList } from '@/lib/pages/popup/OutboxList';
 import type { OutboxEntryView } from '@/lib/messaging/protocol';
 
 afterEach(cleanup);

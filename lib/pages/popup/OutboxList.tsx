@@ -1,6 +1,6 @@
 import { isWriteOperation, writeSpec } from '@/lib/api/writeOperations';
 import type { OutboxEntryView } from '@/lib/messaging/protocol';
-import { relativeTime } from './popup/format';
+import { relativeTime } from './format';
 
 export interface OutboxListProps {
   entries: OutboxEntryView[];

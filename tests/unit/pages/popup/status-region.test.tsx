@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { StatusRegion } from '@/components/StatusRegion';
+import { StatusRegion } from '@/lib/pages/popup/StatusRegion';
 import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
 
 afterEach(cleanup);

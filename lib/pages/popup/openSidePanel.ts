@@ -1,8 +1,5 @@
 import { browser } from 'wxt/browser';
-import { sidePanelFocusItem } from './sidepanel/focus';
-
-// One storage item, defined where the side panel reads it; the popup writes it through here.
-export { sidePanelFocusItem };
+import { sidePanelFocusItem } from '@/lib/pages/navigation';
 
 interface SidePanelApi {
   open(options: { windowId: number }): Promise<void>;

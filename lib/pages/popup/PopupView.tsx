@@ -1,11 +1,11 @@
 import type { Playbook } from '@/lib/api/schemas';
 import type { AppState, OutboxEntryView, ServiceOverview } from '@/lib/messaging/protocol';
-import { Disclaimer } from './Disclaimer';
+import { Disclaimer } from '@/components/Disclaimer';
 import { OutboxList } from './OutboxList';
 import { PlaybookList } from './PlaybookList';
 import { StatusRegion } from './StatusRegion';
-import { InsecureSettingsBanner, ProblemBanner } from './popup/ProblemBanner';
-import type { ProblemView } from './popup/format';
+import { InsecureSettingsBanner, ProblemBanner } from './ProblemBanner';
+import type { ProblemView } from './format';
 
 export type VisibilityFilter = 'all' | 'private' | 'unlisted' | 'public';
 export type ListScope = 'mine' | 'public';

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PopupView, type ListView, type PopupViewProps } from '@/components/PopupView';
+import { PopupView, type ListView, type PopupViewProps } from '@/lib/pages/popup/PopupView';
 import type { Playbook } from '@/lib/api/schemas';
 import type { AppState } from '@/lib/messaging/protocol';
 

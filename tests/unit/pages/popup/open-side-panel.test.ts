@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { openPlaybookInSidePanel, prepareSidePanel, sidePanelFocusItem } from '@/lib/ui/sidePanel';
+import { sidePanelFocusItem } from '@/lib/pages/navigation';
+import { openPlaybookInSidePanel, prepareSidePanel } from '@/lib/pages/popup/openSidePanel';
 
 type Patchable = { sidePanel?: unknown; sidebarAction?: unknown };
 const patched = fakeBrowser as unknown as Patchable;

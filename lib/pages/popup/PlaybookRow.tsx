@@ -1,5 +1,5 @@
 import type { Playbook } from '@/lib/api/schemas';
-import { relativeTime } from './popup/format';
+import { relativeTime } from './format';
 
 export interface PlaybookRowProps {
   playbook: Pick<Playbook, 'id' | 'title' | 'visibility' | 'status' | 'tickers' | 'updated_at'>;

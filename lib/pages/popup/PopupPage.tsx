@@ -1,24 +1,19 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
-import { PopupView, type ListScope, type ListView, type VisibilityFilter } from '@/components/PopupView';
-import { problemOf, type WireLike } from '@/components/popup/format';
+import { PopupView, type ListScope, type ListView, type VisibilityFilter } from './PopupView';
+import { problemOf, type WireLike } from './format';
 import { log } from '@/lib/log';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
 import type { AppState, OutboxEntryView, PlaybookPage, ServiceOverview } from '@/lib/messaging/protocol';
-import { openPlaybookInSidePanel, openSidePanel, prepareSidePanel } from './sidePanel';
-import { errorText } from './useAsync';
+import { openConfirmWindow } from '@/lib/pages/navigation';
+import { errorText } from '@/lib/pages/useAsync';
+import { openPlaybookInSidePanel, openSidePanel, prepareSidePanel } from './openSidePanel';
 
 const EMPTY_LIST: ListView = { items: [], hasMore: false, loading: true, loadingMore: false };
 
 function wireOf(error: unknown): WireLike {
   if (error instanceof MessageError) return error.wire;
   return { code: 'internal', message: 'The extension did not answer. Try again.' };
-}
-
-/** Opens an outbox draft in the confirm window, as the background does for a new one. */
-function reopenDraft(id: string): Promise<unknown> {
-  const url = `${browser.runtime.getURL('/confirm.html')}?draft=${encodeURIComponent(id)}`;
-  return browser.windows.create({ url, type: 'popup', width: 520, height: 720, focused: true });
 }
 
 /**
@@ -196,7 +191,7 @@ export function PopupPage() {
         loadOverview(true);
       }}
       onRefreshStatus={() => loadOverview(true)}
-      onReopenDraft={(id) => draftAction(id, () => reopenDraft(id))}
+      onReopenDraft={(id) => draftAction(id, () => openConfirmWindow(id))}
       onDiscardDraft={(id) => draftAction(id, () => sendMessage('discardDraft', { id }))}
       onRetryDraft={(id) => draftAction(id, () => sendMessage('confirmWrite', { id }))}
     />
