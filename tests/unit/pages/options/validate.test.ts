@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { customOrigins, urlProblem } from '@/components/options/validate';
+import { customOrigins, urlProblem } from '@/lib/pages/options/validate';
 
 describe('urlProblem', () => {
   it.each([

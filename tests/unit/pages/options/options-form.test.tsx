@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OptionsForm, type OptionsFormProps } from '@/components/OptionsForm';
+import { OptionsForm, type OptionsFormProps } from '@/lib/pages/options/OptionsForm';
 import type { AppState } from '@/lib/messaging/protocol';
 
 afterEach(cleanup);

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
-import { OptionsForm, type Notice, type OptionsSubmit } from '@/components/OptionsForm';
-import { customOrigins } from '@/components/options/validate';
+import { OptionsForm, type Notice, type OptionsSubmit } from './OptionsForm';
+import { customOrigins } from './validate';
 import { FINANCE_SITES, parseSitePattern } from '@/lib/finance/sites';
 import { log } from '@/lib/log';
 import { MessageError, sendMessage } from '@/lib/messaging/client';

@@ -1,10 +1,10 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
-import { Disclaimer } from './Disclaimer';
-import { ConnectionResult } from './options/ConnectionResult';
-import { SitesSection, type SitesSectionProps } from './options/SitesSection';
-import { urlProblem } from './options/validate';
+import { Disclaimer } from '@/components/Disclaimer';
+import { ConnectionResult } from './ConnectionResult';
+import { SitesSection, type SitesSectionProps } from './SitesSection';
+import { urlProblem } from './validate';
 
 export interface OptionsSubmit {
   serviceUrl: string;

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { AppState } from '@/lib/messaging/protocol';
-import { OptionsPage } from '@/lib/ui/OptionsPage';
+import { OptionsPage } from '@/lib/pages/options/OptionsPage';
 
 afterEach(() => {
   cleanup();
