@@ -2,8 +2,8 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { act } from 'preact/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConfirmDialog, type ConfirmDialogProps } from '@/components/ConfirmDialog';
-import { changesFrom, formFieldErrors, sentRows } from '@/components/confirm/describe';
+import { ConfirmDialog, type ConfirmDialogProps } from '@/lib/pages/confirm/ConfirmDialog';
+import { changesFrom, formFieldErrors, sentRows } from '@/lib/pages/confirm/describe';
 
 afterEach(cleanup);
 

@@ -1,7 +1,7 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { writeSpec, type WriteOperation } from '@/lib/api/writeOperations';
-import { Disclaimer } from './Disclaimer';
+import { Disclaimer } from '@/components/Disclaimer';
 import {
   changesFrom,
   formFieldErrors,
@@ -11,11 +11,10 @@ import {
   type PlaybookFields,
   type SentRow,
   type Visibility,
-} from './confirm/describe';
-import { CONFIRM_ARM_DELAY_MS, useArming } from './confirm/useArming';
-import './confirm/confirm.css';
+} from './describe';
+import { CONFIRM_ARM_DELAY_MS, useArming } from './useArming';
 
-export type { PlaybookFields, Visibility } from './confirm/describe';
+export type { PlaybookFields, Visibility } from './describe';
 
 /** The page a new playbook came from: every field the page supplied, shown as text. */
 export interface SourceView {

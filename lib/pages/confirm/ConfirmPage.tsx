@@ -1,15 +1,11 @@
 import { useState } from 'preact/hooks';
-import {
-  ConfirmDialog,
-  type ConfirmSubmission,
-  type PlaybookFields,
-  type SourceView,
-} from '@/components/ConfirmDialog';
+import { ConfirmDialog, type ConfirmSubmission, type PlaybookFields, type SourceView } from './ConfirmDialog';
 import { Disclaimer } from '@/components/Disclaimer';
-import { isEditable, sentRows } from '@/components/confirm/describe';
+import { isEditable, sentRows } from './describe';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
 import { writeSpec } from '@/lib/api/writeOperations';
 import type { OutboxEntryView, PendingWrite, WriteDraft } from '@/lib/messaging/protocol';
+import { playbookPageUrl } from '@/lib/pages/navigation';
 import { errorText, useAsync } from '@/lib/pages/useAsync';
 
 interface Loaded {
@@ -100,11 +96,7 @@ function Done({ entry }: { entry: OutboxEntryView }) {
       ) : null}
       {playbookId ? (
         <p>
-          <a
-            href={`sidepanel.html?playbook=${encodeURIComponent(playbookId)}`}
-            target="_blank"
-            rel="noreferrer"
-          >
+          <a href={playbookPageUrl(playbookId)} target="_blank" rel="noreferrer">
             Open the playbook
           </a>
         </p>
