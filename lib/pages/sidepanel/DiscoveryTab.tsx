@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { DiscoveryView } from '@/components/discovery/DiscoveryView';
-import { McpToolBrowser, type ToolCallState } from '@/components/discovery/McpToolBrowser';
+import { DiscoveryView } from './DiscoveryView';
+import { McpToolBrowser, type ToolCallState } from './McpToolBrowser';
 import type { DeprecationNotice } from '@/lib/api/deprecations';
 import type { DiscoveryReport } from '@/lib/discovery';
 import { sendMessage } from '@/lib/messaging/client';

@@ -1,15 +1,14 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { SidePanelView, type SidePanelTab } from '@/components/SidePanelView';
-import '@/components/sidepanel/sidepanel.css';
 import type { DiscoveryReport } from '@/lib/discovery';
 import { sendMessage } from '@/lib/messaging/client';
-import { errorText } from '@/lib/pages/useAsync';
-import { DiscoveryTab } from './sidepanel/DiscoveryTab';
-import { EventsTab } from './sidepanel/EventsTab';
-import { useEventsPort } from './sidepanel/eventsPort';
 import { playbookFromUrl, sidePanelFocusItem, type SidePanelFocus } from '@/lib/pages/navigation';
-import { bodyEnum } from './sidepanel/openapiEnums';
-import { PlaybooksTab } from './sidepanel/PlaybooksTab';
+import { errorText } from '@/lib/pages/useAsync';
+import { DiscoveryTab } from './DiscoveryTab';
+import { EventsTab } from './EventsTab';
+import { useEventsPort } from './eventsPort';
+import { bodyEnum } from './openapiEnums';
+import { PlaybooksTab } from './PlaybooksTab';
+import { SidePanelView, type SidePanelTab } from './SidePanelView';
 
 /** The side panel (or Firefox sidebar, or sidepanel.html in a tab): playbooks, discovery, events. */
 export function SidePanelPage({ search = '' }: { search?: string }) {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { ActionKind, ActionState } from '@/components/sidepanel/PlaybookDetail';
+import type { ActionKind, ActionState } from './PlaybookDetail';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
 import { errorText } from '@/lib/pages/useAsync';
 

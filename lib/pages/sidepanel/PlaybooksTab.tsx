@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { PlaybookDetail, type ActionKind } from '@/components/sidepanel/PlaybookDetail';
-import { PlaybookListPanel } from '@/components/sidepanel/PlaybookListPanel';
+import { PlaybookDetail, type ActionKind } from './PlaybookDetail';
+import { PlaybookListPanel } from './PlaybookListPanel';
 import type { Playbook } from '@/lib/api/schemas';
 import { writeSpec } from '@/lib/api/writeOperations';
 import type { RecentEvent } from '@/lib/events/feed';

@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { McpToolBrowser } from '@/components/discovery/McpToolBrowser';
-import { buildArgs, contentBlocksOf, formModelOf, initialValues } from '@/components/discovery/schemaForm';
+import { McpToolBrowser } from '@/lib/pages/sidepanel/McpToolBrowser';
+import { buildArgs, contentBlocksOf, formModelOf, initialValues } from '@/lib/pages/sidepanel/schemaForm';
 
 afterEach(cleanup);
 

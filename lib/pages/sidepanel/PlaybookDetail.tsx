@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Playbook } from '@/lib/api/schemas';
 import { writeSpec, type WriteOperation } from '@/lib/api/writeOperations';
 import type { RecentEvent } from '@/lib/events/feed';
-import { safeHref } from '@/components/markdown/SafeMarkdown';
+import { safeHref } from './SafeMarkdown';
 
 /** Every write but creating a playbook starts from a playbook's detail. */
 export type ActionKind = Exclude<WriteOperation, 'createPlaybook'>;

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, render } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SafeMarkdown, safeHref } from '@/components/markdown/SafeMarkdown';
+import { SafeMarkdown, safeHref } from '@/lib/pages/sidepanel/SafeMarkdown';
 import { markdownToSafeBlocks, type SafeBlock } from '@/lib/discovery/markdown';
 
 afterEach(cleanup);

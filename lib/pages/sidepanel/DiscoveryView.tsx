@@ -3,7 +3,7 @@ import type { DeprecationNotice } from '@/lib/api/deprecations';
 import type { DiscoveryReport, DiscoveryStep } from '@/lib/discovery';
 import type { LlmsTxt } from '@/lib/discovery/llmsTxt';
 import type { SkillVerification } from '@/lib/discovery/verify';
-import { SafeMarkdown, safeHref } from '@/components/markdown/SafeMarkdown';
+import { SafeMarkdown, safeHref } from './SafeMarkdown';
 
 export const VERIFICATION_LABELS: Record<SkillVerification, string> = {
   verified: 'verified',

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { EventList } from '@/components/events/EventList';
+import { EventList } from './EventList';
 import { sendMessage } from '@/lib/messaging/client';
 import { errorText } from '@/lib/pages/useAsync';
 import type { EventsState } from './eventsPort';

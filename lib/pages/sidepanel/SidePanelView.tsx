@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
-import { Disclaimer } from './Disclaimer';
+import { Disclaimer } from '@/components/Disclaimer';
 
 export type SidePanelTab = 'playbooks' | 'discovery' | 'events';
 
