@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PlaybookButton } from '@/components/PlaybookButton';
+import { PlaybookButton } from '@/lib/pages/offer/PlaybookButton';
 
 afterEach(cleanup);
 

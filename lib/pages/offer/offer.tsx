@@ -1,13 +1,11 @@
 import { render } from 'preact';
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { createShadowRootUi, type ShadowRootContentScriptUi } from 'wxt/utils/content-script-ui/shadow-root';
-import { PlaybookButton, type ButtonClick } from '@/components/PlaybookButton';
-// Inlined into the shadow root: no web-accessible CSS file, and sites registered at run time get it too.
-import offerCss from '@/components/PlaybookButton.css?inline';
 import { buildDraft, type PlaybookDraft } from '@/lib/finance/draft';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
 import { clickRefusal, effectiveOpacity, REFUSAL_MESSAGE } from './clickGuard';
 import { dismiss, isDismissed } from './dismissals';
+import { PlaybookButton, type ButtonClick } from './PlaybookButton';
 
 /**
  * The draft for what the page shows right now (URL, DOM, selection); all of it untrusted, checked
@@ -36,7 +34,7 @@ export function shouldOffer(): boolean {
  * nor shifts the page. Re-detects on single-page-app navigation and stops quietly once the
  * extension context is invalidated (after an update).
  */
-export async function startOffer(ctx: ContentScriptContext): Promise<void> {
+export async function startOffer(ctx: ContentScriptContext, offerCss: string): Promise<void> {
   if (!shouldOffer()) return;
   try {
     if (await isDismissed(location.host)) return;

@@ -1,4 +1,4 @@
-/** What the controller needs of a click to tell a user's click from a page's (see lib/content/clickGuard). */
+/** What the controller needs of a click to tell a user's click from a page's (see clickGuard.ts). */
 export interface ButtonClick {
   isTrusted: boolean;
   clientX: number;

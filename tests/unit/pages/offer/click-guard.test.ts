@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { clickRefusal, effectiveOpacity, type OfferView } from '@/lib/content/clickGuard';
+import { clickRefusal, effectiveOpacity, type OfferView } from '@/lib/pages/offer/clickGuard';
 
 function view(overrides: Partial<OfferView> = {}): OfferView {
   const host = document.createElement('playbook-companion-offer');
@@ -63,7 +63,7 @@ describe('effectiveOpacity', () => {
 });
 
 describe('the offer host style', () => {
-  const css = readFileSync(join(process.cwd(), 'components/PlaybookButton.css'), 'utf8');
+  const css = readFileSync(join(process.cwd(), 'lib/pages/offer/offer.css'), 'utf8');
   const hostBlock = /:host\s*\{([^}]*)\}/.exec(css)?.[1] ?? '';
   const declarations = hostBlock
     .split(';')

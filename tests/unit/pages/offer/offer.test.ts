@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import { dismiss, isDismissed } from '@/lib/content/dismissals';
-import { draftOfPage, shouldOffer } from '@/lib/content/offer';
+import { dismiss, isDismissed } from '@/lib/pages/offer/dismissals';
+import { draftOfPage, shouldOffer } from '@/lib/pages/offer/offer';
 
 afterEach(() => {
   document.body.replaceChildren();
