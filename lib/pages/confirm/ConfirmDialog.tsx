@@ -13,6 +13,7 @@ import {
   type Visibility,
 } from './describe';
 import { CONFIRM_ARM_DELAY_MS, useArming } from './useArming';
+import { ErrorMessage } from '@/components/ErrorMessage';
 
 export type { PlaybookFields, Visibility } from './describe';
 
@@ -109,11 +110,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
     >
       <h1>{writeSpec(operation).heading}</h1>
       <p class="consequence">{props.consequence}</p>
-      {refusal ? (
-        <p role="alert" class="error">
-          {refusal}
-        </p>
-      ) : null}
+      <ErrorMessage message={refusal} />
       {(resolved?.warnings ?? []).map((warning) => (
         <p key={warning} class="warn" role="note">
           {warning}

@@ -7,6 +7,7 @@ import { writeSpec } from '@/lib/api/writeOperations';
 import type { OutboxEntryView, PendingWrite, WriteDraft } from '@/lib/messaging/protocol';
 import { playbookPageUrl } from '@/lib/pages/navigation';
 import { errorText, useAsync } from '@/lib/pages/useAsync';
+import { ErrorMessage } from '@/components/ErrorMessage';
 
 interface Loaded {
   pending: PendingWrite;
@@ -89,11 +90,7 @@ function Done({ entry }: { entry: OutboxEntryView }) {
       <p role="status">
         Sent. {entry.operationId === 'createPlaybook' ? 'Your playbook was created as a draft.' : ''}
       </p>
-      {result?.urlRefused ? (
-        <p role="alert" class="error">
-          {result.urlRefused}
-        </p>
-      ) : null}
+      <ErrorMessage message={result?.urlRefused} />
       {playbookId ? (
         <p>
           <a href={playbookPageUrl(playbookId)} target="_blank" rel="noreferrer">
@@ -128,13 +125,7 @@ export function ConfirmPage({ draftId }: { draftId: string }) {
   if (!loaded.value) {
     return (
       <main class="confirm-done">
-        {loaded.error ? (
-          <p role="alert" class="error">
-            {loaded.error}
-          </p>
-        ) : (
-          <p>Loading the draft…</p>
-        )}
+        {loaded.error ? <ErrorMessage message={loaded.error} /> : <p>Loading the draft…</p>}
       </main>
     );
   }

@@ -1,6 +1,7 @@
 import type { Playbook } from '@/lib/api/schemas';
 import { PlaybookRow } from './PlaybookRow';
 import { clockTime, relativeTime } from './format';
+import { ErrorMessage } from '@/components/ErrorMessage';
 
 export interface PlaybookListProps {
   items: Playbook[];
@@ -74,11 +75,7 @@ export function PlaybookList(props: PlaybookListProps) {
           </button>
         ) : null}
       </div>
-      {props.moreError ? (
-        <p class="error" role="alert">
-          {props.moreError}
-        </p>
-      ) : null}
+      <ErrorMessage message={props.moreError} />
     </div>
   );
 }

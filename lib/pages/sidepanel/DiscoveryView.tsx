@@ -4,6 +4,7 @@ import type { DiscoveryReport, DiscoveryStep } from '@/lib/discovery';
 import type { LlmsTxt } from '@/lib/discovery/llmsTxt';
 import type { SkillVerification } from '@/lib/discovery/verify';
 import { SafeMarkdown, safeHref } from './SafeMarkdown';
+import { ErrorMessage } from '@/components/ErrorMessage';
 
 export const VERIFICATION_LABELS: Record<SkillVerification, string> = {
   verified: 'verified',
@@ -279,11 +280,7 @@ export function DiscoveryView({ report, running, error, deprecations, onRun, mcp
         </button>
         {report ? <span class="hint">Last run {new Date(report.finishedAt).toLocaleString()}</span> : null}
       </div>
-      {error ? (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorMessage message={error} />
       {report === undefined && !error ? <p class="hint">Loading the discovery report…</p> : null}
       {report === null && !running ? <p class="hint">No discovery run yet.</p> : null}
       {report ? (

@@ -1,4 +1,5 @@
 import type { RecentEvent } from '@/lib/events/feed';
+import { ErrorMessage } from '@/components/ErrorMessage';
 
 export interface EventListProps {
   events?: RecentEvent[];
@@ -58,11 +59,7 @@ export function EventList({
         </button>
         {pollResult ? <span class="hint">{pollResult}</span> : null}
       </div>
-      {error ? (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorMessage message={error} />
       {events && events.length === 0 ? <p class="hint">No events yet.</p> : null}
       <ul aria-label="Events" class="stack">
         {events?.map((event) => (

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { McpToolSummary } from '@/lib/mcp/client';
 import { buildArgs, contentBlocksOf, formModelOf, initialValues, type FormModel } from './schemaForm';
+import { ErrorMessage } from '@/components/ErrorMessage';
 
 export interface ToolCallState {
   status: 'calling' | 'done' | 'failed';
@@ -117,12 +118,7 @@ function ToolForm({
 
 function ToolResult({ call, name }: { call: ToolCallState; name: string }) {
   if (call.status === 'calling') return <p role="status">Calling {name}…</p>;
-  if (call.status === 'failed')
-    return (
-      <p role="alert" class="error">
-        {call.error}
-      </p>
-    );
+  if (call.status === 'failed') return <ErrorMessage message={call.error} />;
   return (
     <section aria-label={`Result of ${name}`} class="stack tool-result">
       {call.isError ? <p class="error">The tool reported an error.</p> : null}
@@ -153,11 +149,7 @@ export function McpToolBrowser({
           {protocolVersion ? ` · protocol ${protocolVersion}` : ''}
         </p>
       ) : null}
-      {error ? (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorMessage message={error} />
       {!tools && !error ? <p class="hint">Connecting to the MCP server…</p> : null}
       {tools?.map((tool) => (
         <details key={tool.name} class="card">

@@ -3,6 +3,7 @@ import type { Playbook } from '@/lib/api/schemas';
 import { writeSpec, type WriteOperation } from '@/lib/api/writeOperations';
 import type { RecentEvent } from '@/lib/events/feed';
 import { safeHref } from './SafeMarkdown';
+import { ErrorMessage } from '@/components/ErrorMessage';
 
 /** Every write but creating a playbook starts from a playbook's detail. */
 export type ActionKind = Exclude<WriteOperation, 'createPlaybook'>;
@@ -98,11 +99,7 @@ function ActionStatus({
         </button>
       </div>
     );
-  return (
-    <p role="alert" class="error">
-      {name} failed: {action.message ?? 'the service refused it.'}
-    </p>
-  );
+  return <ErrorMessage message={`${name} failed: ${action.message ?? 'the service refused it.'}`} />;
 }
 
 export function PlaybookDetail(props: PlaybookDetailProps) {
@@ -139,11 +136,7 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
           Reload
         </button>
       </div>
-      {props.error ? (
-        <p role="alert" class="error">
-          {props.error}
-        </p>
-      ) : null}
+      <ErrorMessage message={props.error} />
       {!playbook && props.loading ? <p class="hint">Loading the playbook…</p> : null}
       {playbook ? (
         <>

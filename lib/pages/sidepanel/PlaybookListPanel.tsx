@@ -1,4 +1,5 @@
 import type { Playbook } from '@/lib/api/schemas';
+import { ErrorMessage } from '@/components/ErrorMessage';
 
 export interface PlaybookListPanelProps {
   items?: Playbook[];
@@ -34,11 +35,7 @@ export function PlaybookListPanel(props: PlaybookListPanelProps) {
           </span>
         ) : null}
       </div>
-      {error ? (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorMessage message={error} />
       {!items && loading ? <p class="hint">Loading playbooks…</p> : null}
       {items && items.length === 0 ? <p class="hint">No playbooks yet.</p> : null}
       <ul aria-label="Playbooks" class="stack playbook-list">
