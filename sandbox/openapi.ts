@@ -1,6 +1,7 @@
 /** The OpenAPI 3.1 document, built from the same zod schemas that validate requests. */
 import { z } from 'zod';
 import { DISCLAIMER, SERVICE_NAME, SERVICE_VERSION, SUMMARY } from './content';
+import { VISIBILITIES } from '../lib/api/visibility';
 import { BATCH_MAX, componentSchemas, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from './schemas';
 
 export type OperationId =
@@ -264,7 +265,7 @@ function buildOperation(spec: OperationSpec, deprecations: Deprecation[], baseUr
           name: 'visibility',
           in: 'query',
           required: false,
-          schema: { type: 'string', enum: ['private', 'unlisted', 'public'] },
+          schema: { type: 'string', enum: [...VISIBILITIES] },
         });
       success = [
         '200',

@@ -4,6 +4,7 @@ import { Disclaimer } from '@/components/Disclaimer';
 import { isEditable, sentRows } from './describe';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
 import { writeSpec } from '@/lib/api/writeOperations';
+import { isVisibility } from '@/lib/api/visibility';
 import type { OutboxEntryView, PendingWrite, WriteDraft } from '@/lib/messaging/protocol';
 import { playbookPageUrl } from '@/lib/pages/navigation';
 import { errorText, useAsync } from '@/lib/pages/useAsync';
@@ -25,8 +26,7 @@ function text(value: unknown): string {
 }
 
 function playbookFields(source: Record<string, unknown>): PlaybookFields {
-  const visibility =
-    source.visibility === 'public' || source.visibility === 'unlisted' ? source.visibility : 'private';
+  const visibility = isVisibility(source.visibility) ? source.visibility : 'private';
   return {
     title: text(source.title),
     thesis: text(source.thesis),

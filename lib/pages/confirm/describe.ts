@@ -1,7 +1,8 @@
 /** Pure descriptions of a pending write for the confirm dialog: what it is called and what will be sent. */
+import type { Visibility } from '@/lib/api/visibility';
 import { writeSpec, type WriteOperation } from '@/lib/api/writeOperations';
 
-export type Visibility = 'private' | 'unlisted' | 'public';
+export type { Visibility };
 
 export interface PlaybookFields {
   title: string;

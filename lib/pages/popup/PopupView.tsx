@@ -1,4 +1,5 @@
 import type { Playbook } from '@/lib/api/schemas';
+import type { Visibility } from '@/lib/api/visibility';
 import type { AppState, OutboxEntryView, ServiceOverview } from '@/lib/messaging/protocol';
 import { Disclaimer } from '@/components/Disclaimer';
 import { OutboxList } from './OutboxList';
@@ -7,7 +8,7 @@ import { StatusRegion } from './StatusRegion';
 import { InsecureSettingsBanner, ProblemBanner } from './ProblemBanner';
 import type { ProblemView } from './format';
 
-export type VisibilityFilter = 'all' | 'private' | 'unlisted' | 'public';
+export type VisibilityFilter = 'all' | Visibility;
 export type ListScope = 'mine' | 'public';
 
 export interface ListView {
