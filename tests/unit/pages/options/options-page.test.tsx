@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { AppState } from '@/lib/messaging/protocol';
 import { OptionsPage } from '@/lib/pages/options/OptionsPage';
+import { serveMessages } from '../support';
 
 afterEach(() => {
   cleanup();
@@ -17,24 +18,6 @@ const state: AppState = {
   hostAccess: { missingOrigins: [] },
 };
 
-type Handler = (payload: Record<string, unknown>) => unknown;
-
-function fakeBackground(handlers: Record<string, Handler>) {
-  const received: { type: string; payload: Record<string, unknown> }[] = [];
-  fakeBrowser.runtime.onMessage.addListener(((message: {
-    type: string;
-    payload: Record<string, unknown>;
-  }) => {
-    received.push(message);
-    const handler = handlers[message.type];
-    if (!handler) return Promise.resolve({ ok: false, error: { code: 'no-handler', message: 'none' } });
-    return Promise.resolve()
-      .then(() => handler(message.payload))
-      .then((value) => ({ ok: true, value }));
-  }) as never);
-  return received;
-}
-
 const input = (label: string) => screen.getByLabelText<HTMLInputElement>(label);
 
 describe('OptionsPage', () => {
@@ -43,12 +26,12 @@ describe('OptionsPage', () => {
     const request = vi
       .spyOn(fakeBrowser.permissions, 'request')
       .mockReturnValue(new Promise(() => undefined));
-    const received = fakeBackground({
+    const worker = serveMessages({
       getState: () => state,
       listSites: () => ({ extra: [] }),
-      saveSettings: (payload) => ({
+      saveSettings: (request) => ({
         ...state,
-        settings: { ...state.settings, ...payload },
+        settings: { ...state.settings, ...request },
         hostAccess: { missingOrigins: ['https://svc.example', 'https://api.svc.example'] },
       }),
       saveApiKey: () => ({ set: true, last4: 'WXYZ' }),
@@ -67,19 +50,19 @@ describe('OptionsPage', () => {
     ).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Grant access' })).toBeTruthy();
     expect(screen.getByText('A key ending in WXYZ is stored. Leave empty to keep it.')).toBeTruthy();
-    expect(received.find((m) => m.type === 'saveSettings')?.payload).toEqual({
+    expect(worker.received.find((m) => m.type === 'saveSettings')?.payload).toEqual({
       serviceUrl: 'https://svc.example',
       apiUrl: 'https://api.svc.example/v1',
       pollMinutes: 5,
     });
-    expect(received.find((m) => m.type === 'saveApiKey')?.payload).toEqual({
+    expect(worker.received.find((m) => m.type === 'saveApiKey')?.payload).toEqual({
       key: 'pbk_live_0123456789WXYZ',
     });
   });
 
   it('does not prompt for the loopback sandbox, which the extension may always reach', async () => {
     const request = vi.spyOn(fakeBrowser.permissions, 'request');
-    fakeBackground({ getState: () => state, listSites: () => ({ extra: [] }), saveSettings: () => state });
+    serveMessages({ getState: () => state, listSites: () => ({ extra: [] }), saveSettings: () => state });
     render(<OptionsPage />);
     fireEvent.click(await screen.findByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saved.')).toBeTruthy();
@@ -88,28 +71,28 @@ describe('OptionsPage', () => {
 
   it('adds a finance site only after the browser grants it', async () => {
     const request = vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
-    const received = fakeBackground({
+    const worker = serveMessages({
       getState: () => state,
       listSites: () => ({ extra: [] }),
-      addSite: (payload) => ({ extra: [payload.site as string] }),
+      addSite: (request) => ({ extra: [request.site] }),
     });
     render(<OptionsPage />);
     fireEvent.input(await screen.findByLabelText('Site address'), { target: { value: 'news.example.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add site' }));
     expect(request).toHaveBeenCalledWith({ origins: ['https://news.example.com/*'] });
     expect(await screen.findByText('https://news.example.com/*')).toBeTruthy();
-    expect(received.find((m) => m.type === 'addSite')?.payload).toEqual({
+    expect(worker.received.find((m) => m.type === 'addSite')?.payload).toEqual({
       site: 'https://news.example.com/*',
     });
   });
 
   it('does not add a site the user refused', async () => {
     vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(false);
-    const received = fakeBackground({ getState: () => state, listSites: () => ({ extra: [] }) });
+    const worker = serveMessages({ getState: () => state, listSites: () => ({ extra: [] }) });
     render(<OptionsPage />);
     fireEvent.input(await screen.findByLabelText('Site address'), { target: { value: 'news.example.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add site' }));
     expect(await screen.findByText('Access to news.example.com was not granted.')).toBeTruthy();
-    expect(received.some((m) => m.type === 'addSite')).toBe(false);
+    expect(worker.received.some((m) => m.type === 'addSite')).toBe(false);
   });
 });

@@ -5,6 +5,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Playbook } from '@/lib/api/schemas';
 import type { AppState, PlaybookPage } from '@/lib/messaging/protocol';
 import { PopupPage } from '@/lib/pages/popup/PopupPage';
+import { serveMessages, workerFailure, type StubHandlers } from '../support';
 
 afterEach(cleanup);
 
@@ -34,36 +35,7 @@ function page(items: Playbook[], over: Partial<PlaybookPage> = {}): PlaybookPage
   return { items, nextCursor: null, hasMore: false, source: 'network', fetchedAt: Date.now(), ...over };
 }
 
-type Handler = (payload: Record<string, unknown>) => unknown;
-
-/** A handler failure carrying the wire error the background would answer with. */
-class WireFailure extends Error {
-  constructor(readonly wire: { code: string; message: string; details?: Record<string, unknown> }) {
-    super(wire.message);
-  }
-}
-
-/** A stand-in service worker answering the popup's messages with envelopes, recording each. */
-function fakeBackground(handlers: Record<string, Handler>) {
-  const received: { type: string; payload: Record<string, unknown> }[] = [];
-  fakeBrowser.runtime.onMessage.addListener(((message: {
-    type: string;
-    payload: Record<string, unknown>;
-  }) => {
-    received.push(message);
-    const handler = handlers[message.type];
-    if (!handler) return Promise.resolve({ ok: false, error: { code: 'no-handler', message: 'none' } });
-    return Promise.resolve()
-      .then(() => handler(message.payload))
-      .then(
-        (value) => ({ ok: true, value }),
-        (error: WireFailure) => ({ ok: false, error: error.wire }),
-      );
-  }) as never);
-  return received;
-}
-
-const base: Record<string, Handler> = {
+const base: StubHandlers = {
   getState: () => state,
   getOverview: () => ({ deprecations: [] }),
   listOutbox: () => [],
@@ -77,10 +49,10 @@ describe('PopupPage', () => {
   it('paints the cached first page, then replaces it with the network answer', async () => {
     let release: () => void = () => undefined;
     const network = new Promise<void>((resolve) => (release = resolve));
-    const received = fakeBackground({
+    const worker = serveMessages({
       ...base,
-      listPlaybooks: async (payload) => {
-        if (payload.preferCache)
+      listPlaybooks: async (request) => {
+        if (request.preferCache)
           return page([playbook('a', 'Cached title')], { source: 'cache', fetchedAt: Date.now() - 600_000 });
         await network;
         return page([playbook('a', 'Fresh title'), playbook('b', 'New one')]);
@@ -93,15 +65,15 @@ describe('PopupPage', () => {
     await screen.findByRole('button', { name: 'Fresh title' });
     expect(screen.getByRole('button', { name: 'New one' })).toBeTruthy();
     expect(screen.queryByText('Cached')).toBeNull();
-    const lists = received.filter((m) => m.type === 'listPlaybooks').map((m) => m.payload);
+    const lists = worker.received.filter((m) => m.type === 'listPlaybooks').map((m) => m.payload);
     expect(lists).toEqual([{ preferCache: true }, {}]);
   });
 
   it('follows the cursor on Load more and appends without duplicates', async () => {
-    const received = fakeBackground({
+    const worker = serveMessages({
       ...base,
-      listPlaybooks: (payload) =>
-        payload.cursor === 'c1'
+      listPlaybooks: (request) =>
+        request.cursor === 'c1'
           ? page([playbook('b', 'Second'), playbook('c', 'Third')])
           : page([playbook('a', 'First'), playbook('b', 'Second')], { hasMore: true, nextCursor: 'c1' }),
     });
@@ -110,15 +82,17 @@ describe('PopupPage', () => {
     await screen.findByRole('button', { name: 'Third' });
     expect(screen.getAllByRole('listitem')).toHaveLength(3);
     expect(screen.getByText('All 3 shown')).toBeTruthy();
-    expect(received.filter((m) => m.type === 'listPlaybooks').at(-1)?.payload).toEqual({ cursor: 'c1' });
+    expect(worker.received.filter((m) => m.type === 'listPlaybooks').at(-1)?.payload).toEqual({
+      cursor: 'c1',
+    });
   });
 
   it('without a key, reads the public library and never the private list twice', async () => {
-    const received = fakeBackground({
+    const worker = serveMessages({
       ...base,
       getState: () => ({ ...state, key: { set: false } }),
       listPlaybooks: () => {
-        throw new WireFailure({
+        throw workerFailure({
           code: 'api.unauthorized',
           message: 'needs a key',
           details: { kind: 'unauthorized' },
@@ -130,14 +104,14 @@ describe('PopupPage', () => {
     await screen.findByRole('button', { name: 'Public idea' });
     expect(screen.getByText('Connect your account')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
-    expect(received.filter((m) => m.type === 'listPlaybooks').length).toBeLessThanOrEqual(1);
+    expect(worker.received.filter((m) => m.type === 'listPlaybooks').length).toBeLessThanOrEqual(1);
   });
 
   it('a 401 on refresh shows the sign-in banner with the service’s link', async () => {
-    fakeBackground({
+    serveMessages({
       ...base,
       listPlaybooks: () => {
-        throw new WireFailure({
+        throw workerFailure({
           code: 'api.unauthorized',
           message: 'listPlaybooks needs a valid API key.',
           details: { kind: 'unauthorized', status: 401, link: 'http://127.0.0.1:8787/apikey' },
@@ -152,12 +126,12 @@ describe('PopupPage', () => {
 
   it('Retry after a failure asks again', async () => {
     let calls = 0;
-    fakeBackground({
+    serveMessages({
       ...base,
       listPlaybooks: () => {
         calls++;
         if (calls === 1)
-          throw new WireFailure({ code: 'api.network', message: 'The service could not be reached.' });
+          throw workerFailure({ code: 'api.network', message: 'The service could not be reached.' });
         return page([playbook('a', 'Back again')]);
       },
     });
