@@ -41,7 +41,10 @@ afterEach(() => {
  * Answers the page's messages through the real registry of lib/messaging: the message map's
  * schemas and sender rules run in front of the stub handlers, and the page is an extension page.
  */
-export function serveMessages(handlers: StubHandlers, page = '/popup.html'): StubWorker {
+export function serveMessages(
+  handlers: StubHandlers,
+  page: '/popup.html' | '/options.html' | '/confirm.html' | '/sidepanel.html' = '/popup.html',
+): StubWorker {
   const identity = ownIdentity();
   const registry = createHandlerRegistry(identity);
   const worker: StubWorker = { received: [], refused: [] };
@@ -49,7 +52,7 @@ export function serveMessages(handlers: StubHandlers, page = '/popup.html'): Stu
     const handler = handlers[name] as (request: unknown) => unknown;
     registry.register(name, (request) => handler(request) as never);
   }
-  const sender = { id: identity.extensionId, url: fakeBrowser.runtime.getURL(page as '/popup.html') };
+  const sender = { id: identity.extensionId, url: fakeBrowser.runtime.getURL(page) };
   fakeBrowser.runtime.onMessage.addListener(((message: { type: MessageName; payload: unknown }) =>
     registry.dispatch(message, sender).then((envelope: Envelope<unknown>) => {
       if (envelope.ok || !isRefusal(envelope.error)) worker.received.push(message);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { AppState } from '@/lib/messaging/protocol';
 import { OptionsPage } from '@/lib/pages/options/OptionsPage';
-import { serveMessages } from '../support';
+import { serveMessages, type StubHandlers } from '../support';
 
 afterEach(() => {
   cleanup();
@@ -18,6 +18,9 @@ const state: AppState = {
   hostAccess: { missingOrigins: [] },
 };
 
+/** The options page is the sender. */
+const serveOptions = (handlers: StubHandlers) => serveMessages(handlers, '/options.html');
+
 const input = (label: string) => screen.getByLabelText<HTMLInputElement>(label);
 
 describe('OptionsPage', () => {
@@ -26,7 +29,7 @@ describe('OptionsPage', () => {
     const request = vi
       .spyOn(fakeBrowser.permissions, 'request')
       .mockReturnValue(new Promise(() => undefined));
-    const worker = serveMessages({
+    const worker = serveOptions({
       getState: () => state,
       listSites: () => ({ extra: [] }),
       saveSettings: (request) => ({
@@ -62,7 +65,7 @@ describe('OptionsPage', () => {
 
   it('does not prompt for the loopback sandbox, which the extension may always reach', async () => {
     const request = vi.spyOn(fakeBrowser.permissions, 'request');
-    serveMessages({ getState: () => state, listSites: () => ({ extra: [] }), saveSettings: () => state });
+    serveOptions({ getState: () => state, listSites: () => ({ extra: [] }), saveSettings: () => state });
     render(<OptionsPage />);
     fireEvent.click(await screen.findByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saved.')).toBeTruthy();
@@ -71,7 +74,7 @@ describe('OptionsPage', () => {
 
   it('adds a finance site only after the browser grants it', async () => {
     const request = vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
-    const worker = serveMessages({
+    const worker = serveOptions({
       getState: () => state,
       listSites: () => ({ extra: [] }),
       addSite: (request) => ({ extra: [request.site] }),
@@ -88,7 +91,7 @@ describe('OptionsPage', () => {
 
   it('does not add a site the user refused', async () => {
     vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(false);
-    const worker = serveMessages({ getState: () => state, listSites: () => ({ extra: [] }) });
+    const worker = serveOptions({ getState: () => state, listSites: () => ({ extra: [] }) });
     render(<OptionsPage />);
     fireEvent.input(await screen.findByLabelText('Site address'), { target: { value: 'news.example.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add site' }));
