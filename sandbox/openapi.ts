@@ -1,7 +1,7 @@
 /** The OpenAPI 3.1 document, built from the same zod schemas that validate requests. */
 import { z } from 'zod';
-import { DISCLAIMER, SERVICE_NAME, SERVICE_VERSION, SUMMARY } from './content';
 import { VISIBILITIES } from '../lib/api/visibility';
+import { DISCLAIMER, SERVICE_NAME, SERVICE_VERSION, SUMMARY } from './content';
 import { BATCH_MAX, componentSchemas, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from './schemas';
 
 export type OperationId =
