@@ -27,6 +27,9 @@ const bannedMarkup = [
   },
 ];
 
+/** One folder per extension page under lib/pages (STYLE.md: layout). */
+const PAGES = ['popup', 'options', 'confirm', 'sidepanel', 'offer'];
+
 export default tseslint.config(
   {
     ignores: [
@@ -74,7 +77,8 @@ export default tseslint.config(
   {
     // The service worker has no window or document: code that runs there must not reach for them.
     files: ['entrypoints/background.ts', 'lib/**/*.ts'],
-    ignores: ['lib/finance/**', 'lib/ui/**'],
+    // Pages run in documents; navigation.ts is also imported by the worker, so it stays checked.
+    ignores: ['lib/finance/**', 'lib/pages/**', '!lib/pages/navigation.ts'],
     rules: {
       'no-restricted-globals': [
         'error',
@@ -84,6 +88,75 @@ export default tseslint.config(
         },
         { name: 'document', message: 'Background code runs in a service worker: there is no document.' },
         { name: 'localStorage', message: 'Not available in a service worker; use lib/store.' },
+      ],
+    },
+  },
+  {
+    // Shared components are props in, events out: no browser APIs, and they never reach into a page.
+    files: ['components/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'wxt/browser',
+              message: 'Components take props and raise events; the page controller calls the browser.',
+            },
+            {
+              name: 'webextension-polyfill',
+              message: 'Components take props and raise events; no browser APIs.',
+            },
+          ],
+          patterns: [
+            { regex: '^wxt/utils/', message: 'Components take props and raise events; no browser APIs.' },
+            {
+              regex: '^(@/|(\\.\\./)+)lib/pages(/|$)',
+              message: 'components/ is shared by pages: it never imports one.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  ...PAGES.map((page) => ({
+    // A page folder holds what only that page uses: another page's code is shared by moving it to components/.
+    files: [`lib/pages/${page}/**`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^@/lib/pages/(?!${page}/|navigation$|useAsync$)`,
+              message: `lib/pages/${page} may not import another page; move what two pages share to components/ or lib/pages/*.ts.`,
+            },
+            {
+              regex: '^\\.\\./',
+              message: 'Reach outside the page folder by its @/ path, so a cross-page import shows.',
+            },
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    // lib/ is by domain and knows nothing of the pages, except where each page lives (navigation.ts).
+    files: ['lib/**'],
+    ignores: ['lib/pages/*/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@/lib/pages/(?!navigation$)',
+              message:
+                'Only lib/pages/navigation.ts (page addresses and openers) may be imported outside lib/pages.',
+            },
+            { regex: '^(\\.\\./)+pages(/|$)', message: 'Import page addresses as @/lib/pages/navigation.' },
+          ],
+        },
       ],
     },
   },

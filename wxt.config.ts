@@ -1,8 +1,8 @@
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
 import { noCodeGeneration } from './build/noCodeGeneration';
-// `npm run zip` / `build:store`: no loopback host; lib/content/matches.ts drops the demo pages too.
-import { STORE_MODE } from './lib/content/storeMode';
+// `npm run zip` / `build:store`: no loopback host; lib/pages/offer/matches.ts drops the demo pages too.
+import { STORE_MODE } from './lib/pages/offer/storeMode';
 
 /** The sandbox runs on loopback; real services are reached only after the user grants them. */
 const SANDBOX_HOSTS = ['http://127.0.0.1/*', 'http://localhost/*'];

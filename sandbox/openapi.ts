@@ -1,5 +1,6 @@
 /** The OpenAPI 3.1 document, built from the same zod schemas that validate requests. */
 import { z } from 'zod';
+import { VISIBILITIES } from '../lib/api/visibility';
 import { DISCLAIMER, SERVICE_NAME, SERVICE_VERSION, SUMMARY } from './content';
 import type { DialectSpec } from './dialect';
 import type { OpenApiTamper } from './faults';
@@ -279,7 +280,7 @@ function buildOperation(
           name: 'visibility',
           in: 'query',
           required: false,
-          schema: { type: 'string', enum: ['private', 'unlisted', 'public'] },
+          schema: { type: 'string', enum: [...VISIBILITIES] },
         });
       success = [
         '200',

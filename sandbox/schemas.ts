@@ -3,6 +3,7 @@
  * OpenAPI document's JSON Schemas (z.toJSONSchema), so the two cannot drift apart.
  */
 import { z } from 'zod';
+import { VISIBILITIES } from '../lib/api/visibility';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 export const LIMIT_MIN = 1;
@@ -11,7 +12,7 @@ export const LIMIT_DEFAULT = 20;
 export const BATCH_MAX = 50;
 export const PLANS = ['starter', 'pro', 'team'] as const;
 
-export const visibilitySchema = z.enum(['private', 'unlisted', 'public']);
+export const visibilitySchema = z.enum(VISIBILITIES);
 export const playbookStatusSchema = z.enum(['draft', 'active', 'paused', 'archived']);
 const ticker = z.string().regex(/^[A-Z0-9][A-Z0-9.-]{0,11}$/, 'a ticker symbol such as AAPL or BRK.B');
 const isoDate = z

@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import '@/components/theme.css';
-import { ConfirmPage } from '@/lib/ui/ConfirmPage';
+import '@/lib/pages/confirm/confirm.css';
+import { ConfirmPage } from '@/lib/pages/confirm/ConfirmPage';
+import { draftIdFromSearch } from '@/lib/pages/navigation';
 
-const draftId = new URLSearchParams(location.search).get('draft') ?? '';
-render(<ConfirmPage draftId={draftId} />, document.getElementById('app')!);
+render(<ConfirmPage draftId={draftIdFromSearch(location.search)} />, document.getElementById('app')!);

@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import '@/components/theme.css';
-import '@/components/options/options.css';
-import { OptionsPage } from '@/lib/ui/OptionsPage';
+import '@/lib/pages/options/options.css';
+import { OptionsPage } from '@/lib/pages/options/OptionsPage';
 
 render(<OptionsPage />, document.getElementById('app')!);

@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import '@/components/theme.css';
-import '@/components/popup/popup.css';
-import { PopupPage } from '@/lib/ui/PopupPage';
+import '@/lib/pages/popup/popup.css';
+import { PopupPage } from '@/lib/pages/popup/PopupPage';
 
 render(<PopupPage />, document.getElementById('app')!);

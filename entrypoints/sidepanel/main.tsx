@@ -1,5 +1,6 @@
 import { render } from 'preact';
 import '@/components/theme.css';
-import { SidePanelPage } from '@/lib/ui/SidePanelPage';
+import '@/lib/pages/sidepanel/sidepanel.css';
+import { SidePanelPage } from '@/lib/pages/sidepanel/SidePanelPage';
 
 render(<SidePanelPage search={location.search} />, document.getElementById('app')!);

@@ -3,6 +3,7 @@
  * not refused, so a service that adds a field does not break the extension.
  */
 import { z } from 'zod';
+import { VISIBILITIES } from './visibility';
 
 export const problemSchema = z.looseObject({
   type: z.string().optional(),
@@ -15,7 +16,7 @@ export const problemSchema = z.looseObject({
 });
 export type Problem = z.infer<typeof problemSchema>;
 
-export const visibilitySchema = z.enum(['private', 'unlisted', 'public']);
+export const visibilitySchema = z.enum(VISIBILITIES);
 export const playbookStatusSchema = z.enum(['draft', 'active', 'paused', 'archived']);
 
 export const playbookSchema = z.object({

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { playbookDraftSchema } from '@/lib/finance/schema';
 import type { HttpMethod } from './operations';
+import { visibilitySchema } from './schemas';
 import { isLoopbackHost } from '@/lib/store/settings';
 
 export const WRITE_OPERATIONS = [
@@ -50,7 +51,7 @@ export interface WriteSpec {
 
 /** The edits a user may make to a new playbook in the confirm window; visibility is theirs to choose. */
 const createBodySchema = playbookDraftSchema.extend({
-  visibility: z.enum(['private', 'unlisted', 'public']),
+  visibility: visibilitySchema,
   // The contract makes the source optional: a playbook typed in the side panel has none.
   source: playbookDraftSchema.shape.source.optional(),
 });

@@ -30,10 +30,10 @@ import {
   type OutboxEntry,
   type WriteDraft,
 } from '@/lib/outbox';
+import { openConfirmWindow, playbookPageUrl } from '@/lib/pages/navigation';
 import { ALARMS } from '@/lib/store/inventory';
 import { keyFingerprint } from '@/lib/store/apiKey';
 import { getSettings } from '@/lib/store/settings';
-import { openConfirmWindow } from './confirmWindow';
 import type { MenuContext } from './contextMenus';
 import { takeDraftSlot } from './draftRate';
 import { readCache, serviceClient } from './service';
@@ -201,10 +201,6 @@ async function pendingWrite(id: string): Promise<PendingWrite> {
 }
 
 const NOTIFICATION_PREFIX = 'playbook:';
-/** The side panel's view of one playbook: where a notification click or a confirm-window link leads. */
-export function playbookPageUrl(playbookId: string): string {
-  return `${browser.runtime.getURL('/sidepanel.html')}?playbook=${encodeURIComponent(playbookId)}`;
-}
 
 /** The notification id carries the playbook id, so a click still works after the worker restarted. */
 async function notifySuccess(

@@ -3,6 +3,7 @@ import { abortableSleep } from '@/lib/api/retry';
 import { eventTypeSchema, serviceEventSchema, type ServiceEvent } from '@/lib/api/schemas';
 import { serviceClient } from '@/lib/background/service';
 import { log } from '@/lib/log';
+import { playbookPageUrl } from '@/lib/pages/navigation';
 import type { HandlerRegistry } from '@/lib/messaging';
 import { classifyPort } from '@/lib/messaging/sender';
 import { getSettings } from '@/lib/store/settings';
@@ -278,7 +279,7 @@ export function startEvents(): void {
   browser.notifications?.onClicked.addListener((id) => {
     if (!id.startsWith(NOTIFICATION_PREFIX)) return;
     const playbookId = decodeURIComponent(id.slice(NOTIFICATION_PREFIX.length).split('|')[0] ?? '');
-    const url = browser.runtime.getURL(`/sidepanel.html?playbook=${encodeURIComponent(playbookId)}`);
+    const url = playbookPageUrl(playbookId);
     browser.tabs.create({ url }).catch((error: unknown) => log.warn('events.open-failed', { error }));
   });
   schedulePolling().catch((error: unknown) => log.warn('events.schedule-failed', { error }));

@@ -4,6 +4,7 @@ import type { ApiErrorData } from '@/lib/api/errors';
 import type { Account, Playbook, ServiceEvent, ServiceStatus } from '@/lib/api/schemas';
 import type { DeprecationNotice } from '@/lib/api/deprecations';
 import type { RateLimitState } from '@/lib/api/rateLimit';
+import { VISIBILITIES } from '@/lib/api/visibility';
 import type { DiscoveryReport } from '@/lib/discovery';
 import type { McpResourceSummary, McpToolSummary } from '@/lib/mcp/client';
 import type { OutboxEntry, WriteDraft } from '@/lib/outbox';
@@ -77,7 +78,7 @@ export interface AppState {
   insecureSettings?: InsecureSettingsState;
 }
 
-const visibility = z.enum(['private', 'unlisted', 'public']);
+const visibility = z.enum(VISIBILITIES);
 const opaqueCursor = z.string().min(1).max(2048);
 const playbookId = z.string().min(1).max(200);
 

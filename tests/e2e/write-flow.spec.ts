@@ -69,7 +69,7 @@ test('turning a page into a playbook writes it once, after Confirm, with the edi
   expect(playbook).toBeDefined();
   await expect(confirm.page.getByRole('link', { name: 'Open the playbook' })).toHaveAttribute(
     'href',
-    `sidepanel.html?playbook=${playbook?.id}`,
+    extension.url(`sidepanel.html?playbook=${playbook?.id}`),
   );
 });
 

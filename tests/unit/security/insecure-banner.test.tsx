@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OptionsForm } from '@/components/OptionsForm';
-import { PopupView } from '@/components/PopupView';
+import { OptionsForm } from '@/lib/pages/options/OptionsForm';
+import { PopupView } from '@/lib/pages/popup/PopupView';
 import type { AppState } from '@/lib/messaging/protocol';
 import { INSECURE_SETTINGS_MESSAGE } from '@/lib/store/settings';
 

@@ -1,0 +1,300 @@
+import { Fragment } from 'preact';
+import { useState } from 'preact/hooks';
+import { writeSpec, type WriteOperation } from '@/lib/api/writeOperations';
+import { Disclaimer } from '@/components/Disclaimer';
+import {
+  changesFrom,
+  formFieldErrors,
+  isEditable,
+  parseTickers,
+  tickersText,
+  type PlaybookFields,
+  type SentRow,
+  type Visibility,
+} from './describe';
+import { CONFIRM_ARM_DELAY_MS, useArming } from './useArming';
+import { ErrorMessage } from '@/components/ErrorMessage';
+
+export type { PlaybookFields, Visibility } from './describe';
+
+/** The page a new playbook came from: every field the page supplied, shown as text. */
+export interface SourceView {
+  url: string;
+  title?: string;
+  excerpt?: string;
+}
+
+export interface ConfirmSubmission {
+  /** The edited fields, for create and update only. */
+  fields?: PlaybookFields;
+  /** What the user typed, for live execution and billing. */
+  typed?: string;
+}
+
+/** How the service's document resolves the write: the method and path that will be sent. */
+export interface ResolvedView {
+  method: string;
+  path: string;
+  deprecated?: boolean;
+  warnings?: string[];
+}
+
+export interface ConfirmDialogProps {
+  operation: WriteOperation;
+  /** The method and path that will be sent, as resolved when the window opened. */
+  resolved?: ResolvedView;
+  /** Why this write cannot be sent as the document stands; Confirm stays off. */
+  refusal?: string;
+  /** How long the window must be visible and focused before Confirm arms (tests pass 0). */
+  armDelayMs?: number;
+  /** Plain words on what will happen. */
+  consequence: string;
+  account?: { name: string; email: string; plan: string };
+  /** Create and update: the form's starting values. */
+  initial?: PlaybookFields;
+  /** Update: the playbook as it is now, so the dialog can list what changes. */
+  current?: Partial<PlaybookFields>;
+  /** Other writes: every path parameter and body field that will be sent. */
+  rows?: SentRow[];
+  source?: SourceView;
+  /** Live execution and billing: the name the user must type before Confirm is enabled. */
+  typeToConfirm?: string;
+  busy?: boolean;
+  error?: string;
+  /** Field path → message, from the background or the service. */
+  fieldErrors?: Record<string, string>;
+  /** The last send failed and the draft is kept: offer a Retry of exactly that request. */
+  canRetry?: boolean;
+  onConfirm: (submission: ConfirmSubmission) => void;
+  onRetry: () => void;
+  onCancel: () => void;
+}
+
+function FieldError({ id, message }: { id: string; message?: string }) {
+  return message ? (
+    <span id={id} class="field-error">
+      {message}
+    </span>
+  ) : null;
+}
+
+/** Shows exactly what will be sent and to which account; nothing is written until the user presses Confirm. */
+export function ConfirmDialog(props: ConfirmDialogProps) {
+  const { operation, initial, current, typeToConfirm, busy, resolved, refusal } = props;
+  const armed = useArming(
+    props.armDelayMs ?? CONFIRM_ARM_DELAY_MS,
+    resolved ? `${resolved.method} ${resolved.path}` : '',
+  );
+  const editable = isEditable(operation) && initial !== undefined;
+  const [title, setTitle] = useState(initial?.title ?? '');
+  const [thesis, setThesis] = useState(initial?.thesis ?? '');
+  const [tickers, setTickers] = useState(tickersText(initial?.tickers ?? []));
+  const [visibility, setVisibility] = useState<Visibility>(initial?.visibility ?? 'private');
+  const [typed, setTyped] = useState('');
+  const errors = formFieldErrors(props.fieldErrors);
+  const fields: PlaybookFields = { title, thesis, tickers: parseTickers(tickers), visibility };
+  const changes = operation === 'updatePlaybook' && current ? changesFrom(current, fields) : undefined;
+  const typedOk = typeToConfirm === undefined || typed.trim() === typeToConfirm.trim();
+  const otherErrors = Object.entries(errors).filter(
+    ([field]) => !['title', 'thesis', 'tickers', 'visibility', 'typed'].includes(field),
+  );
+  const invalid = (field: string) => (errors[field] ? { 'aria-invalid': true as const } : {});
+  const describedBy = (field: string) => (errors[field] ? { 'aria-describedby': `error-${field}` } : {});
+
+  return (
+    <div
+      role="dialog"
+      aria-label="Confirm"
+      aria-modal="true"
+      class={`stack confirm${typeToConfirm !== undefined ? ' confirm-strong' : ''}`}
+    >
+      <h1>{writeSpec(operation).heading}</h1>
+      <p class="consequence">{props.consequence}</p>
+      <ErrorMessage message={refusal} />
+      {(resolved?.warnings ?? []).map((warning) => (
+        <p key={warning} class="warn" role="note">
+          {warning}
+        </p>
+      ))}
+      <dl class="sent">
+        <dt>Operation</dt>
+        <dd>
+          <code>{operation}</code>
+        </dd>
+        {resolved ? (
+          <>
+            <dt>Request</dt>
+            <dd>
+              <code>
+                {resolved.method} {resolved.path}
+              </code>
+            </dd>
+          </>
+        ) : null}
+        <dt>Account</dt>
+        <dd>
+          {props.account
+            ? `${props.account.name} (${props.account.email}), plan ${props.account.plan}`
+            : 'Your account could not be read; the write goes to the account of the stored API key.'}
+        </dd>
+        {(props.rows ?? []).map((row) => (
+          <Fragment key={row.label}>
+            <dt>{row.label}</dt>
+            <dd>{row.value}</dd>
+          </Fragment>
+        ))}
+      </dl>
+      {editable ? (
+        <>
+          <label>
+            Title
+            <input
+              value={title}
+              maxLength={120}
+              onInput={(e) => setTitle(e.currentTarget.value)}
+              {...invalid('title')}
+              {...describedBy('title')}
+            />
+            <FieldError id="error-title" message={errors.title} />
+          </label>
+          <label>
+            Thesis
+            <textarea
+              rows={7}
+              value={thesis}
+              maxLength={4000}
+              onInput={(e) => setThesis(e.currentTarget.value)}
+              {...invalid('thesis')}
+              {...describedBy('thesis')}
+            />
+            <FieldError id="error-thesis" message={errors.thesis} />
+          </label>
+          <label>
+            Tickers
+            <input
+              value={tickers}
+              onInput={(e) => setTickers(e.currentTarget.value)}
+              {...invalid('tickers')}
+              {...describedBy('tickers')}
+            />
+            <FieldError id="error-tickers" message={errors.tickers} />
+          </label>
+          <label>
+            Visibility
+            <select
+              value={visibility}
+              onChange={(e) => setVisibility(e.currentTarget.value as Visibility)}
+              {...invalid('visibility')}
+              {...describedBy('visibility')}
+            >
+              <option value="private">Private</option>
+              <option value="unlisted">Unlisted</option>
+              <option value="public">Public</option>
+            </select>
+            <FieldError id="error-visibility" message={errors.visibility} />
+          </label>
+          {props.source ? (
+            <section aria-label="Source" class="source">
+              <h2>Source (sent with the playbook)</h2>
+              <dl>
+                <dt>Page</dt>
+                <dd>{props.source.url}</dd>
+                {props.source.title ? (
+                  <>
+                    <dt>Title</dt>
+                    <dd>{props.source.title}</dd>
+                  </>
+                ) : null}
+                {props.source.excerpt ? (
+                  <>
+                    <dt>Excerpt</dt>
+                    <dd>{props.source.excerpt}</dd>
+                  </>
+                ) : null}
+              </dl>
+            </section>
+          ) : null}
+        </>
+      ) : null}
+      {changes ? (
+        <section aria-label="Changes" class="changes">
+          <h2>Changes</h2>
+          {changes.length === 0 ? (
+            <p class="hint">No changes yet.</p>
+          ) : (
+            <ul>
+              {changes.map((change) => (
+                <li key={change.field}>
+                  <strong>{change.field}</strong>: <del>{change.from || '(empty)'}</del> →{' '}
+                  <ins>{change.to || '(empty)'}</ins>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      ) : null}
+      {typeToConfirm !== undefined ? (
+        <label>
+          Type “{typeToConfirm}” to confirm
+          <input
+            value={typed}
+            autoComplete="off"
+            spellcheck={false}
+            onInput={(e) => setTyped(e.currentTarget.value)}
+            {...invalid('typed')}
+            {...describedBy('typed')}
+          />
+          <FieldError id="error-typed" message={errors.typed} />
+        </label>
+      ) : null}
+      {props.error || otherErrors.length > 0 ? (
+        <div role="alert" class="error">
+          {props.error ? <p>{props.error}</p> : null}
+          {otherErrors.length > 0 ? (
+            <ul>
+              {otherErrors.map(([field, message]) => (
+                <li key={field}>
+                  {field}: {message}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {props.canRetry ? (
+            <p class="hint">
+              The draft is kept. Retry sends exactly the same request again; it cannot be applied twice.
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      <div class="row">
+        {props.canRetry ? (
+          <button
+            type="button"
+            class="primary"
+            disabled={busy || !armed || refusal !== undefined}
+            onClick={props.onRetry}
+          >
+            Retry
+          </button>
+        ) : null}
+        <button
+          type="button"
+          class={props.canRetry ? undefined : 'primary'}
+          disabled={busy || !typedOk || !armed || refusal !== undefined}
+          onClick={() =>
+            props.onConfirm({
+              fields: editable ? fields : undefined,
+              typed: typeToConfirm !== undefined ? typed : undefined,
+            })
+          }
+        >
+          Confirm
+        </button>
+        <button type="button" disabled={busy} onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+      <Disclaimer />
+    </div>
+  );
+}

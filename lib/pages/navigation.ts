@@ -1,0 +1,56 @@
+import { browser } from 'wxt/browser';
+import { storage } from 'wxt/utils/storage';
+import { STORAGE_ITEMS } from '@/lib/store/inventory';
+
+/**
+ * Where the extension's pages live and how they are opened. The one file of lib/pages that the
+ * worker may import (lint enforces it), so each page's address is written once.
+ */
+
+/** The confirm page for one outbox draft. */
+export function confirmPageUrl(draftId: string): string {
+  return `${browser.runtime.getURL('/confirm.html')}?draft=${encodeURIComponent(draftId)}`;
+}
+
+/** The draft id a confirm page was opened for (`confirm.html?draft=<id>`), or '' without one. */
+export function draftIdFromSearch(search: string): string {
+  return new URLSearchParams(search).get('draft') ?? '';
+}
+
+/**
+ * Confirmations happen in an extension page of its own window: a web page cannot script,
+ * overlay or click into it. The worker opens it for a new draft, the popup for a queued one.
+ */
+export async function openConfirmWindow(draftId: string): Promise<void> {
+  await browser.windows.create({
+    url: confirmPageUrl(draftId),
+    type: 'popup',
+    width: 520,
+    height: 720,
+    focused: true,
+  });
+}
+
+/** The side panel's view of one playbook, opened in a tab: from a notification or the confirm page. */
+export function playbookPageUrl(playbookId: string): string {
+  return `${browser.runtime.getURL('/sidepanel.html')}?playbook=${encodeURIComponent(playbookId)}`;
+}
+
+/** The playbook id of `sidepanel.html?playbook=<id>`, if present and of a sane length. */
+export function playbookFromUrl(search: string): string | undefined {
+  const id = new URLSearchParams(search).get('playbook');
+  return id && id.length <= 200 ? id : undefined;
+}
+
+/** Which playbook the side panel should show: written by the popup, read and watched by the panel. */
+export interface SidePanelFocus {
+  playbookId: string;
+  at: number;
+}
+
+export const sidePanelFocusItem = storage.defineItem<SidePanelFocus | null>(
+  STORAGE_ITEMS.sidePanelFocus.key,
+  {
+    fallback: null,
+  },
+);

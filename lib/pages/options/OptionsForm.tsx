@@ -1,0 +1,215 @@
+import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
+import { Disclaimer } from '@/components/Disclaimer';
+import { ConnectionResult } from './ConnectionResult';
+import { SitesSection, type SitesSectionProps } from './SitesSection';
+import { urlProblem } from './validate';
+
+export interface OptionsSubmit {
+  serviceUrl: string;
+  apiUrl: string;
+  /** Empty when the user left the key field alone. */
+  apiKey: string;
+  pollMinutes: number;
+}
+
+export interface Notice {
+  kind: 'ok' | 'error';
+  text: string;
+}
+
+export interface OptionsFormProps {
+  state: AppState;
+  busy?: boolean;
+  message?: Notice;
+  fieldErrors?: Record<string, string>;
+  testing?: boolean;
+  testResult?: ServiceOverview;
+  testError?: string;
+  sites: Omit<SitesSectionProps, 'busy'>;
+  onSave: (values: OptionsSubmit) => void;
+  onRemoveKey: () => void;
+  onGrantAccess: (origins: string[]) => void;
+  onTestConnection: () => void;
+}
+
+export function OptionsForm(props: OptionsFormProps) {
+  const { state, busy, message } = props;
+  const [serviceUrl, setServiceUrl] = useState(state.settings.serviceUrl);
+  const [apiUrl, setApiUrl] = useState(state.settings.apiUrl);
+  const [apiKey, setApiKey] = useState('');
+  const [pollMinutes, setPollMinutes] = useState(String(state.settings.pollMinutes));
+  const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
+  const fieldErrors = { ...(props.fieldErrors ?? {}), ...localErrors };
+  const missing = state.hostAccess.missingOrigins;
+  const keyPage = `${state.settings.serviceUrl}/apikey`;
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const errors: Record<string, string> = {};
+    const serviceProblem = urlProblem(serviceUrl);
+    if (serviceProblem) errors.serviceUrl = serviceProblem;
+    const apiProblem = urlProblem(apiUrl);
+    if (apiProblem) errors.apiUrl = apiProblem;
+    const minutes = Number(pollMinutes);
+    if (!Number.isInteger(minutes) || minutes < 1 || minutes > 60)
+      errors.pollMinutes = 'A whole number of minutes from 1 to 60.';
+    if (apiKey.trim() !== '' && apiKey.trim().length < 8) errors.key = 'That is too short to be an API key.';
+    setLocalErrors(errors);
+    if (Object.keys(errors).length > 0) return;
+    props.onSave({ serviceUrl, apiUrl, apiKey, pollMinutes: minutes });
+    setApiKey('');
+  };
+
+  /** A labelled field whose hint and error are described-by, not part of its name. */
+  const field = (
+    name: string,
+    label: string,
+    control: (aria: Record<string, unknown>) => JSX.Element,
+    hint?: string,
+  ) => {
+    const described = [hint ? `${name}-hint` : '', fieldErrors[name] ? `${name}-error` : '']
+      .filter(Boolean)
+      .join(' ');
+    return (
+      <div class="field">
+        <label for={`field-${name}`}>{label}</label>
+        {control({
+          id: `field-${name}`,
+          'aria-invalid': fieldErrors[name] ? true : undefined,
+          'aria-describedby': described || undefined,
+        })}
+        {hint ? (
+          <span id={`${name}-hint`} class="hint">
+            {hint}
+          </span>
+        ) : null}
+        {fieldErrors[name] ? (
+          <span id={`${name}-error`} class="error field-error">
+            {fieldErrors[name]}
+          </span>
+        ) : null}
+      </div>
+    );
+  };
+
+  return (
+    <main class="options">
+      <header class="options-head">
+        <h1>Playbook Companion settings</h1>
+        <p class="hint">Version {state.version}</p>
+      </header>
+
+      <form class="card stack" onSubmit={submit} noValidate>
+        <h2>Service</h2>
+        {state.insecureSettings ? (
+          <p class="callout problem" role="alert">
+            {state.insecureSettings.message}
+          </p>
+        ) : null}
+        {field(
+          'serviceUrl',
+          'Service URL',
+          (aria) => (
+            <input
+              type="url"
+              required
+              value={serviceUrl}
+              onInput={(e) => setServiceUrl(e.currentTarget.value)}
+              {...aria}
+            />
+          ),
+          'The site and its discovery documents. Changing it clears everything cached from the old one.',
+        )}
+        {field('apiUrl', 'API URL', (aria) => (
+          <input
+            type="url"
+            required
+            value={apiUrl}
+            onInput={(e) => setApiUrl(e.currentTarget.value)}
+            {...aria}
+          />
+        ))}
+        {field(
+          'key',
+          'API key',
+          (aria) => (
+            <input
+              type="password"
+              autocomplete="off"
+              spellcheck={false}
+              value={apiKey}
+              placeholder={
+                state.key.set ? `Stored key ends in ${state.key.last4 ?? '????'}` : 'Paste your API key'
+              }
+              onInput={(e) => setApiKey(e.currentTarget.value)}
+              {...aria}
+            />
+          ),
+          state.key.set
+            ? `A key ending in ${state.key.last4 ?? '????'} is stored. Leave empty to keep it.`
+            : 'No key stored yet.',
+        )}
+        <p class="row key-links">
+          <a href={keyPage} target="_blank" rel="noreferrer">
+            Create an API key
+          </a>
+          <span class="hint">at {keyPage}</span>
+        </p>
+        <div class="narrow">
+          {field('pollMinutes', 'Check for events every (minutes)', (aria) => (
+            <input
+              type="number"
+              min={1}
+              max={60}
+              step={1}
+              value={pollMinutes}
+              onInput={(e) => setPollMinutes(e.currentTarget.value)}
+              {...aria}
+            />
+          ))}
+        </div>
+        <div class="row">
+          <button type="submit" class="primary" disabled={busy}>
+            Save
+          </button>
+          {state.key.set ? (
+            <button type="button" onClick={props.onRemoveKey} disabled={busy}>
+              Remove key
+            </button>
+          ) : null}
+        </div>
+        <p role="status" class={message?.kind === 'error' ? 'error' : 'ok'}>
+          {message?.text ?? ''}
+        </p>
+      </form>
+
+      {missing.length > 0 ? (
+        <section class="card stack callout-warn" aria-labelledby="access-title">
+          <h2 id="access-title">Access needed</h2>
+          <p>The browser has not yet allowed the extension to reach {missing.join(', ')}.</p>
+          <div>
+            <button type="button" onClick={() => props.onGrantAccess(missing)}>
+              Grant access
+            </button>
+          </div>
+        </section>
+      ) : null}
+
+      <section class="card stack" aria-labelledby="test-title">
+        <h2 id="test-title">Connection</h2>
+        <p class="hint">Runs discovery and reads your account with the saved settings.</p>
+        <div>
+          <button type="button" onClick={props.onTestConnection} disabled={props.testing}>
+            Test connection
+          </button>
+        </div>
+        <ConnectionResult testing={props.testing} result={props.testResult} error={props.testError} />
+      </section>
+
+      <SitesSection {...props.sites} busy={busy} />
+      <Disclaimer />
+    </main>
+  );
+}

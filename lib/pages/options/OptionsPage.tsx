@@ -1,0 +1,172 @@
+import { useEffect, useState } from 'preact/hooks';
+import { browser } from 'wxt/browser';
+import { OptionsForm, type Notice, type OptionsSubmit } from './OptionsForm';
+import { customOrigins } from './validate';
+import { FINANCE_SITES, parseSitePattern } from '@/lib/finance/sites';
+import { hostAccessPattern } from '@/lib/hostAccess';
+import { log } from '@/lib/log';
+import { MessageError, sendMessage } from '@/lib/messaging/client';
+import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
+import { errorText, useAsync } from '@/lib/pages/useAsync';
+
+const BUILT_IN_SITES = FINANCE_SITES.map((site) => site.name);
+
+/** Asks for host access inside the click; Save never waits on the prompt (CONTRACT.md §4). */
+function requestAccess(origins: string[]): Promise<boolean> {
+  if (origins.length === 0) return Promise.resolve(true);
+  return browser.permissions
+    .request({ origins: origins.map((origin) => hostAccessPattern(origin)) })
+    .catch((error: unknown) => {
+      log.warn('options.permission-request-failed', { error: errorText(error) });
+      return false;
+    });
+}
+
+export function OptionsPage() {
+  const loaded = useAsync(() => sendMessage('getState', {}));
+  const [state, setState] = useState<AppState>();
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<Notice>();
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [testing, setTesting] = useState(false);
+  const [testResult, setTestResult] = useState<ServiceOverview>();
+  const [testError, setTestError] = useState<string>();
+  const [extraSites, setExtraSites] = useState<string[]>([]);
+  const [siteError, setSiteError] = useState<string>();
+  const current = state ?? loaded.value;
+
+  useEffect(() => {
+    sendMessage('listSites', {}).then(
+      ({ extra }) => setExtraSites(extra),
+      (error: unknown) => setSiteError(errorText(error)),
+    );
+  }, []);
+
+  if (!current)
+    return (
+      <main class="options">
+        {loaded.error ? <p class="error">{loaded.error}</p> : <p class="hint">Loading settings…</p>}
+      </main>
+    );
+
+  const run = async (action: () => Promise<AppState>, done: (next: AppState) => string) => {
+    setBusy(true);
+    setFieldErrors({});
+    // No stale "Saved." while the next action runs.
+    setMessage(undefined);
+    try {
+      const next = await action();
+      setState(next);
+      setMessage({ kind: 'ok', text: done(next) });
+    } catch (error) {
+      if (error instanceof MessageError && error.wire.fields) setFieldErrors(error.wire.fields);
+      setMessage({ kind: 'error', text: errorText(error) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const save = ({ serviceUrl, apiUrl, apiKey, pollMinutes }: OptionsSubmit) => {
+    const access = requestAccess(customOrigins([serviceUrl, apiUrl]));
+    const before = current.settings;
+    void run(
+      async () => {
+        let next = await sendMessage('saveSettings', { serviceUrl, apiUrl, pollMinutes });
+        if (apiKey.trim()) next = { ...next, key: await sendMessage('saveApiKey', { key: apiKey.trim() }) };
+        // The prompt may still be open; once it settles, show the access it left.
+        access
+          .then(
+            () => sendMessage('getState', {}).then(setState),
+            () => undefined,
+          )
+          .catch((error: unknown) => log.warn('options.state-refresh-failed', { error: errorText(error) }));
+        return next;
+      },
+      (next) =>
+        next.settings.serviceUrl !== before.serviceUrl || next.settings.apiUrl !== before.apiUrl
+          ? 'Saved. Everything cached from the previous service was cleared.'
+          : 'Saved.',
+    );
+  };
+
+  const addSite = (input: string) => {
+    setSiteError(undefined);
+    const parsed = parseSitePattern(input);
+    if (!parsed.ok) {
+      setSiteError(parsed.error);
+      return;
+    }
+    // Called inside the click: the permission prompt needs the user gesture.
+    const granted = browser.permissions.request({ origins: [parsed.pattern] });
+    setBusy(true);
+    granted
+      .then((ok) => {
+        if (!ok)
+          throw new MessageError({
+            code: 'permission-denied',
+            message: `Access to ${parsed.host} was not granted.`,
+          });
+        return sendMessage('addSite', { site: parsed.pattern });
+      })
+      .then(({ extra }) => setExtraSites(extra))
+      .catch((error: unknown) => setSiteError(errorText(error)))
+      .finally(() => setBusy(false));
+  };
+
+  const removeSite = (pattern: string) => {
+    setBusy(true);
+    sendMessage('removeSite', { site: pattern })
+      .then(({ extra }) => setExtraSites(extra))
+      .catch((error: unknown) => setSiteError(errorText(error)))
+      .finally(() => setBusy(false));
+  };
+
+  const testConnection = () => {
+    setTesting(true);
+    setTestError(undefined);
+    sendMessage('testConnection', {})
+      .then(setTestResult, (error: unknown) => {
+        setTestResult(undefined);
+        setTestError(errorText(error));
+      })
+      .finally(() => setTesting(false));
+  };
+
+  return (
+    <OptionsForm
+      state={current}
+      busy={busy}
+      message={message}
+      fieldErrors={fieldErrors}
+      testing={testing}
+      testResult={testResult}
+      testError={testError}
+      sites={{
+        builtIn: BUILT_IN_SITES,
+        extra: extraSites,
+        error: siteError,
+        onAdd: addSite,
+        onRemove: removeSite,
+      }}
+      onSave={save}
+      onRemoveKey={() =>
+        void run(
+          async () => ({ ...current, key: await sendMessage('removeApiKey', {}) }),
+          () => 'Key removed.',
+        )
+      }
+      onGrantAccess={(origins) => {
+        const access = requestAccess(origins);
+        void run(
+          async () => {
+            if (!(await access))
+              throw new MessageError({ code: 'permission-denied', message: 'Access was not granted.' });
+            return sendMessage('getState', {});
+          },
+          () => 'Access granted.',
+        );
+      }}
+      onTestConnection={testConnection}
+    />
+  );
+}

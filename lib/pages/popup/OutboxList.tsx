@@ -1,0 +1,83 @@
+import { isWriteOperation, writeSpec } from '@/lib/api/writeOperations';
+import type { OutboxEntryView } from '@/lib/messaging/protocol';
+import { relativeTime } from './format';
+
+export interface OutboxListProps {
+  entries: OutboxEntryView[];
+  now: number;
+  /** Ids with an action under way, so their buttons wait. */
+  busyIds?: readonly string[];
+  onReopen: (id: string) => void;
+  onDiscard: (id: string) => void;
+  onRetry: (id: string) => void;
+}
+
+/** What a draft will do, from the table of writes; an operation this version does not know shows its id. */
+function operationLabel(operationId: string): string {
+  return isWriteOperation(operationId) ? writeSpec(operationId).label : operationId;
+}
+
+/** A short, human name for a draft: its title when it has one, else what it will do. */
+function draftTitle(entry: OutboxEntryView): string {
+  const draft = entry.draft as { body?: { title?: unknown } } | undefined;
+  const title = draft?.body?.title;
+  return typeof title === 'string' && title.trim() ? title.trim() : operationLabel(entry.operationId);
+}
+
+/** Drafts not yet sent: reopen the confirm window, discard, or retry one that failed. */
+export function OutboxList({ entries, now, busyIds = [], onReopen, onDiscard, onRetry }: OutboxListProps) {
+  const open = entries.filter((entry) => entry.status !== 'sent');
+  if (open.length === 0) return null;
+  return (
+    <section class="outbox stack-sm" aria-labelledby="outbox-title">
+      <h2 id="outbox-title">Drafts waiting ({open.length})</h2>
+      <ul aria-label="Drafts" class="outbox-items">
+        {open.map((entry) => {
+          const title = draftTitle(entry);
+          const busy = busyIds.includes(entry.id) || entry.status === 'sending';
+          return (
+            <li key={entry.id} class={`outbox-row ob-${entry.status}`}>
+              <div class="outbox-text">
+                <strong>{title}</strong>
+                <span class="hint">
+                  {operationLabel(entry.operationId)} · {entry.status} · {relativeTime(entry.updatedAt, now)}
+                </span>
+                {entry.status === 'failed' && entry.error ? (
+                  <span class="error">{entry.error.message}</span>
+                ) : null}
+              </div>
+              <div class="row outbox-actions">
+                <button
+                  type="button"
+                  disabled={busy}
+                  onClick={() => onReopen(entry.id)}
+                  aria-label={`Review ${title}`}
+                >
+                  Review
+                </button>
+                {entry.status === 'failed' ? (
+                  <button
+                    type="button"
+                    disabled={busy}
+                    onClick={() => onRetry(entry.id)}
+                    aria-label={`Retry ${title}`}
+                  >
+                    Retry
+                  </button>
+                ) : null}
+                <button
+                  type="button"
+                  disabled={busy}
+                  onClick={() => onDiscard(entry.id)}
+                  aria-label={`Discard ${title}`}
+                >
+                  Discard
+                </button>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

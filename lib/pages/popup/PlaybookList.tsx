@@ -1,0 +1,81 @@
+import type { Playbook } from '@/lib/api/schemas';
+import { PlaybookRow } from './PlaybookRow';
+import { clockTime, relativeTime } from './format';
+import { ErrorMessage } from '@/components/ErrorMessage';
+
+export interface PlaybookListProps {
+  items: Playbook[];
+  hasMore: boolean;
+  source?: 'network' | 'cache';
+  fetchedAt?: number;
+  /** Why a cached copy is shown (the network failed, or it is being refreshed). */
+  staleReason?: string;
+  loading: boolean;
+  loadingMore: boolean;
+  /** Set when the latest load-more failed; the list keeps what it has. */
+  moreError?: string;
+  now: number;
+  emptyText: string;
+  onOpen: (id: string) => void;
+  onLoadMore: () => void;
+  /** Offered when a saved copy is shown because the network failed. */
+  onRetry?: () => void;
+}
+
+/** The background's word for "shown from cache while a refresh runs", not a failure. */
+const REFRESHING = 'Refreshing…';
+
+/** The list, its freshness line and "Load more"; never claims completeness while the service has more. */
+export function PlaybookList(props: PlaybookListProps) {
+  const { items, hasMore, source, fetchedAt, staleReason, loading, loadingMore, now } = props;
+  const cached = source === 'cache';
+  const failed = cached && staleReason !== undefined && staleReason !== REFRESHING;
+  return (
+    <div class="pb-list stack-sm">
+      {fetchedAt !== undefined ? (
+        <div class={`freshness${failed ? ' stale' : ''}`}>
+          <p role="status">
+            {cached ? <span class="badge cached">Cached</span> : null}
+            {cached ? ' ' : null}
+            {cached
+              ? `Saved ${relativeTime(fetchedAt, now)} (${clockTime(fetchedAt)})`
+              : `Updated ${relativeTime(fetchedAt, now)}`}
+            {staleReason ? ` · ${staleReason}` : ''}
+          </p>
+          {failed && props.onRetry ? (
+            <button type="button" class="small" onClick={props.onRetry}>
+              Retry
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      <ul aria-label="Playbooks" aria-busy={loading ? 'true' : undefined} class="pb-items">
+        {items.map((playbook) => (
+          <PlaybookRow key={playbook.id} playbook={playbook} now={now} onOpen={props.onOpen} />
+        ))}
+      </ul>
+      {loading && items.length === 0 ? <p class="hint">Loading playbooks…</p> : null}
+      {!loading && items.length === 0 && !hasMore ? <p class="empty">{props.emptyText}</p> : null}
+      <div class="pb-list-foot">
+        <span class="hint">
+          {items.length > 0
+            ? hasMore
+              ? `${items.length} shown, more available`
+              : `All ${items.length} shown`
+            : ''}
+        </span>
+        {hasMore ? (
+          <button
+            type="button"
+            onClick={props.onLoadMore}
+            disabled={loadingMore}
+            aria-busy={loadingMore ? 'true' : undefined}
+          >
+            Load more
+          </button>
+        ) : null}
+      </div>
+      <ErrorMessage message={props.moreError} />
+    </div>
+  );
+}

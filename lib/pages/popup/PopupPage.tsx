@@ -1,0 +1,199 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { browser } from 'wxt/browser';
+import { PopupView, type ListScope, type ListView, type VisibilityFilter } from './PopupView';
+import { problemOf, type WireLike } from './format';
+import { log } from '@/lib/log';
+import { MessageError, sendMessage } from '@/lib/messaging/client';
+import type { AppState, OutboxEntryView, PlaybookPage, ServiceOverview } from '@/lib/messaging/protocol';
+import { openConfirmWindow } from '@/lib/pages/navigation';
+import { errorText } from '@/lib/pages/useAsync';
+import { openPlaybookInSidePanel, openSidePanel, prepareSidePanel } from './openSidePanel';
+
+const EMPTY_LIST: ListView = { items: [], hasMore: false, loading: true, loadingMore: false };
+
+function wireOf(error: unknown): WireLike {
+  if (error instanceof MessageError) return error.wire;
+  return { code: 'internal', message: 'The extension did not answer. Try again.' };
+}
+
+/**
+ * The toolbar popup. Nothing is awaited before the first paint: the list answers from the cache
+ * (`preferCache`), then refreshes from the network; state, status and drafts load in parallel.
+ */
+export function PopupPage() {
+  const [now, setNow] = useState(() => Date.now());
+  const [state, setState] = useState<AppState>();
+  const [stateError, setStateError] = useState<string>();
+  const [overview, setOverview] = useState<ServiceOverview>();
+  const [overviewError, setOverviewError] = useState<string>();
+  const [overviewLoading, setOverviewLoading] = useState(true);
+  const [outbox, setOutbox] = useState<OutboxEntryView[]>();
+  const [outboxBusy, setOutboxBusy] = useState<string[]>([]);
+  const [scope, setScope] = useState<ListScope>('mine');
+  const [visibility, setVisibility] = useState<VisibilityFilter>('all');
+  const [list, setList] = useState<ListView>(EMPTY_LIST);
+  const [offline, setOffline] = useState(() => !navigator.onLine);
+  const [reloads, setReloads] = useState(0);
+  const generation = useRef(0);
+  const cursor = useRef<string | null>(null);
+  const pages = useRef(0);
+
+  // Without a key only the public library can be read.
+  const effectiveScope: ListScope = state && !state.key.set ? 'public' : scope;
+
+  const loadOverview = useCallback((refresh: boolean) => {
+    setOverviewLoading(true);
+    sendMessage('getOverview', { refresh }).then(
+      (value) => {
+        setOverview(value);
+        setOverviewError(undefined);
+        setOverviewLoading(false);
+      },
+      (error: unknown) => {
+        setOverviewError(errorText(error));
+        setOverviewLoading(false);
+      },
+    );
+  }, []);
+
+  const loadOutbox = useCallback(() => {
+    sendMessage('listOutbox', {}).then(setOutbox, (error: unknown) =>
+      log.warn('popup.outbox-failed', { error: errorText(error) }),
+    );
+  }, []);
+
+  useEffect(() => {
+    sendMessage('getState', {}).then(setState, (error: unknown) => setStateError(errorText(error)));
+    prepareSidePanel().catch((error: unknown) => log.warn('sidepanel.prepare-failed', { error }));
+    loadOverview(false);
+    loadOutbox();
+    const tick = setInterval(() => setNow(Date.now()), 30_000);
+    const online = () => setOffline(!navigator.onLine);
+    addEventListener('online', online);
+    addEventListener('offline', online);
+    return () => {
+      clearInterval(tick);
+      removeEventListener('online', online);
+      removeEventListener('offline', online);
+    };
+  }, [loadOverview, loadOutbox]);
+
+  const apply = (page: PlaybookPage, append: boolean) => {
+    cursor.current = page.nextCursor;
+    pages.current = append ? pages.current + 1 : 1;
+    setNow(Date.now());
+    setList((current) => {
+      const known = new Set(append ? current.items.map((item) => item.id) : []);
+      const items = append
+        ? [...current.items, ...page.items.filter((item) => !known.has(item.id))]
+        : page.items;
+      return {
+        items,
+        hasMore: page.hasMore,
+        source: page.source,
+        fetchedAt: page.fetchedAt,
+        staleReason: page.staleReason,
+        loading: false,
+        loadingMore: false,
+      };
+    });
+  };
+
+  useEffect(() => {
+    const mine = generation.current + 1;
+    generation.current = mine;
+    const live = () => generation.current === mine;
+    cursor.current = null;
+    pages.current = 0;
+    setList((current) => ({ ...EMPTY_LIST, items: reloads > 0 ? current.items : [] }));
+    const query = visibility === 'all' ? {} : { visibility };
+    const fail = (error: unknown) => {
+      if (!live()) return;
+      const problem = problemOf(wireOf(error));
+      setList((current) => ({ ...current, loading: false, problem }));
+    };
+    if (effectiveScope === 'public') {
+      sendMessage('listPublicPlaybooks', {}).then((page) => live() && apply(page, false), fail);
+      return;
+    }
+    sendMessage('listPlaybooks', { ...query, preferCache: true }).then((first) => {
+      if (!live()) return;
+      apply(first, false);
+      if (first.source !== 'cache') return;
+      // The cache painted first; now the network, unless the user already paged further.
+      sendMessage('listPlaybooks', query).then(
+        (fresh) => live() && pages.current === 1 && apply(fresh, false),
+        (error: unknown) => {
+          if (!live()) return;
+          const problem = problemOf(wireOf(error));
+          setList((current) => ({ ...current, problem, staleReason: problem.message }));
+        },
+      );
+    }, fail);
+  }, [effectiveScope, visibility, reloads]);
+
+  const loadMore = () => {
+    const from = cursor.current;
+    if (!from) {
+      setList((current) => ({ ...current, moreError: 'The service gave no position to continue from.' }));
+      return;
+    }
+    const mine = generation.current;
+    setList((current) => ({ ...current, loadingMore: true, moreError: undefined }));
+    const request =
+      effectiveScope === 'public'
+        ? sendMessage('listPublicPlaybooks', { cursor: from })
+        : sendMessage('listPlaybooks', { cursor: from, ...(visibility === 'all' ? {} : { visibility }) });
+    request.then(
+      (page) => generation.current === mine && apply(page, true),
+      (error: unknown) =>
+        generation.current === mine &&
+        setList((current) => ({ ...current, loadingMore: false, moreError: errorText(error) })),
+    );
+  };
+
+  const draftAction = (id: string, action: () => Promise<unknown>) => {
+    setOutboxBusy((busy) => [...busy, id]);
+    action()
+      .catch((error: unknown) => log.warn('popup.draft-action-failed', { error: errorText(error) }))
+      .finally(() => {
+        setOutboxBusy((busy) => busy.filter((other) => other !== id));
+        loadOutbox();
+      });
+  };
+
+  return (
+    <PopupView
+      state={state}
+      stateError={stateError}
+      overview={overview}
+      overviewError={overviewError}
+      overviewLoading={overviewLoading}
+      scope={effectiveScope}
+      visibility={visibility}
+      list={list}
+      outbox={outbox}
+      outboxBusy={outboxBusy}
+      offline={offline}
+      optionsUrl={browser.runtime.getURL('/options.html')}
+      now={now}
+      onOpenSidePanel={() => {
+        openSidePanel().catch((error: unknown) => log.warn('sidepanel.open-failed', { error }));
+      }}
+      onOpenPlaybook={(id) => {
+        openPlaybookInSidePanel(id).catch((error: unknown) => log.warn('sidepanel.open-failed', { error }));
+      }}
+      onScope={setScope}
+      onVisibility={setVisibility}
+      onLoadMore={loadMore}
+      onRetry={() => {
+        setReloads((count) => count + 1);
+        loadOverview(true);
+      }}
+      onRefreshStatus={() => loadOverview(true)}
+      onReopenDraft={(id) => draftAction(id, () => openConfirmWindow(id))}
+      onDiscardDraft={(id) => draftAction(id, () => sendMessage('discardDraft', { id }))}
+      onRetryDraft={(id) => draftAction(id, () => sendMessage('confirmWrite', { id }))}
+    />
+  );
+}

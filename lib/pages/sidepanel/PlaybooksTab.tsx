@@ -1,0 +1,187 @@
+import { useEffect, useState } from 'preact/hooks';
+import { PlaybookDetail, type ActionKind } from './PlaybookDetail';
+import { PlaybookListPanel } from './PlaybookListPanel';
+import type { Playbook } from '@/lib/api/schemas';
+import { writeSpec } from '@/lib/api/writeOperations';
+import type { RecentEvent } from '@/lib/events/feed';
+import { sendMessage } from '@/lib/messaging/client';
+import type { PlaybookPage } from '@/lib/messaging/protocol';
+import { errorText } from '@/lib/pages/useAsync';
+import { useWriteTracker } from './writeTracker';
+
+export interface PlaybooksTabProps {
+  /** The playbook to show (from the popup's focus item, the URL or an event link). */
+  focus?: { playbookId: string; at: number };
+  events: RecentEvent[];
+  plans: string[];
+  /** Brokerage providers the OpenAPI document accepts; the first is offered. */
+  providers: string[];
+}
+
+function freshnessText(page: PlaybookPage): string | undefined {
+  if (page.source !== 'cache') return undefined;
+  const minutes = Math.round((Date.now() - page.fetchedAt) / 60_000);
+  return `Cached, updated ${minutes} min ago${page.staleReason ? ` (${page.staleReason})` : ''}`;
+}
+
+export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabProps) {
+  const [list, setList] = useState<{
+    items?: Playbook[];
+    cursor: string | null;
+    hasMore: boolean;
+    freshness?: string;
+  }>({
+    cursor: null,
+    hasMore: false,
+  });
+  const [listError, setListError] = useState<string>();
+  const [listLoading, setListLoading] = useState(true);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [refreshing, setRefreshing] = useState(false);
+  const [refreshErrors, setRefreshErrors] = useState<Record<string, string>>({});
+  const [refreshedCount, setRefreshedCount] = useState<number>();
+  const [openId, setOpenId] = useState<string>();
+  const [detail, setDetail] = useState<{ playbook?: Playbook; error?: string; loading: boolean }>({
+    loading: false,
+  });
+
+  const loadList = (cursor?: string) => {
+    setListLoading(true);
+    sendMessage('listPlaybooks', cursor ? { cursor } : { preferCache: false }).then(
+      (page) => {
+        setList((current) => ({
+          items: cursor ? [...(current.items ?? []), ...page.items] : page.items,
+          cursor: page.nextCursor,
+          hasMore: page.hasMore && page.nextCursor !== null,
+          freshness: freshnessText(page),
+        }));
+        setListError(undefined);
+        setListLoading(false);
+      },
+      (error: unknown) => {
+        setListError(errorText(error));
+        setListLoading(false);
+      },
+    );
+  };
+
+  const loadDetail = (id: string) => {
+    setDetail((current) => ({
+      playbook: current.playbook?.id === id ? current.playbook : undefined,
+      loading: true,
+    }));
+    sendMessage('getPlaybook', { id }).then(
+      (playbook) => {
+        setDetail({ playbook, loading: false });
+        setList((current) => ({
+          ...current,
+          items: current.items?.map((item) => (item.id === playbook.id ? playbook : item)),
+        }));
+      },
+      (error: unknown) => setDetail((current) => ({ ...current, error: errorText(error), loading: false })),
+    );
+  };
+
+  const writes = useWriteTracker((operationId: ActionKind, status) => {
+    // The outcome is known by re-reading: the playbook changed (or its etag did) once a write was sent.
+    if (status === 'sent' && openId && writeSpec(operationId).targetsPlaybook) loadDetail(openId);
+  });
+
+  const open = (id: string) => {
+    setOpenId(id);
+    writes.clear();
+    loadDetail(id);
+  };
+
+  useEffect(() => loadList(), []);
+  useEffect(() => {
+    if (focus) open(focus.playbookId);
+  }, [focus?.playbookId, focus?.at]);
+
+  if (openId) {
+    const playbook = detail.playbook?.id === openId ? detail.playbook : undefined;
+    const playbookId = openId;
+    return (
+      <PlaybookDetail
+        playbook={playbook}
+        loading={detail.loading}
+        error={detail.error}
+        action={writes.action}
+        plans={plans}
+        events={events.filter((event) => event.playbook_id === openId)}
+        onBack={() => {
+          setOpenId(undefined);
+          writes.clear();
+        }}
+        onReload={() => {
+          writes.clear();
+          loadDetail(openId);
+        }}
+        onEdit={(fields) =>
+          playbook &&
+          writes.request({
+            operationId: 'updatePlaybook',
+            playbookId,
+            body: { ...fields },
+            ifMatch: playbook.etag,
+          })
+        }
+        onBacktest={(range) => writes.request({ operationId: 'runBacktest', playbookId, body: { ...range } })}
+        onActivate={() => writes.request({ operationId: 'activatePlaybook', playbookId })}
+        onPause={() => writes.request({ operationId: 'pausePlaybook', playbookId })}
+        onLinkBrokerage={() =>
+          providers[0] &&
+          writes.request({ operationId: 'createBrokerageLink', body: { provider: providers[0] } })
+        }
+        onUpgrade={(plan) => writes.request({ operationId: 'createCheckoutSession', body: { plan } })}
+      />
+    );
+  }
+
+  return (
+    <PlaybookListPanel
+      items={list.items}
+      error={listError}
+      loading={listLoading}
+      hasMore={list.hasMore}
+      freshness={list.freshness}
+      selected={selected}
+      refreshing={refreshing}
+      refreshErrors={refreshErrors}
+      refreshedCount={refreshedCount}
+      onToggle={(id) =>
+        setSelected((current) => {
+          const next = new Set(current);
+          if (next.has(id)) next.delete(id);
+          else next.add(id);
+          return next;
+        })
+      }
+      onOpen={open}
+      onLoadMore={() => list.cursor && loadList(list.cursor)}
+      onRefreshSelected={() => {
+        setRefreshing(true);
+        sendMessage('refreshPlaybooks', { ids: [...selected] }).then(
+          (results) => {
+            const errors: Record<string, string> = {};
+            const fresh = new Map<string, Playbook>();
+            for (const item of results) {
+              if (item.playbook) fresh.set(item.id, item.playbook);
+              else
+                errors[item.id] =
+                  `Not refreshed (${item.error?.status ?? 'error'}): ${item.error?.message ?? ''}`;
+            }
+            setList((current) => ({ ...current, items: current.items?.map((p) => fresh.get(p.id) ?? p) }));
+            setRefreshErrors(errors);
+            setRefreshedCount(fresh.size);
+            setRefreshing(false);
+          },
+          (error: unknown) => {
+            setListError(errorText(error));
+            setRefreshing(false);
+          },
+        );
+      }}
+    />
+  );
+}

@@ -1,0 +1,101 @@
+import { useEffect, useState } from 'preact/hooks';
+import { browser } from 'wxt/browser';
+import type { RecentEvent } from '@/lib/events/feed';
+import { EVENTS_PORT, type EventsPortMessage } from '@/lib/events/port';
+import { log } from '@/lib/log';
+import { sendMessage } from '@/lib/messaging/client';
+import { errorText } from '@/lib/pages/useAsync';
+
+const PING_MS = 20_000;
+const RECONNECT_MS = 2_000;
+
+export interface EventsState {
+  events?: RecentEvent[];
+  unread: number;
+  stream: 'open' | 'retrying' | 'connecting' | 'off';
+  error?: string;
+}
+
+/**
+ * While the panel is open it holds the `events` port: the worker streams SSE for as long as the
+ * port lives and forwards each event here. A worker restart drops the port; the panel reconnects.
+ */
+export function useEventsPort(): EventsState & { setUnread: (n: number) => void; reload: () => void } {
+  const [state, setState] = useState<EventsState>({ unread: 0, stream: 'connecting' });
+  const [generation, setGeneration] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    sendMessage('getEventFeed', {}).then(
+      (feed) =>
+        live &&
+        setState((s) => ({
+          ...s,
+          // Events that arrived on the port before this answer stay.
+          events: mergeById(s.events ?? [], feed.events),
+          unread: feed.unread,
+        })),
+      (error: unknown) => live && setState((s) => ({ ...s, error: errorText(error) })),
+    );
+    return () => {
+      live = false;
+    };
+  }, [generation]);
+
+  useEffect(() => {
+    let closed = false;
+    let port: ReturnType<typeof browser.runtime.connect> | undefined;
+    let ping: ReturnType<typeof setInterval> | undefined;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const connect = () => {
+      port = browser.runtime.connect({ name: EVENTS_PORT });
+      port.onMessage.addListener((raw: unknown) => {
+        const message = raw as EventsPortMessage;
+        if (message.type === 'event')
+          setState((s) => ({
+            ...s,
+            events: mergeById([message.event], s.events ?? []),
+            unread: message.unread,
+          }));
+        else if (message.type === 'stream') setState((s) => ({ ...s, stream: message.state }));
+      });
+      port.onDisconnect.addListener(() => {
+        clearInterval(ping);
+        if (closed) return;
+        setState((s) => ({ ...s, stream: 'retrying' }));
+        retry = setTimeout(connect, RECONNECT_MS);
+      });
+      ping = setInterval(() => {
+        try {
+          port?.postMessage({ type: 'ping' });
+        } catch (error) {
+          log.warn('sidepanel.ping-failed', { error });
+        }
+      }, PING_MS);
+    };
+    connect();
+    return () => {
+      closed = true;
+      clearInterval(ping);
+      clearTimeout(retry);
+      port?.disconnect();
+    };
+  }, []);
+
+  return {
+    ...state,
+    setUnread: (unread) => setState((s) => ({ ...s, unread })),
+    reload: () => setGeneration((g) => g + 1),
+  };
+}
+
+function mergeById(first: RecentEvent[], second: RecentEvent[]): RecentEvent[] {
+  const seen = new Set<string>();
+  const out: RecentEvent[] = [];
+  for (const event of [...first, ...second]) {
+    if (seen.has(event.id)) continue;
+    seen.add(event.id);
+    out.push(event);
+  }
+  return out.sort((a, b) => b.at.localeCompare(a.at));
+}

@@ -1,0 +1,101 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import type { Playbook } from '@/lib/api/schemas';
+import type { PendingWrite, WriteDraft } from '@/lib/messaging/protocol';
+import type { OutboxEntry } from '@/lib/outbox';
+import { ConfirmPage } from '@/lib/pages/confirm/ConfirmPage';
+import { serveMessages, workerFailure, type StubHandlers } from '../support';
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+const DRAFT_ID = '3f0c8a52-6f0e-4d7b-9a43-2b1f0f6c1d11';
+
+function entry(over: Partial<OutboxEntry<WriteDraft>> = {}): OutboxEntry<WriteDraft> {
+  return {
+    id: DRAFT_ID,
+    origin: 'content-script',
+    operationId: 'createPlaybook',
+    draft: { body: { title: 'AAPL services', thesis: 'Services grow.', tickers: ['AAPL'] } },
+    status: 'pending',
+    createdAt: '2026-03-01T11:00:00Z',
+    updatedAt: '2026-03-01T11:00:00Z',
+    ...over,
+  };
+}
+
+function pending(over: Partial<OutboxEntry<WriteDraft>> = {}): PendingWrite {
+  return { entry: entry(over), consequence: 'A draft playbook is created.' };
+}
+
+/** The confirm window is the sender. */
+const serveConfirm = (handlers: StubHandlers) => serveMessages(handlers, '/confirm.html');
+
+describe('ConfirmPage', () => {
+  it('sends the confirmed form for its draft once Confirm arms, then links to the new playbook', async () => {
+    vi.spyOn(document, 'hasFocus').mockReturnValue(true);
+    const worker = serveConfirm({
+      getPendingWrite: () => pending(),
+      confirmWrite: (request) => ({
+        ...entry({ status: 'sent' }),
+        draft: { body: request.body, result: { playbookId: 'pb 1' } },
+      }),
+    });
+    render(<ConfirmPage draftId={DRAFT_ID} />);
+    fireEvent.input(await screen.findByLabelText('Title'), { target: { value: 'Edited title' } });
+    const confirm = screen.getByRole<HTMLButtonElement>('button', { name: 'Confirm' });
+    await waitFor(() => expect(confirm.disabled).toBe(false), { timeout: 3000 });
+    fireEvent.click(confirm);
+    const link = await screen.findByRole('link', { name: 'Open the playbook' });
+    expect(link.getAttribute('href')).toBe(
+      `${fakeBrowser.runtime.getURL('/sidepanel.html')}?playbook=pb%201`,
+    );
+    expect(worker.received.find((m) => m.type === 'confirmWrite')?.payload).toEqual({
+      id: DRAFT_ID,
+      body: { title: 'Edited title', thesis: 'Services grow.', tickers: ['AAPL'], visibility: 'private' },
+    });
+  });
+
+  it('shows why an update cannot be shown, not a blank form, when the playbook cannot be read', async () => {
+    serveConfirm({
+      getPendingWrite: () =>
+        pending({ operationId: 'updatePlaybook', draft: { playbookId: 'pb-1', body: { title: 'New' } } }),
+      getPlaybook: () => {
+        throw workerFailure({ code: 'api.network', message: 'The service could not be reached.' });
+      },
+    });
+    render(<ConfirmPage draftId={DRAFT_ID} />);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The playbook could not be read');
+    expect(alert.textContent).toContain('The service could not be reached.');
+    expect(screen.queryByLabelText('Title')).toBeNull();
+  });
+
+  it('starts an update from the playbook as it is now', async () => {
+    const current: Playbook = {
+      id: 'pb-1',
+      title: 'Old title',
+      thesis: 'Kept thesis.',
+      visibility: 'unlisted',
+      status: 'draft',
+      tickers: ['MSFT'],
+      owner: { id: 'u', name: 'U' },
+      created_at: '2026-01-01T00:00:00Z',
+      updated_at: '2026-01-01T00:00:00Z',
+      etag: '"1"',
+    };
+    serveConfirm({
+      getPendingWrite: () =>
+        pending({ operationId: 'updatePlaybook', draft: { playbookId: 'pb-1', body: { title: 'New' } } }),
+      getPlaybook: () => current,
+    });
+    render(<ConfirmPage draftId={DRAFT_ID} />);
+    expect((await screen.findByLabelText<HTMLInputElement>('Title')).value).toBe('New');
+    expect(screen.getByLabelText<HTMLTextAreaElement>('Thesis').value).toBe('Kept thesis.');
+    expect(screen.getByLabelText<HTMLSelectElement>('Visibility').value).toBe('unlisted');
+  });
+});

@@ -1,0 +1,55 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from 'vitest';
+import { dismiss, isDismissed } from '@/lib/pages/offer/dismissals';
+import { draftOfPage, shouldOffer } from '@/lib/pages/offer/offer';
+
+afterEach(() => {
+  document.body.replaceChildren();
+  getSelection()?.removeAllRanges();
+});
+
+describe('the page draft', () => {
+  it('is built from the page at the moment it is asked for, selection first', () => {
+    location.href = 'https://finance.example/quote/NVDA';
+    document.title = 'NVIDIA (NVDA) quote';
+    const main = document.createElement('main');
+    const h1 = document.createElement('h1');
+    h1.textContent = 'NVIDIA keeps compounding';
+    const p = document.createElement('p');
+    p.textContent =
+      'Data-centre revenue keeps compounding as hyperscalers extend capital spending into next year.';
+    main.append(h1, p);
+    document.body.append(main);
+    expect(draftOfPage()?.thesis).toContain('Data-centre revenue');
+
+    const range = document.createRange();
+    range.selectNodeContents(h1);
+    getSelection()?.addRange(range);
+    expect(draftOfPage()?.thesis).toBe('NVIDIA keeps compounding');
+    expect(draftOfPage()?.visibility).toBe('private');
+  });
+});
+
+describe('where the offer appears', () => {
+  it('offers in the top frame of an http(s) page', () => {
+    location.href = 'https://finance.example/quote/AAPL';
+    expect(shouldOffer()).toBe(true);
+  });
+
+  it.each(['file:///home/me/notes.html', 'about:blank'])('never throws on %s: no offer, no draft', (url) => {
+    location.href = url;
+    expect(location.href.startsWith('http')).toBe(false);
+    expect(shouldOffer()).toBe(false);
+    expect(draftOfPage()).toBeUndefined();
+  });
+});
+
+describe('dismissals', () => {
+  it('are remembered per site', async () => {
+    expect(await isDismissed('finance.example')).toBe(false);
+    await dismiss('finance.example');
+    await dismiss('finance.example');
+    expect(await isDismissed('finance.example')).toBe(true);
+    expect(await isDismissed('other.example')).toBe(false);
+  });
+});

@@ -1,0 +1,101 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import type { AppState } from '@/lib/messaging/protocol';
+import { OptionsPage } from '@/lib/pages/options/OptionsPage';
+import { serveMessages, type StubHandlers } from '../support';
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+const state: AppState = {
+  version: '0.1.0',
+  settings: { serviceUrl: 'http://127.0.0.1:8787', apiUrl: 'http://127.0.0.1:8787/api/v1', pollMinutes: 5 },
+  key: { set: false },
+  hostAccess: { missingOrigins: [] },
+};
+
+/** The options page is the sender. */
+const serveOptions = (handlers: StubHandlers) => serveMessages(handlers, '/options.html');
+
+const input = (label: string) => screen.getByLabelText<HTMLInputElement>(label);
+
+describe('OptionsPage', () => {
+  it('asks for a custom origin inside the click, and Save does not wait on the prompt', async () => {
+    // The prompt never answers: Save must still finish.
+    const request = vi
+      .spyOn(fakeBrowser.permissions, 'request')
+      .mockReturnValue(new Promise(() => undefined));
+    const worker = serveOptions({
+      getState: () => state,
+      listSites: () => ({ extra: [] }),
+      saveSettings: (request) => ({
+        ...state,
+        settings: { ...state.settings, ...request },
+        hostAccess: { missingOrigins: ['https://svc.example', 'https://api.svc.example'] },
+      }),
+      saveApiKey: () => ({ set: true, last4: 'WXYZ' }),
+    });
+    render(<OptionsPage />);
+    fireEvent.input(await screen.findByRole('textbox', { name: 'Service URL' }), {
+      target: { value: 'https://svc.example' },
+    });
+    fireEvent.input(input('API URL'), { target: { value: 'https://api.svc.example/v1' } });
+    fireEvent.input(input('API key'), { target: { value: 'pbk_live_0123456789WXYZ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    // Synchronously, inside the click's user gesture.
+    expect(request).toHaveBeenCalledWith({ origins: ['https://svc.example/*', 'https://api.svc.example/*'] });
+    expect(
+      await screen.findByText('Saved. Everything cached from the previous service was cleared.'),
+    ).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Grant access' })).toBeTruthy();
+    expect(screen.getByText('A key ending in WXYZ is stored. Leave empty to keep it.')).toBeTruthy();
+    expect(worker.received.find((m) => m.type === 'saveSettings')?.payload).toEqual({
+      serviceUrl: 'https://svc.example',
+      apiUrl: 'https://api.svc.example/v1',
+      pollMinutes: 5,
+    });
+    expect(worker.received.find((m) => m.type === 'saveApiKey')?.payload).toEqual({
+      key: 'pbk_live_0123456789WXYZ',
+    });
+  });
+
+  it('does not prompt for the loopback sandbox, which the extension may always reach', async () => {
+    const request = vi.spyOn(fakeBrowser.permissions, 'request');
+    serveOptions({ getState: () => state, listSites: () => ({ extra: [] }), saveSettings: () => state });
+    render(<OptionsPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved.')).toBeTruthy();
+    expect(request).not.toHaveBeenCalled();
+  });
+
+  it('adds a finance site only after the browser grants it', async () => {
+    const request = vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
+    const worker = serveOptions({
+      getState: () => state,
+      listSites: () => ({ extra: [] }),
+      addSite: (request) => ({ extra: [request.site] }),
+    });
+    render(<OptionsPage />);
+    fireEvent.input(await screen.findByLabelText('Site address'), { target: { value: 'news.example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add site' }));
+    expect(request).toHaveBeenCalledWith({ origins: ['https://news.example.com/*'] });
+    expect(await screen.findByText('https://news.example.com/*')).toBeTruthy();
+    expect(worker.received.find((m) => m.type === 'addSite')?.payload).toEqual({
+      site: 'https://news.example.com/*',
+    });
+  });
+
+  it('does not add a site the user refused', async () => {
+    vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(false);
+    const worker = serveOptions({ getState: () => state, listSites: () => ({ extra: [] }) });
+    render(<OptionsPage />);
+    fireEvent.input(await screen.findByLabelText('Site address'), { target: { value: 'news.example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add site' }));
+    expect(await screen.findByText('Access to news.example.com was not granted.')).toBeTruthy();
+    expect(worker.received.some((m) => m.type === 'addSite')).toBe(false);
+  });
+});

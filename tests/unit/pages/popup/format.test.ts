@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { problemOf, relativeTime } from '@/lib/pages/popup/format';
+
+const NOW = Date.parse('2026-03-01T12:00:00Z');
+
+describe('relativeTime', () => {
+  it.each([
+    [NOW - 10_000, 'just now'],
+    [NOW - 5 * 60_000, '5 min ago'],
+    [NOW - 3 * 3600_000, '3 h ago'],
+    [NOW - 2 * 86400_000, '2 d ago'],
+    [NOW - 30 * 86400_000, '2026-01-30'],
+    ['not a date', 'unknown time'],
+  ] as const)('%s → %s', (at, text) => {
+    expect(relativeTime(at, NOW)).toBe(text);
+  });
+});
+
+describe('problemOf', () => {
+  it.each([
+    [{ code: 'api.unauthorized', message: 'm', details: {} }, 'no-key'],
+    [
+      { code: 'api.unauthorized', message: 'm', details: { status: 401, link: 'https://s/apikey' } },
+      'unauthorized',
+    ],
+    [
+      { code: 'api.forbidden', message: 'm', details: { status: 403, code: 'permission_denied' } },
+      'forbidden',
+    ],
+    [{ code: 'api.network', message: 'm' }, 'offline'],
+    [{ code: 'api.timeout', message: 'm' }, 'offline'],
+    [{ code: 'internal', message: 'm' }, 'offline'],
+    [{ code: 'api.rate-limited', message: 'm', details: { retryAt: 5 } }, 'rate-limited'],
+    [{ code: 'api.malformed-response', message: 'm' }, 'other'],
+    [{ code: 'unknown-message', message: 'm' }, 'other'],
+  ])('%j → %s', (wire, kind) => {
+    expect(problemOf(wire).kind).toBe(kind);
+  });
+
+  it('keeps the link and the code, and ignores non-string ones', () => {
+    expect(
+      problemOf({
+        code: 'api.unauthorized',
+        message: 'm',
+        details: { status: 401, link: 'https://s/apikey' },
+      }).link,
+    ).toBe('https://s/apikey');
+    expect(problemOf({ code: 'api.forbidden', message: 'm', details: { code: 42 } }).code).toBeUndefined();
+  });
+});

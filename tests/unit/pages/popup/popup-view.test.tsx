@@ -1,0 +1,201 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PopupView, type ListView, type PopupViewProps } from '@/lib/pages/popup/PopupView';
+import type { Playbook } from '@/lib/api/schemas';
+import type { AppState } from '@/lib/messaging/protocol';
+
+afterEach(cleanup);
+
+const NOW = Date.parse('2026-03-01T12:00:00Z');
+
+function playbook(n: number, over: Partial<Playbook> = {}): Playbook {
+  return {
+    id: `pb_${n}`,
+    title: `Playbook ${n}`,
+    thesis: 'A thesis.',
+    visibility: 'private',
+    status: 'draft',
+    tickers: ['AAPL', 'MSFT'],
+    owner: { id: 'usr', name: 'Demo' },
+    created_at: '2026-02-01T00:00:00Z',
+    updated_at: '2026-03-01T11:55:00Z',
+    etag: '"1"',
+    ...over,
+  };
+}
+
+function appState(key: AppState['key']): AppState {
+  return {
+    version: '0.1.0',
+    settings: { serviceUrl: 'http://127.0.0.1:8787', apiUrl: 'http://127.0.0.1:8787/api/v1', pollMinutes: 5 },
+    key,
+    hostAccess: { missingOrigins: [] },
+  };
+}
+
+const list = (over: Partial<ListView> = {}): ListView => ({
+  items: [],
+  hasMore: false,
+  loading: false,
+  loadingMore: false,
+  ...over,
+});
+
+function renderPopup(props: Partial<PopupViewProps> = {}) {
+  const handlers = {
+    onOpenSidePanel: vi.fn(),
+    onOpenPlaybook: vi.fn(),
+    onScope: vi.fn(),
+    onVisibility: vi.fn(),
+    onLoadMore: vi.fn(),
+    onRetry: vi.fn(),
+    onRefreshStatus: vi.fn(),
+    onReopenDraft: vi.fn(),
+    onDiscardDraft: vi.fn(),
+    onRetryDraft: vi.fn(),
+  };
+  render(
+    <PopupView
+      state={appState({ set: true, last4: 'ab12' })}
+      scope="mine"
+      visibility="all"
+      list={list()}
+      optionsUrl="chrome-extension://x/options.html"
+      now={NOW}
+      {...handlers}
+      {...props}
+    />,
+  );
+  return handlers;
+}
+
+describe('PopupView', () => {
+  it('keeps the contract names: list, status region, side panel link, disclaimer', () => {
+    const handlers = renderPopup();
+    expect(screen.getByRole('list', { name: 'Playbooks' })).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Service status' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('link', { name: 'Open side panel' }));
+    expect(handlers.onOpenSidePanel).toHaveBeenCalledOnce();
+    expect(screen.getByText('Decision support, not financial advice.')).toBeTruthy();
+  });
+
+  it('renders each row with title, visibility, status, tickers and last update, and opens it', () => {
+    const handlers = renderPopup({
+      list: list({
+        items: [
+          playbook(1, { visibility: 'unlisted', status: 'active', tickers: ['A', 'B', 'C', 'D', 'E', 'F'] }),
+        ],
+      }),
+    });
+    const row = screen.getByRole('listitem');
+    expect(row.textContent).toContain('Playbook 1');
+    expect(row.textContent).toContain('unlisted');
+    expect(row.textContent).toContain('active');
+    expect(row.textContent).toContain('+2');
+    expect(row.textContent).toContain('Updated 5 min ago');
+    fireEvent.click(within(row).getByRole('button', { name: 'Playbook 1' }));
+    expect(handlers.onOpenPlaybook).toHaveBeenCalledWith('pb_1');
+  });
+
+  it('never claims the list is complete while the service has more', () => {
+    const handlers = renderPopup({ list: list({ items: [playbook(1), playbook(2)], hasMore: true }) });
+    expect(screen.queryByText(/^All \d+ shown$/)).toBeNull();
+    expect(screen.getByText('2 shown, more available')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(handlers.onLoadMore).toHaveBeenCalledOnce();
+    cleanup();
+    renderPopup({ list: list({ items: [playbook(1), playbook(2)], hasMore: false }) });
+    expect(screen.getByText('All 2 shown')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+  });
+
+  it('first run: explains the key, links the options and /apikey, offers only the public library', () => {
+    renderPopup({ state: appState({ set: false }), scope: 'public' });
+    expect(screen.getByRole('link', { name: 'http://127.0.0.1:8787/apikey' }).getAttribute('href')).toBe(
+      'http://127.0.0.1:8787/apikey',
+    );
+    expect(screen.getByRole('link', { name: 'options' }).getAttribute('href')).toBe(
+      'chrome-extension://x/options.html',
+    );
+    expect(screen.queryByRole('button', { name: 'Yours' })).toBeNull();
+    expect(screen.queryByLabelText('Visibility')).toBeNull();
+    expect(screen.getByRole('region', { name: 'Service status' }).textContent).toContain('Not set');
+  });
+
+  it('401: asks to sign in or create a key with the link the service error carries', () => {
+    renderPopup({
+      list: list({
+        problem: {
+          kind: 'unauthorized',
+          message: 'listPlaybooks needs a valid API key.',
+          link: 'https://svc.example/apikey',
+        },
+      }),
+    });
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain('Sign in or create a key');
+    expect(within(alert).getByRole('link', { name: 'https://svc.example/apikey' })).toBeTruthy();
+    expect(within(alert).queryByRole('button', { name: 'Retry' })).toBeNull();
+  });
+
+  it('403: explains with the service’s code and words', () => {
+    renderPopup({
+      list: list({
+        problem: {
+          kind: 'forbidden',
+          code: 'permission_denied',
+          message: 'listPlaybooks is not allowed: key is read-limited.',
+        },
+      }),
+    });
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain('permission_denied');
+    expect(alert.textContent).toContain('key is read-limited');
+  });
+
+  it('errors without a cache offer Retry', () => {
+    const handlers = renderPopup({
+      list: list({ problem: { kind: 'offline', message: 'The service could not be reached.' } }),
+    });
+    fireEvent.click(within(screen.getByRole('alert')).getByRole('button', { name: 'Retry' }));
+    expect(handlers.onRetry).toHaveBeenCalledOnce();
+  });
+
+  it('a saved copy shown because the network failed is marked, dated and retryable', () => {
+    const handlers = renderPopup({
+      list: list({
+        items: [playbook(1)],
+        source: 'cache',
+        fetchedAt: NOW - 3 * 60_000,
+        staleReason: 'The service could not be reached.',
+      }),
+    });
+    expect(screen.getByText('Cached')).toBeTruthy();
+    expect(screen.getByText(/Saved 3 min ago .* The service could not be reached\./)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(handlers.onRetry).toHaveBeenCalledOnce();
+  });
+
+  it('a cache shown while refreshing is marked but not called a failure', () => {
+    renderPopup({
+      list: list({
+        items: [playbook(1)],
+        source: 'cache',
+        fetchedAt: NOW - 60_000,
+        staleReason: 'Refreshing…',
+      }),
+    });
+    expect(screen.getByText('Cached')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+  });
+
+  it('the visibility filter and the scope buttons report the choice', () => {
+    const handlers = renderPopup();
+    fireEvent.change(screen.getByLabelText('Visibility'), { target: { value: 'public' } });
+    expect(handlers.onVisibility).toHaveBeenCalledWith('public');
+    fireEvent.click(screen.getByRole('button', { name: 'Public library' }));
+    expect(handlers.onScope).toHaveBeenCalledWith('public');
+    expect(screen.getByRole('button', { name: 'Yours' }).getAttribute('aria-pressed')).toBe('true');
+  });
+});
