@@ -215,6 +215,12 @@ async function runStream(signal: AbortSignal): Promise<void> {
     } catch (error) {
       if (signal.aborted) break;
       log.warn('events.stream-failed', { error });
+      // A stream that broke a bound would resend the same event from the same Last-Event-ID for ever:
+      // a poll skips what does not parse and moves the cursor past it before the stream resumes.
+      if (error instanceof SseLimitError)
+        await pollEvents().catch((pollError: unknown) =>
+          log.warn('events.catch-up-failed', { error: pollError }),
+        );
     }
     if (signal.aborted) break;
     broadcast({ type: 'stream', state: 'retrying' });
