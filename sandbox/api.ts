@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import type { AppContext, AppEnv, SandboxContext } from './context';
-import { playbookPath } from './dialect';
+import { playbookPath, type OperationId } from './dialect';
 import { CursorError, decodeCursor, encodeCursor } from './cursor';
 import { executeGraphql } from './graphql';
 import {
@@ -25,7 +25,6 @@ import {
   readJsonBody,
   type ProblemDetails,
 } from './http';
-import type { OperationId } from './openapi';
 import {
   batchGetBody,
   componentSchemas,
