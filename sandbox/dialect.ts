@@ -2,7 +2,26 @@
  * Two dialects of the same contract: `a` (the reference paths under /api/v1) and `b` (other paths,
  * a `bookId` path parameter and smaller page sizes), so that clients prove they read the document.
  */
-import type { OperationId } from './openapi';
+
+/** Every operation of the contract, by the operationId clients look it up by. */
+export type OperationId =
+  | 'getStatus'
+  | 'listPublicPlaybooks'
+  | 'getAccount'
+  | 'listPlaybooks'
+  | 'listPlaybooksLegacy'
+  | 'getPlaybook'
+  | 'batchGetPlaybooks'
+  | 'createPlaybook'
+  | 'updatePlaybook'
+  | 'runBacktest'
+  | 'activatePlaybook'
+  | 'pausePlaybook'
+  | 'createCheckoutSession'
+  | 'createBrokerageLink'
+  | 'listEvents'
+  | 'streamEvents'
+  | 'graphql';
 
 export type Dialect = 'a' | 'b';
 export const DIALECTS: readonly Dialect[] = ['a', 'b'];

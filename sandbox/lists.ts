@@ -2,8 +2,8 @@
 import type { SandboxContext } from './context';
 import { CursorError, decodeCursor, encodeCursor } from './cursor';
 import { badRequest, type ProblemDetails } from './http';
-import { visibilitySchema } from './schemas';
-import type { Playbook, Visibility } from './store';
+import { visibilitySchema, type Visibility } from './schemas';
+import type { Playbook } from './store';
 
 export class ListError extends Error {
   constructor(readonly problem: ProblemDetails) {

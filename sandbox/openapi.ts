@@ -2,28 +2,9 @@
 import { z } from 'zod';
 import { VISIBILITIES } from '../lib/api/visibility';
 import { DISCLAIMER, SERVICE_NAME, SERVICE_VERSION, SUMMARY } from './content';
-import type { DialectSpec } from './dialect';
+import type { DialectSpec, OperationId } from './dialect';
 import type { OpenApiTamper } from './faults';
 import { BATCH_MAX, componentSchemas } from './schemas';
-
-export type OperationId =
-  | 'getStatus'
-  | 'listPublicPlaybooks'
-  | 'getAccount'
-  | 'listPlaybooks'
-  | 'listPlaybooksLegacy'
-  | 'getPlaybook'
-  | 'batchGetPlaybooks'
-  | 'createPlaybook'
-  | 'updatePlaybook'
-  | 'runBacktest'
-  | 'activatePlaybook'
-  | 'pausePlaybook'
-  | 'createCheckoutSession'
-  | 'createBrokerageLink'
-  | 'listEvents'
-  | 'streamEvents'
-  | 'graphql';
 
 export interface OperationSpec {
   operationId: OperationId;

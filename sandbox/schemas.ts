@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import { VISIBILITIES } from '../lib/api/visibility';
 
+export type { Visibility } from '../lib/api/visibility';
+
 export const MAX_BODY_BYTES = 64 * 1024;
 export const LIMIT_MIN = 1;
 export const LIMIT_MAX = 100;

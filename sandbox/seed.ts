@@ -2,7 +2,7 @@
  * Deterministic sample content: playbook ideas built from small vocabularies so that a seed of
  * 25 or 10,000 reads like real investment ideas and is identical on every run.
  */
-import type { Visibility } from './store';
+import type { Visibility } from './schemas';
 
 interface Theme {
   name: string;
@@ -96,7 +96,8 @@ const STYLES = [
 ];
 
 const HORIZONS = ['6-month', '12-month', '3-year', '5-year'];
-const VISIBILITIES: Visibility[] = ['private', 'public', 'unlisted', 'private', 'public'];
+/** The order sample ideas take visibilities in (more private and public than unlisted). */
+const SEED_VISIBILITIES: Visibility[] = ['private', 'public', 'unlisted', 'private', 'public'];
 
 export interface SeedPlaybook {
   title: string;
@@ -119,7 +120,7 @@ export function samplePlaybook(n: number): SeedPlaybook {
     title: `${theme.name}: ${horizon} ${style.label}${suffix}`,
     thesis: `${theme.thesis}. Rule: ${style.rule}. Watch ${theme.catalyst}; revisit the thesis if the catalyst fails to appear within the ${horizon} horizon.`,
     tickers,
-    visibility: VISIBILITIES[n % VISIBILITIES.length],
+    visibility: SEED_VISIBILITIES[n % SEED_VISIBILITIES.length],
   };
   if (n % 4 === 0) {
     seeded.source = {

@@ -6,9 +6,9 @@ import Database from 'better-sqlite3';
 import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { Visibility } from './schemas';
 import { otherUserPlaybooks, samplePlaybook, type SeedPlaybook } from './seed';
 
-export type Visibility = 'private' | 'unlisted' | 'public';
 export type PlaybookStatus = 'draft' | 'active' | 'paused' | 'archived';
 export type EventType =
   'playbook.created' | 'playbook.updated' | 'backtest.completed' | 'execution.started' | 'execution.stopped';
