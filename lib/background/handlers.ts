@@ -7,7 +7,7 @@ import { saveSettings } from '@/lib/store/settings';
 import { registerEventHandlers, schedulePolling } from '@/lib/events';
 import { registerReadHandlers } from './reads';
 import { registerSiteHandlers } from './sites';
-import { forgetService, readCache } from './service';
+import { forgetService, readCache } from '@/lib/api/service';
 import { registerWriteHandlers } from './writes';
 import { readAppState } from './state';
 

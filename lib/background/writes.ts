@@ -36,7 +36,7 @@ import { keyFingerprint } from '@/lib/store/apiKey';
 import { getSettings } from '@/lib/store/settings';
 import type { MenuContext } from './contextMenus';
 import { takeDraftSlot } from './draftRate';
-import { readCache, serviceClient } from './service';
+import { readCache, serviceClient } from '@/lib/api/service';
 
 const SENT_KEPT_MS = 24 * 60 * 60 * 1000;
 /** Alarms that resend a write the service asked us to hold back (429 with a long wait). */

@@ -1,7 +1,7 @@
 import { browser, type Browser } from 'wxt/browser';
 import { abortableSleep } from '@/lib/api/retry';
 import { eventTypeSchema, serviceEventSchema, type ServiceEvent } from '@/lib/api/schemas';
-import { serviceClient } from '@/lib/background/service';
+import { serviceClient } from '@/lib/api/service';
 import { log } from '@/lib/log';
 import { playbookPageUrl } from '@/lib/pages/navigation';
 import type { HandlerRegistry } from '@/lib/messaging';

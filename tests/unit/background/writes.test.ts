@@ -53,7 +53,7 @@ function answer(body: unknown, status = 200, headers: Record<string, string> = {
   });
 }
 
-vi.mock('@/lib/background/service', async () => {
+vi.mock('@/lib/api/service', async () => {
   const { createApiClient, RateLimitGate } = await import('@/lib/api');
   const { loadApiKey } = await import('@/lib/store/apiKey');
   const { DEFAULT_SETTINGS } = await import('@/lib/store/settings');
