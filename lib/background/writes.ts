@@ -13,7 +13,6 @@ import {
   type WriteOperation,
   type WriteResolution,
 } from '@/lib/api';
-import { buildDraftFromContext } from '@/lib/finance/draft';
 import { sanitizeDraft } from '@/lib/finance/schema';
 import { normalizeTicker } from '@/lib/finance/symbols';
 import { log } from '@/lib/log';
@@ -34,7 +33,6 @@ import { openConfirmWindow, playbookPageUrl } from '@/lib/pages/navigation';
 import { ALARMS } from '@/lib/store/inventory';
 import { keyFingerprint } from '@/lib/store/apiKey';
 import { getSettings } from '@/lib/store/settings';
-import type { MenuContext } from './contextMenus';
 import { takeDraftSlot } from './draftRate';
 import { readCache, serviceClient } from '@/lib/api/service';
 
@@ -107,18 +105,6 @@ export async function queuePageDraft(origin: DraftOrigin, draft: unknown): Promi
     });
   }
   return queueDraft(origin, 'createPlaybook', { body: checked.draft });
-}
-
-export async function queueMenuDraft(context: MenuContext): Promise<string> {
-  return queuePageDraft(
-    'context-menu',
-    buildDraftFromContext({
-      selectionText: context.menuItemId === 'playbook-from-selection' ? context.selectionText : undefined,
-      linkUrl: context.menuItemId === 'playbook-from-link' ? context.linkUrl : undefined,
-      pageUrl: context.pageUrl ?? '',
-      pageTitle: context.pageTitle,
-    }),
-  );
 }
 
 async function typedConfirmationFor(
