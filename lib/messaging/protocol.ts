@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { serviceUrlProblem } from '@/lib/store/settings';
 import type { ApiErrorData } from '@/lib/api/errors';
-import type { Account, Playbook, ServiceEvent, ServiceStatus } from '@/lib/api/schemas';
+import type { Account, Playbook, ServiceStatus } from '@/lib/api/schemas';
 import type { DeprecationNotice } from '@/lib/api/deprecations';
 import type { RateLimitState } from '@/lib/api/rateLimit';
 import { VISIBILITIES } from '@/lib/api/visibility';
@@ -238,10 +238,6 @@ export const messages = {
     request: z.strictObject({ ids: z.array(playbookId).min(1).max(200) }),
     senders: EXTENSION_PAGES,
   }),
-  listRecentEvents: message<ServiceEvent[]>()({
-    request: z.strictObject({}),
-    senders: EXTENSION_PAGES,
-  }),
   listSites: message<{ extra: string[] }>()({
     request: z.strictObject({}),
     senders: EXTENSION_PAGES,
@@ -298,13 +294,6 @@ export const messages = {
     senders: EXTENSION_PAGES,
   }),
   // --- end Events ---
-  // --- Writes and the outbox (issue 6) ---
-  /** Popup or side panel: reopen the confirm window for a pending or failed draft. */
-  openPendingWrite: message<{ opened: true }>()({
-    request: z.strictObject({ id: z.uuid() }),
-    senders: EXTENSION_PAGES,
-  }),
-  // --- end writes ---
 } as const;
 
 export type MessageMap = typeof messages;

@@ -127,6 +127,7 @@ vi.mock('@/lib/api/service', async () => {
 });
 
 const { registerWriteHandlers, recoverInterruptedWrites } = await import('@/lib/background/writes');
+const { routeAlarm, routeNotificationClick } = await import('@/lib/background');
 
 /** The sandbox's document, its server pointing at the default API URL. */
 function serviceDocument(base: ReturnType<typeof writesDocument> = writesDocument()) {
@@ -199,6 +200,9 @@ beforeEach(async () => {
     extensionOrigin: `chrome-extension://${fakeBrowser.runtime.id}`,
   });
   registerWriteHandlers(registry);
+  // The switchboard's routes, as startBackground adds them (switchboard.test.ts checks that wiring).
+  fakeBrowser.alarms.onAlarm.addListener(routeAlarm);
+  fakeBrowser.notifications.onClicked.addListener(routeNotificationClick);
 });
 
 describe('queueing', () => {
@@ -501,15 +505,6 @@ describe('after success', () => {
     await fakeBrowser.notifications.onClicked.trigger('playbook:pb_new');
     await vi.waitFor(() => expect(opened).toHaveBeenCalled());
     expect(opened.mock.calls[0][0].url).toMatch(/\/sidepanel\.html\?playbook=pb_new$/);
-  });
-
-  it('reopens the confirm window for a pending draft but not for an unknown one', async () => {
-    const id = await queueAction('createPlaybook', { body: pageDraft });
-    const opened = vi.fn();
-    fakeBrowser.windows.onCreated.addListener(opened);
-    expect(await value('openPendingWrite', { id })).toEqual({ opened: true });
-    expect(opened).toHaveBeenCalledOnce();
-    expect(await send('openPendingWrite', { id: crypto.randomUUID() })).toMatchObject({ ok: false });
   });
 });
 
