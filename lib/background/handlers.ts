@@ -1,7 +1,7 @@
 import { log } from '@/lib/log';
 import type { HandlerRegistry } from '@/lib/messaging';
 import { HandledError } from '@/lib/messaging';
-import { getOutboxEntry, removeFromOutbox } from '@/lib/outbox';
+import { getOutboxEntry, removeFromOutbox } from '@/lib/store/outbox';
 import { removeApiKey, storeApiKey } from '@/lib/store/apiKey';
 import { saveSettings } from '@/lib/store/settings';
 import { clearUnread, eventFeed, pollEvents, schedulePolling } from '@/lib/events';

@@ -28,7 +28,7 @@ import {
   type DraftOrigin,
   type OutboxEntry,
   type WriteDraft,
-} from '@/lib/outbox';
+} from '@/lib/store/outbox';
 import { openConfirmWindow } from '@/lib/pages/navigation';
 import { ALARMS, NOTIFICATIONS } from '@/lib/store/inventory';
 import { keyFingerprint } from '@/lib/store/apiKey';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { KeyState } from '@/lib/store/apiKey';
 import { serviceUrlProblem } from '@/lib/store/settings';
 import type { ApiErrorData } from '@/lib/api/errors';
 import type { Account, Playbook, ServiceStatus } from '@/lib/api/schemas';
@@ -7,7 +8,7 @@ import type { RateLimitState } from '@/lib/api/rateLimit';
 import { VISIBILITIES } from '@/lib/api/visibility';
 import type { DiscoveryReport } from '@/lib/discovery';
 import type { McpResourceSummary, McpToolSummary } from '@/lib/mcp/client';
-import type { OutboxEntry, WriteDraft } from '@/lib/outbox';
+import type { OutboxEntry, WriteDraft } from '@/lib/store/outbox';
 import { WRITE_OPERATIONS, type WriteOperation } from '@/lib/api/writeOperations';
 import type { EventFeed } from '@/lib/events/feed';
 
@@ -44,11 +45,7 @@ const serviceUrl = z
     if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
   });
 
-export interface KeyState {
-  set: boolean;
-  /** The last four characters, so the user can tell which key is stored; never more. */
-  last4?: string;
-}
+export type { KeyState };
 
 export interface SettingsState {
   serviceUrl: string;

@@ -6,7 +6,7 @@ import {
   type PendingWrite,
   type WriteDraft,
 } from '@/lib/messaging';
-import { addToOutbox, getOutboxEntry, listOutbox, removeFromOutbox, type OutboxEntry } from '@/lib/outbox';
+import { addToOutbox, getOutboxEntry, listOutbox, removeFromOutbox, type OutboxEntry } from '@/lib/store/outbox';
 import { storeApiKey } from '@/lib/store/apiKey';
 import { bookIdDialectDocument, writesDocument } from '../api/support';
 
@@ -481,7 +481,7 @@ describe('confirming', () => {
     const id = await queueAction('createPlaybook', { body: pageDraft });
     failOffline();
     await send('confirmWrite', { id });
-    const { updateOutboxEntry } = await import('@/lib/outbox');
+    const { updateOutboxEntry } = await import('@/lib/store/outbox');
     await updateOutboxEntry(id, { status: 'sending' });
     expect(await send('confirmWrite', { id })).toMatchObject({
       ok: false,
@@ -663,7 +663,7 @@ describe('the write that is sent is the write that was confirmed', () => {
       operationId: 'pausePlaybook',
       draft: { path: { id: 'pb_1' }, idempotencyKey: crypto.randomUUID() },
     });
-    const { updateOutboxEntry } = await import('@/lib/outbox');
+    const { updateOutboxEntry } = await import('@/lib/store/outbox');
     await updateOutboxEntry(entry.id, {
       status: 'failed',
       error: { message: 'Wait.', code: 'deferred', retryAt: Date.now() },
