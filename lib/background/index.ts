@@ -1,6 +1,7 @@
 import { browser, type Browser } from 'wxt/browser';
 import {
   acceptEventsPort,
+  dropEventsPort,
   onPollAlarm,
   playbookOfEventNotification,
   POLL_ALARM,
@@ -72,6 +73,9 @@ export function routePort(port: Browser.runtime.Port): void {
     return;
   }
   acceptEventsPort(port);
+  // The panel pings now and then: port traffic keeps the worker (and so the stream) alive.
+  port.onMessage.addListener(() => undefined);
+  port.onDisconnect.addListener(() => dropEventsPort(port));
 }
 
 /** Wires every listener synchronously, as MV3 requires, so a woken worker misses no event. */

@@ -259,16 +259,16 @@ export async function schedulePolling(periodMinutes?: number): Promise<void> {
   await browser.alarms.create(POLL_ALARM, { periodInMinutes: period, delayInMinutes: period });
 }
 
-/** An events port the switchboard accepted (its sender classified as an extension page). */
+/** An events port the switchboard accepted (its sender classified as an extension page): stream while one is open. */
 export function acceptEventsPort(port: Browser.runtime.Port): void {
   ports.add(port);
-  // The panel pings now and then: port traffic keeps the worker (and so the stream) alive.
-  port.onMessage.addListener(() => undefined);
-  port.onDisconnect.addListener(() => {
-    ports.delete(port);
-    if (ports.size === 0) stopStream();
-  });
   startStream();
+}
+
+/** An events port closed; the last one stops the stream. */
+export function dropEventsPort(port: Browser.runtime.Port): void {
+  ports.delete(port);
+  if (ports.size === 0) stopStream();
 }
 
 /** The polling alarm fired. */

@@ -4,7 +4,12 @@ import { setLogSink } from '@/lib/log';
 import { playbookPageUrl } from '@/lib/pages/navigation';
 import { ALARMS, NOTIFICATIONS } from '@/lib/store/inventory';
 
-const calls = vi.hoisted(() => ({ resend: [] as string[], polls: 0, accepted: [] as unknown[] }));
+const calls = vi.hoisted(() => ({
+  resend: [] as string[],
+  polls: 0,
+  accepted: [] as unknown[],
+  dropped: [] as unknown[],
+}));
 
 vi.mock('@/lib/background/writes', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@/lib/background/writes')>()),
@@ -20,6 +25,9 @@ vi.mock('@/lib/events', async (importOriginal) => ({
   },
   acceptEventsPort: (port: unknown) => {
     calls.accepted.push(port);
+  },
+  dropEventsPort: (port: unknown) => {
+    calls.dropped.push(port);
   },
 }));
 
@@ -87,6 +95,7 @@ beforeEach(() => {
   calls.resend.length = 0;
   calls.polls = 0;
   calls.accepted.length = 0;
+  calls.dropped.length = 0;
   listeners = recordAllEvents();
   setLogSink(() => undefined);
   startBackground();
@@ -137,6 +146,11 @@ describe('startBackground', () => {
     await only('runtime.onConnect')(panel);
     expect(calls.accepted).toEqual([panel]);
     expect(panel.disconnect).not.toHaveBeenCalled();
+    expect(panel.onMessage.addListener).toHaveBeenCalledOnce();
+    // The panel closing tells the events module, which stops the stream after the last one.
+    expect(panel.onDisconnect.addListener).toHaveBeenCalledOnce();
+    (panel.onDisconnect.addListener.mock.calls[0][0] as () => void)();
+    expect(calls.dropped).toEqual([panel]);
   });
 
   it('refuses the events port from a content script and ignores ports of other names', async () => {
