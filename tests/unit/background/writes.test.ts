@@ -6,7 +6,13 @@ import {
   type PendingWrite,
   type WriteDraft,
 } from '@/lib/messaging';
-import { addToOutbox, getOutboxEntry, listOutbox, removeFromOutbox, type OutboxEntry } from '@/lib/store/outbox';
+import {
+  addToOutbox,
+  getOutboxEntry,
+  listOutbox,
+  removeFromOutbox,
+  type OutboxEntry,
+} from '@/lib/store/outbox';
 import { storeApiKey } from '@/lib/store/apiKey';
 import { bookIdDialectDocument, writesDocument } from '../api/support';
 
