@@ -27,6 +27,43 @@ const bannedMarkup = [
   },
 ];
 
+/** Only lib/messaging reads a message's or a port's sender (STYLE.md: messaging). */
+const senderReads = [
+  {
+    selector: "MemberExpression[property.name='sender']",
+    message:
+      'Only lib/messaging reads `sender`: classify it there (classifySender, classifyPort) and pass the result.',
+  },
+  {
+    selector: "MemberExpression[computed=true][property.value='sender']",
+    message:
+      'Only lib/messaging reads `sender`: classify it there (classifySender, classifyPort) and pass the result.',
+  },
+  {
+    selector: "ObjectPattern > Property[key.name='sender']",
+    message:
+      'Only lib/messaging reads `sender`: classify it there (classifySender, classifyPort) and pass the result.',
+  },
+];
+
+/** lib/ is by domain and knows nothing of the pages, except where each page lives (navigation.ts). */
+const onlyNavigation = [
+  {
+    regex: '^@/lib/pages/(?!navigation$)',
+    message: 'Only lib/pages/navigation.ts (page addresses and openers) may be imported outside lib/pages.',
+  },
+  { regex: '^(\\.\\./)+pages(/|$)', message: 'Import page addresses as @/lib/pages/navigation.' },
+];
+
+/** The switchboard imports the domains, never the reverse (STYLE.md: layout). */
+const notTheSwitchboard = [
+  {
+    regex: '^(@/lib/background|(\\.\\./)+background)(/|$)',
+    message:
+      'lib/background is the switchboard: it imports the domains, never the reverse. Move what you need into the domain folder.',
+  },
+];
+
 /** One folder per extension page under lib/pages (STYLE.md: layout). */
 const PAGES = ['popup', 'options', 'confirm', 'sidepanel', 'offer'];
 
@@ -73,6 +110,12 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    // Everything shipped, except the messaging module, which is where a sender is classified.
+    files: ['lib/**', 'components/**', 'entrypoints/**'],
+    ignores: ['lib/messaging/**'],
+    rules: { 'no-restricted-syntax': ['error', ...bannedMarkup, ...senderReads] },
   },
   {
     // The service worker has no window or document: code that runs there must not reach for them.
@@ -135,6 +178,7 @@ export default tseslint.config(
               regex: '^\\.\\./',
               message: 'Reach outside the page folder by its @/ path, so a cross-page import shows.',
             },
+            ...notTheSwitchboard,
           ],
         },
       ],
@@ -148,14 +192,20 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              regex: '^@/lib/pages/(?!navigation$)',
-              message:
-                'Only lib/pages/navigation.ts (page addresses and openers) may be imported outside lib/pages.',
-            },
-            { regex: '^(\\.\\./)+pages(/|$)', message: 'Import page addresses as @/lib/pages/navigation.' },
-          ],
+          patterns: onlyNavigation,
+        },
+      ],
+    },
+  },
+  {
+    // The domain folders (and lib/pages/*.ts) under the same rule, plus: nothing imports the switchboard.
+    files: ['lib/**'],
+    ignores: ['lib/pages/*/**', 'lib/background/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [...onlyNavigation, ...notTheSwitchboard],
         },
       ],
     },

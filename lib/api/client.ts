@@ -9,7 +9,7 @@
 import type { z } from 'zod';
 import { log, registerSecret } from '@/lib/log';
 import { assertServiceUrlAllowed } from '@/lib/store/settings';
-import type { OutboxEntry, WriteDraft } from '@/lib/outbox';
+import type { OutboxEntry, WriteDraft } from '@/lib/store/outbox';
 import { batchGet, type BatchGetItem } from './batch';
 import { DeprecationRecord, type DeprecationNotice } from './deprecations';
 import { ApiError, errorFromStatus, isApiError, scrubSecret } from './errors';

@@ -24,6 +24,7 @@ import {
 } from './schemas';
 import type { ApiResponse } from './transport';
 import { parseKnownShape } from './validate';
+import { isVisibility, type Visibility } from './visibility';
 
 export type PageStopReason = 'end' | 'max-pages' | 'repeated-cursor' | 'missing-cursor';
 
@@ -40,7 +41,7 @@ export interface PaginateOptions extends ListPageOptions {
 }
 
 export interface GraphQLPaginateOptions {
-  visibility?: 'private' | 'unlisted' | 'public';
+  visibility?: Visibility;
   /** Continue after this cursor (an `endCursor` of an earlier page). */
   after?: string;
   pageSize?: number;
@@ -242,10 +243,7 @@ export function createPagination(deps: PaginationDeps): Pagination {
       return restList<T>(operationId, operation, options);
     const visibility = options.query?.visibility;
     const connection = graphQLList({
-      visibility:
-        visibility === 'private' || visibility === 'unlisted' || visibility === 'public'
-          ? visibility
-          : undefined,
+      visibility: isVisibility(visibility) ? visibility : undefined,
       after: cursorOf(options.query?.cursor),
       pageSize: options.pageSize,
       signal: options.signal,

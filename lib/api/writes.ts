@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import { log } from '@/lib/log';
-import { getOutboxEntry, playbookIdOf, type OutboxEntry, type WriteDraft } from '@/lib/outbox';
+import { getOutboxEntry, playbookIdOf, type OutboxEntry, type WriteDraft } from '@/lib/store/outbox';
 import { fingerprintOfKey } from '@/lib/store/apiKey';
 import { ApiError } from './errors';
 import { buildOperationUrl, type OpenApiDocument, type ResolvedOperation } from './operations';

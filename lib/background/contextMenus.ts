@@ -1,6 +1,7 @@
 import { browser, type Browser } from 'wxt/browser';
+import { buildDraftFromContext } from '@/lib/finance/draft';
 import { log } from '@/lib/log';
-import { queueMenuDraft } from './writes';
+import { queuePageDraft } from './writes';
 
 export const MENU_ITEMS = [
   { id: 'playbook-from-selection', title: 'Turn selection into a playbook', contexts: ['selection'] },
@@ -39,6 +40,19 @@ export function menuContextFrom(info: Browser.contextMenus.OnClickData, tab?: Br
     pageUrl: info.pageUrl ?? tab?.url,
     pageTitle: tab?.title,
   };
+}
+
+/** A draft from the browser's click info: untrusted page text, checked by the same schema as the offer's. */
+export async function queueMenuDraft(context: MenuContext): Promise<string> {
+  return queuePageDraft(
+    'context-menu',
+    buildDraftFromContext({
+      selectionText: context.menuItemId === 'playbook-from-selection' ? context.selectionText : undefined,
+      linkUrl: context.menuItemId === 'playbook-from-link' ? context.linkUrl : undefined,
+      pageUrl: context.pageUrl ?? '',
+      pageTitle: context.pageTitle,
+    }),
+  );
 }
 
 export async function handleMenuClick(context: MenuContext): Promise<string | undefined> {

@@ -1,13 +1,13 @@
 import { log } from '@/lib/log';
 import type { HandlerRegistry } from '@/lib/messaging';
 import { HandledError } from '@/lib/messaging';
-import { getOutboxEntry, removeFromOutbox } from '@/lib/outbox';
+import { getOutboxEntry, removeFromOutbox } from '@/lib/store/outbox';
 import { removeApiKey, storeApiKey } from '@/lib/store/apiKey';
 import { saveSettings } from '@/lib/store/settings';
-import { registerEventHandlers, schedulePolling } from '@/lib/events';
+import { clearUnread, eventFeed, pollEvents, schedulePolling } from '@/lib/events';
 import { registerReadHandlers } from './reads';
 import { registerSiteHandlers } from './sites';
-import { forgetService, readCache } from './service';
+import { forgetService, readCache } from '@/lib/api/service';
 import { registerWriteHandlers } from './writes';
 import { readAppState } from './state';
 
@@ -53,5 +53,9 @@ export function registerHandlers(registry: HandlerRegistry): void {
   registerReadHandlers(registry);
   registerWriteHandlers(registry);
   registerSiteHandlers(registry);
-  registerEventHandlers(registry);
+
+  // The Events tab.
+  registry.register('getEventFeed', () => eventFeed());
+  registry.register('clearEventBadge', () => clearUnread());
+  registry.register('pollEventsNow', () => pollEvents());
 }

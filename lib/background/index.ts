@@ -1,13 +1,82 @@
-import { browser } from 'wxt/browser';
-import { createHandlerRegistry } from '@/lib/messaging';
-import { originOf } from '@/lib/messaging/sender';
+import { browser, type Browser } from 'wxt/browser';
+import {
+  acceptEventsPort,
+  dropEventsPort,
+  onPollAlarm,
+  playbookOfEventNotification,
+  POLL_ALARM,
+  startEvents,
+} from '@/lib/events';
+import { EVENTS_PORT } from '@/lib/events/port';
 import { log } from '@/lib/log';
-import { startEvents } from '@/lib/events';
+import { createHandlerRegistry } from '@/lib/messaging';
+import { classifyPort, originOf } from '@/lib/messaging/sender';
+import { playbookPageUrl } from '@/lib/pages/navigation';
+import { NOTIFICATIONS } from '@/lib/store/inventory';
 import { handleMenuClick, installContextMenus, menuContextFrom, OPEN_SIDE_PANEL_ITEM } from './contextMenus';
-import { openSidePanelFor } from './sidePanel';
 import { wireErrorOf } from './errors';
 import { registerHandlers } from './handlers';
-import { recoverInterruptedWrites } from './writes';
+import { openSidePanelFor } from './sidePanel';
+import {
+  draftOfRetryAlarm,
+  playbookOfWriteNotification,
+  recoverInterruptedWrites,
+  resendDeferredWrite,
+} from './writes';
+
+/**
+ * The switchboard: the only module that adds the worker's browser listeners. Each listener only
+ * routes, by alarm name, notification-id prefix or port name, to the domain that handles it.
+ */
+
+/** Alarms by name: the poll alarm, and one write-retry alarm per deferred draft (lib/store/inventory ALARMS). */
+export function routeAlarm(alarm: Pick<Browser.alarms.Alarm, 'name'>): void {
+  if (alarm.name === POLL_ALARM) return onPollAlarm();
+  const draftId = draftOfRetryAlarm(alarm.name);
+  if (draftId) {
+    resendDeferredWrite(draftId).catch((error: unknown) => log.warn('write.resend-failed', { error }));
+    return;
+  }
+  log.warn('alarm.unknown', { length: alarm.name.length });
+}
+
+/** Which playbook a click on each kind of notification opens; the compiler checks every prefix has a route. */
+const NOTIFICATION_ROUTES: Record<
+  keyof typeof NOTIFICATIONS,
+  (notificationId: string) => string | undefined
+> = {
+  event: playbookOfEventNotification,
+  writtenPlaybook: playbookOfWriteNotification,
+  write: () => undefined,
+};
+
+/** A notification click opens the playbook its id names, in a tab, and clears the notification. */
+export function routeNotificationClick(notificationId: string): void {
+  const kind = (Object.keys(NOTIFICATIONS) as (keyof typeof NOTIFICATIONS)[]).find((name) =>
+    notificationId.startsWith(NOTIFICATIONS[name].idPrefix),
+  );
+  const playbookId = kind ? NOTIFICATION_ROUTES[kind](notificationId) : undefined;
+  if (!playbookId) return;
+  browser.tabs
+    .create({ url: playbookPageUrl(playbookId) })
+    .then(() => browser.notifications.clear(notificationId))
+    .catch((error: unknown) => log.warn('notify.open-failed', { error }));
+}
+
+/** Ports by name; only an extension page (by the sender classifier) may hold the events port. */
+export function routePort(port: Browser.runtime.Port): void {
+  if (port.name !== EVENTS_PORT) return;
+  const sender = classifyPort(port);
+  if (sender.kind !== 'extension-page') {
+    log.warn('events.port-refused', { sender: sender.kind });
+    port.disconnect();
+    return;
+  }
+  acceptEventsPort(port);
+  // The panel pings now and then: port traffic keeps the worker (and so the stream) alive.
+  port.onMessage.addListener(() => undefined);
+  port.onDisconnect.addListener(() => dropEventsPort(port));
+}
 
 /** Wires every listener synchronously, as MV3 requires, so a woken worker misses no event. */
 export function startBackground(): void {
@@ -23,15 +92,19 @@ export function startBackground(): void {
   browser.runtime.onInstalled.addListener(() => {
     installContextMenus().catch((error: unknown) => log.error('menu.install-failed', { error }));
   });
+  browser.runtime.onConnect.addListener(routePort);
+  browser.alarms.onAlarm.addListener(routeAlarm);
+  browser.notifications?.onClicked.addListener(routeNotificationClick);
   browser.commands?.onCommand.addListener((command, tab) => {
     if (command === 'open-side-panel') openSidePanelFor(tab);
   });
-  startEvents();
-  recoverInterruptedWrites().catch((error: unknown) => log.error('outbox.recover-failed', { error }));
   browser.contextMenus.onClicked.addListener((info, tab) => {
     if (info.menuItemId === OPEN_SIDE_PANEL_ITEM.id) return openSidePanelFor(tab);
     handleMenuClick(menuContextFrom(info, tab)).catch((error: unknown) =>
       log.error('menu.click-failed', { error }),
     );
   });
+
+  startEvents();
+  recoverInterruptedWrites().catch((error: unknown) => log.error('outbox.recover-failed', { error }));
 }

@@ -2,7 +2,7 @@ import { isApiError, type CachedRead, type Playbook } from '@/lib/api';
 import { connectMcp } from '@/lib/mcp/client';
 import type { HandlerRegistry, PlaybookPage, ServiceOverview } from '@/lib/messaging';
 import { getSettings } from '@/lib/store/settings';
-import { discover, lastDiscoveryReport, readCache, serviceClient } from './service';
+import { discover, lastDiscoveryReport, readCache, serviceClient } from '@/lib/api/service';
 
 const PAGE_SIZE = 20;
 const FALL_BACK_TO_CACHE = new Set([

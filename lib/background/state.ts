@@ -1,9 +1,9 @@
 import { browser } from 'wxt/browser';
 import type { AppState } from '@/lib/messaging/protocol';
-import { hostAccessPattern } from '@/lib/hostAccess';
 import { apiKeyState } from '@/lib/store/apiKey';
 import {
   getSettings,
+  hostAccessPattern,
   INSECURE_SETTINGS_MESSAGE,
   insecureSettingsUrls,
   serviceOrigins,

@@ -13,7 +13,6 @@ import {
   type WriteOperation,
   type WriteResolution,
 } from '@/lib/api';
-import { buildDraftFromContext } from '@/lib/finance/draft';
 import { sanitizeDraft } from '@/lib/finance/schema';
 import { normalizeTicker } from '@/lib/finance/symbols';
 import { log } from '@/lib/log';
@@ -29,18 +28,15 @@ import {
   type DraftOrigin,
   type OutboxEntry,
   type WriteDraft,
-} from '@/lib/outbox';
-import { openConfirmWindow, playbookPageUrl } from '@/lib/pages/navigation';
-import { ALARMS } from '@/lib/store/inventory';
+} from '@/lib/store/outbox';
+import { openConfirmWindow } from '@/lib/pages/navigation';
+import { ALARMS, NOTIFICATIONS } from '@/lib/store/inventory';
 import { keyFingerprint } from '@/lib/store/apiKey';
 import { getSettings } from '@/lib/store/settings';
-import type { MenuContext } from './contextMenus';
 import { takeDraftSlot } from './draftRate';
-import { readCache, serviceClient } from './service';
+import { readCache, serviceClient } from '@/lib/api/service';
 
 const SENT_KEPT_MS = 24 * 60 * 60 * 1000;
-/** Alarms that resend a write the service asked us to hold back (429 with a long wait). */
-const RETRY_ALARM_PREFIX = ALARMS.writeRetry.namePrefix;
 const WAIT_KINDS = new Set(['deferred', 'rate-limited']);
 /** Failures after which the service may have committed the write: its key must not change. */
 const MAY_HAVE_LANDED = new Set(['network', 'timeout', 'server', 'malformed-response', 'interrupted']);
@@ -107,18 +103,6 @@ export async function queuePageDraft(origin: DraftOrigin, draft: unknown): Promi
     });
   }
   return queueDraft(origin, 'createPlaybook', { body: checked.draft });
-}
-
-export async function queueMenuDraft(context: MenuContext): Promise<string> {
-  return queuePageDraft(
-    'context-menu',
-    buildDraftFromContext({
-      selectionText: context.menuItemId === 'playbook-from-selection' ? context.selectionText : undefined,
-      linkUrl: context.menuItemId === 'playbook-from-link' ? context.linkUrl : undefined,
-      pageUrl: context.pageUrl ?? '',
-      pageTitle: context.pageTitle,
-    }),
-  );
 }
 
 async function typedConfirmationFor(
@@ -200,7 +184,7 @@ async function pendingWrite(id: string): Promise<PendingWrite> {
   return result;
 }
 
-const NOTIFICATION_PREFIX = 'playbook:';
+const PLAYBOOK_NOTIFICATION = NOTIFICATIONS.writtenPlaybook.idPrefix;
 
 /** The notification id carries the playbook id, so a click still works after the worker restarted. */
 async function notifySuccess(
@@ -209,7 +193,9 @@ async function notifySuccess(
   urlRefused?: string,
 ): Promise<void> {
   const name = typeof entry.draft.body?.title === 'string' ? entry.draft.body.title : undefined;
-  const id = playbookId ? `${NOTIFICATION_PREFIX}${playbookId}` : `write:${entry.id}`;
+  const id = playbookId
+    ? `${PLAYBOOK_NOTIFICATION}${playbookId}`
+    : `${NOTIFICATIONS.write.idPrefix}${entry.id}`;
   await browser.notifications.create(id, {
     type: 'basic',
     iconUrl: browser.runtime.getURL('/icon/128.png'),
@@ -218,17 +204,10 @@ async function notifySuccess(
   });
 }
 
-/** Clicking a success notification opens the playbook in a tab; registered with the handlers, synchronously. */
-export function registerNotificationClicks(): void {
-  browser.notifications.onClicked.addListener((notificationId) => {
-    if (!notificationId.startsWith(NOTIFICATION_PREFIX)) return;
-    const playbookId = notificationId.slice(NOTIFICATION_PREFIX.length);
-    if (!playbookId) return;
-    browser.tabs
-      .create({ url: playbookPageUrl(playbookId) })
-      .then(() => browser.notifications.clear(notificationId))
-      .catch((error: unknown) => log.warn('notify.open-failed', { error }));
-  });
+/** The playbook a success notification opens, or undefined for any other id. */
+export function playbookOfWriteNotification(notificationId: string): string | undefined {
+  if (!notificationId.startsWith(PLAYBOOK_NOTIFICATION)) return undefined;
+  return notificationId.slice(PLAYBOOK_NOTIFICATION.length) || undefined;
 }
 
 /**
@@ -325,7 +304,7 @@ async function sendConfirmed(
         ? 'An earlier attempt of this write already reached the service with the content you first confirmed, so this edited version was not sent: nothing was written twice. Discard this draft and check your playbooks.'
         : error.message;
     if (retryAt !== undefined) {
-      await browser.alarms.create(`${RETRY_ALARM_PREFIX}${id}`, {
+      await browser.alarms.create(writeRetryAlarm(id), {
         when: Math.max(retryAt, Date.now() + 1_000),
       });
     }
@@ -367,6 +346,17 @@ async function sendConfirmed(
     log.warn('notify.failed', { error }),
   );
   return sent ?? entry;
+}
+
+/** The alarm that resends a write the service asked us to hold back (429 with a long wait). */
+export function writeRetryAlarm(draftId: string): string {
+  return `${ALARMS.writeRetry.namePrefix}${draftId}`;
+}
+
+/** The draft a write-retry alarm resends, or undefined for any other alarm. */
+export function draftOfRetryAlarm(alarmName: string): string | undefined {
+  const prefix = ALARMS.writeRetry.namePrefix;
+  return alarmName.startsWith(prefix) ? alarmName.slice(prefix.length) || undefined : undefined;
 }
 
 /** The alarm's resend: only a failed write still waiting, with the intent the user confirmed. */
@@ -425,10 +415,6 @@ export async function recoverInterruptedWrites(): Promise<void> {
 }
 
 export function registerWriteHandlers(registry: HandlerRegistry): void {
-  browser.alarms.onAlarm.addListener((alarm) => {
-    if (!alarm.name.startsWith(RETRY_ALARM_PREFIX)) return;
-    void resendDeferredWrite(alarm.name.slice(RETRY_ALARM_PREFIX.length));
-  });
   registry.register('submitPageDraft', async ({ draft }, sender) => {
     // A page may not flood the user with confirm windows: a few drafts per tab per minute.
     if (sender.kind === 'content-script' && !(await takeDraftSlot(sender.tabId))) {
@@ -452,12 +438,4 @@ export function registerWriteHandlers(registry: HandlerRegistry): void {
   registry.register('listOutbox', async () =>
     (await listOutbox()).filter((entry) => entry.status !== 'sent'),
   );
-  registry.register('openPendingWrite', async ({ id }) => {
-    const entry = await getOutboxEntry(id);
-    if (!entry || entry.status === 'sent')
-      throw new HandledError({ code: 'draft-not-found', message: 'This draft no longer exists.' });
-    await openConfirmWindow(id);
-    return { opened: true as const };
-  });
-  registerNotificationClicks();
 }

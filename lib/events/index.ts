@@ -1,11 +1,8 @@
 import { browser, type Browser } from 'wxt/browser';
 import { abortableSleep } from '@/lib/api/retry';
 import { eventTypeSchema, serviceEventSchema, type ServiceEvent } from '@/lib/api/schemas';
-import { serviceClient } from '@/lib/background/service';
+import { serviceClient } from '@/lib/api/service';
 import { log } from '@/lib/log';
-import { playbookPageUrl } from '@/lib/pages/navigation';
-import type { HandlerRegistry } from '@/lib/messaging';
-import { classifyPort } from '@/lib/messaging/sender';
 import { getSettings } from '@/lib/store/settings';
 import {
   mergeEvents,
@@ -13,24 +10,26 @@ import {
   readFeed,
   updateCursor,
   writeFeed,
+  type EventFeed,
   type EventTransport,
   type RecentEvent,
 } from './feed';
 import { notificationFor, NOTIFIED_TYPES } from './notifications';
-import { EVENTS_PORT, type EventsPortMessage } from './port';
+import type { EventsPortMessage } from './port';
 import { createBoundedSseParser, SseLimitError } from './sse';
-import { ALARMS } from '@/lib/store/inventory';
+import { ALARMS, NOTIFICATIONS } from '@/lib/store/inventory';
 
 /**
  * Live events without webhooks, as the interface prescribes: while a side panel holds an
  * `events` port, the worker streams `streamEvents` (SSE, resuming with Last-Event-ID); otherwise
  * an alarm polls `listEvents` from the stored cursor. Both feed one deduplicated list, the badge
- * and the notifications.
+ * and the notifications. The switchboard (lib/background) hears the alarm, the port and the
+ * notification clicks and calls this module's handlers.
  */
 export const POLL_ALARM = ALARMS.eventsPoll.name;
 /** Chrome refuses shorter periods for packed extensions; settings cannot go below it. */
 export const MIN_POLL_MINUTES = 1;
-const NOTIFICATION_PREFIX = 'event|';
+const NOTIFICATION_PREFIX = NOTIFICATIONS.event.idPrefix;
 const STREAM_BACKOFF_MS = { first: 1_000, max: 30_000 };
 
 const ports = new Set<Browser.runtime.Port>();
@@ -76,6 +75,17 @@ async function playbookTitle(playbookId: string): Promise<string | undefined> {
   try {
     const client = await serviceClient();
     return (await client.call('getPlaybook', { path: { id: playbookId } })).data.title;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The playbook an event notification opens: the id is `prefix + playbook id (URI-encoded) + | + event id`. */
+export function playbookOfEventNotification(notificationId: string): string | undefined {
+  if (!notificationId.startsWith(NOTIFICATION_PREFIX)) return undefined;
+  const encoded = notificationId.slice(NOTIFICATION_PREFIX.length).split('|')[0] ?? '';
+  try {
+    return decodeURIComponent(encoded) || undefined;
   } catch {
     return undefined;
   }
@@ -255,55 +265,44 @@ export async function schedulePolling(periodMinutes?: number): Promise<void> {
   await browser.alarms.create(POLL_ALARM, { periodInMinutes: period, delayInMinutes: period });
 }
 
-function onPortConnect(port: Browser.runtime.Port): void {
-  if (port.name !== EVENTS_PORT) return;
-  const sender = classifyPort(port);
-  if (sender.kind !== 'extension-page') {
-    log.warn('events.port-refused', { sender: sender.kind });
-    port.disconnect();
-    return;
-  }
+/** An events port the switchboard accepted (its sender classified as an extension page): stream while one is open. */
+export function acceptEventsPort(port: Browser.runtime.Port): void {
   ports.add(port);
-  // The panel pings now and then: port traffic keeps the worker (and so the stream) alive.
-  port.onMessage.addListener(() => undefined);
-  port.onDisconnect.addListener(() => {
-    ports.delete(port);
-    if (ports.size === 0) stopStream();
-  });
   startStream();
 }
 
+/** An events port closed; the last one stops the stream. */
+export function dropEventsPort(port: Browser.runtime.Port): void {
+  ports.delete(port);
+  if (ports.size === 0) stopStream();
+}
+
+/** The polling alarm fired. */
+export function onPollAlarm(): void {
+  // An open panel streams; polling then would only repeat what the stream delivered.
+  if (ports.size > 0) return;
+  pollEvents().catch((error: unknown) => log.warn('events.poll-failed', { error }));
+  schedulePolling().catch((error: unknown) => log.warn('events.schedule-failed', { error }));
+}
+
+/** Work at every worker start; the listeners themselves are the switchboard's. */
 export function startEvents(): void {
-  browser.runtime.onConnect.addListener(onPortConnect);
-  browser.alarms.onAlarm.addListener((alarm) => {
-    if (alarm.name !== POLL_ALARM) return;
-    // An open panel streams; polling then would only repeat what the stream delivered.
-    if (ports.size > 0) return;
-    pollEvents().catch((error: unknown) => log.warn('events.poll-failed', { error }));
-    schedulePolling().catch((error: unknown) => log.warn('events.schedule-failed', { error }));
-  });
-  browser.notifications?.onClicked.addListener((id) => {
-    if (!id.startsWith(NOTIFICATION_PREFIX)) return;
-    const playbookId = decodeURIComponent(id.slice(NOTIFICATION_PREFIX.length).split('|')[0] ?? '');
-    const url = playbookPageUrl(playbookId);
-    browser.tabs.create({ url }).catch((error: unknown) => log.warn('events.open-failed', { error }));
-  });
   schedulePolling().catch((error: unknown) => log.warn('events.schedule-failed', { error }));
   // Fix "since" on the first start: what happened before the extension watched is history, not news.
   readCursor().catch((error: unknown) => log.warn('events.cursor-failed', { error }));
 }
 
-/** The messages the Events tab sends. */
-export function registerEventHandlers(registry: HandlerRegistry): void {
-  registry.register('listRecentEvents', async () => (await readFeed()).events);
-  registry.register('getEventFeed', async () => ({ ...(await readFeed()), streaming: stream !== undefined }));
-  registry.register('clearEventBadge', async () =>
-    serialized(async () => {
-      const feed = await readFeed();
-      await writeFeed({ ...feed, unread: 0 });
-      await setBadge(0).catch((error: unknown) => log.warn('events.badge-failed', { error }));
-      return { unread: 0 };
-    }),
-  );
-  registry.register('pollEventsNow', () => pollEvents());
+/** The feed as the Events tab shows it, with whether a stream is live now. */
+export async function eventFeed(): Promise<EventFeed & { streaming: boolean }> {
+  return { ...(await readFeed()), streaming: stream !== undefined };
+}
+
+/** The Events tab was viewed: the unread count and the badge go back to zero. */
+export function clearUnread(): Promise<{ unread: 0 }> {
+  return serialized(async () => {
+    const feed = await readFeed();
+    await writeFeed({ ...feed, unread: 0 });
+    await setBadge(0).catch((error: unknown) => log.warn('events.badge-failed', { error }));
+    return { unread: 0 as const };
+  });
 }

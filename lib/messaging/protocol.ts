@@ -1,13 +1,14 @@
 import { z } from 'zod';
+import type { KeyState } from '@/lib/store/apiKey';
 import { serviceUrlProblem } from '@/lib/store/settings';
 import type { ApiErrorData } from '@/lib/api/errors';
-import type { Account, Playbook, ServiceEvent, ServiceStatus } from '@/lib/api/schemas';
+import type { Account, Playbook, ServiceStatus } from '@/lib/api/schemas';
 import type { DeprecationNotice } from '@/lib/api/deprecations';
 import type { RateLimitState } from '@/lib/api/rateLimit';
 import { VISIBILITIES } from '@/lib/api/visibility';
 import type { DiscoveryReport } from '@/lib/discovery';
 import type { McpResourceSummary, McpToolSummary } from '@/lib/mcp/client';
-import type { OutboxEntry, WriteDraft } from '@/lib/outbox';
+import type { OutboxEntry, WriteDraft } from '@/lib/store/outbox';
 import { WRITE_OPERATIONS, type WriteOperation } from '@/lib/api/writeOperations';
 import type { EventFeed } from '@/lib/events/feed';
 
@@ -44,11 +45,7 @@ const serviceUrl = z
     if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
   });
 
-export interface KeyState {
-  set: boolean;
-  /** The last four characters, so the user can tell which key is stored; never more. */
-  last4?: string;
-}
+export type { KeyState };
 
 export interface SettingsState {
   serviceUrl: string;
@@ -238,10 +235,6 @@ export const messages = {
     request: z.strictObject({ ids: z.array(playbookId).min(1).max(200) }),
     senders: EXTENSION_PAGES,
   }),
-  listRecentEvents: message<ServiceEvent[]>()({
-    request: z.strictObject({}),
-    senders: EXTENSION_PAGES,
-  }),
   listSites: message<{ extra: string[] }>()({
     request: z.strictObject({}),
     senders: EXTENSION_PAGES,
@@ -298,13 +291,6 @@ export const messages = {
     senders: EXTENSION_PAGES,
   }),
   // --- end Events ---
-  // --- Writes and the outbox (issue 6) ---
-  /** Popup or side panel: reopen the confirm window for a pending or failed draft. */
-  openPendingWrite: message<{ opened: true }>()({
-    request: z.strictObject({ id: z.uuid() }),
-    senders: EXTENSION_PAGES,
-  }),
-  // --- end writes ---
 } as const;
 
 export type MessageMap = typeof messages;

@@ -25,8 +25,9 @@ export interface SenderIdentity {
 type SenderLike = Pick<Browser.runtime.MessageSender, 'id' | 'tab' | 'frameId' | 'url'> & { origin?: string };
 
 function frameOrigin(sender: SenderLike): string | undefined {
-  // Chrome sets `origin`; Firefox only sets `url`. Both are written by the browser, not the page.
+  // Chrome sets `origin`; both are written by the browser, not the page.
   if (typeof sender.origin === 'string') return sender.origin;
+  // COMPAT(firefox): Firefox sets no `sender.origin`, only `sender.url`; drop this once it does.
   if (typeof sender.url !== 'string') return undefined;
   return originOf(sender.url);
 }

@@ -1,9 +1,15 @@
 import { sha256Hex } from '@/lib/digest';
 import { registerSecret } from '@/lib/log';
-import type { KeyState } from '@/lib/messaging/protocol';
 import { database } from './db';
 import type { ApiKeyRecord } from './schema';
 import { getSettings } from './settings';
+
+/** What pages may know of the stored key (the options page shows it). */
+export interface KeyState {
+  set: boolean;
+  /** The last four characters, so the user can tell which key is stored; never more. */
+  last4?: string;
+}
 
 /**
  * The API key lives in the extension's own database (lib/store/inventory.ts). Content scripts run in the page's

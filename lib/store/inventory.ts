@@ -109,3 +109,25 @@ export const ALARMS = {
     readers: ['worker'],
   },
 } as const satisfies Record<string, SavedItem & ({ name: string } | { namePrefix: string })>;
+
+/**
+ * Notifications stay in the browser's notification centre after the worker stops, so their ids
+ * carry what a click opens; the switchboard routes a click by the prefix.
+ */
+export const NOTIFICATIONS = {
+  event: {
+    idPrefix: 'event|',
+    why: 'A service event worth knowing (backtest done, live automation started or stopped); a click opens its playbook.',
+    readers: ['worker'],
+  },
+  writtenPlaybook: {
+    idPrefix: 'playbook:',
+    why: 'A confirmed write succeeded on a playbook; a click opens it.',
+    readers: ['worker'],
+  },
+  write: {
+    idPrefix: 'write:',
+    why: 'A confirmed write succeeded with no playbook to open (per outbox draft); a click does nothing.',
+    readers: ['worker'],
+  },
+} as const satisfies Record<string, SavedItem & { idPrefix: string }>;

@@ -15,7 +15,7 @@ export interface ApiKeyRecord {
   apiOrigin: string;
 }
 
-/** The outbox's own type (lib/outbox) is richer; the database needs only these. */
+/** The outbox's own type (lib/store/outbox.ts) is richer; the database needs only these. */
 export interface OutboxRecord {
   id: string;
   status: string;

@@ -90,7 +90,6 @@ test('the sentinel API key never appears in a message answer, a log line, readab
     await probe.value('mcpListTools');
     await probe.value('mcpCallTool', { name: 'search_public_playbooks', args: { query: 'grid' } });
     await probe.value('getState');
-    await probe.send('listRecentEvents');
 
     // A confirmed write and a failed one (a 500 the retries cannot fix).
     const title = uniqueTitle('Sentinel write');

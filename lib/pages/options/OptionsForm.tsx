@@ -1,10 +1,10 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
+import { serviceUrlProblem } from '@/lib/store/settings';
 import { Disclaimer } from '@/components/Disclaimer';
 import { ConnectionResult } from './ConnectionResult';
 import { SitesSection, type SitesSectionProps } from './SitesSection';
-import { urlProblem } from './validate';
 
 export interface OptionsSubmit {
   serviceUrl: string;
@@ -48,9 +48,9 @@ export function OptionsForm(props: OptionsFormProps) {
   const submit = (event: Event) => {
     event.preventDefault();
     const errors: Record<string, string> = {};
-    const serviceProblem = urlProblem(serviceUrl);
+    const serviceProblem = serviceUrlProblem(serviceUrl);
     if (serviceProblem) errors.serviceUrl = serviceProblem;
-    const apiProblem = urlProblem(apiUrl);
+    const apiProblem = serviceUrlProblem(apiUrl);
     if (apiProblem) errors.apiUrl = apiProblem;
     const minutes = Number(pollMinutes);
     if (!Number.isInteger(minutes) || minutes < 1 || minutes > 60)

@@ -3,11 +3,11 @@ import { browser } from 'wxt/browser';
 import { OptionsForm, type Notice, type OptionsSubmit } from './OptionsForm';
 import { customOrigins } from './validate';
 import { FINANCE_SITES, parseSitePattern } from '@/lib/finance/sites';
-import { hostAccessPattern } from '@/lib/hostAccess';
 import { log } from '@/lib/log';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
 import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
 import { errorText, useAsync } from '@/lib/pages/useAsync';
+import { hostAccessPattern } from '@/lib/store/settings';
 
 const BUILT_IN_SITES = FINANCE_SITES.map((site) => site.name);
 

@@ -1,8 +1,4 @@
-import { isLoopbackHost, serviceUrlProblem } from '@/lib/store/settings';
-
-/** Checks a service or API URL as the user typed it; undefined when it is fine. The worker applies the same rule. */
-export const urlProblem = serviceUrlProblem;
-export const isLoopback = isLoopbackHost;
+import { isLoopbackHost } from '@/lib/store/settings';
 
 /** Origins among these URLs that are not loopback (the sandbox hosts the extension always has). */
 export function customOrigins(urls: string[]): string[] {
@@ -10,9 +6,9 @@ export function customOrigins(urls: string[]): string[] {
   for (const text of urls) {
     try {
       const url = new URL(text.trim());
-      if (!isLoopback(url.hostname)) out.add(url.origin);
+      if (!isLoopbackHost(url.hostname)) out.add(url.origin);
     } catch {
-      // Invalid URLs are reported by urlProblem.
+      // Invalid URLs are reported by serviceUrlProblem.
     }
   }
   return [...out];

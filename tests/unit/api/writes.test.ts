@@ -15,7 +15,7 @@ import {
   removeFromOutbox,
   type OutboxEntry,
   type WriteDraft,
-} from '@/lib/outbox';
+} from '@/lib/store/outbox';
 import { fingerprintOfKey } from '@/lib/store/apiKey';
 import {
   API_URL,
@@ -124,7 +124,7 @@ describe('write() sends only a claimed outbox entry, as confirmed', () => {
       const error = (await rejection(client.write(forged))) as ApiError;
       expect(error.kind).toBe('unconfirmed-write');
     }
-    const { updateOutboxEntry } = await import('@/lib/outbox');
+    const { updateOutboxEntry } = await import('@/lib/store/outbox');
     await updateOutboxEntry(claimed.id, { status: 'pending' });
     expect(((await rejection(client.write(claimed))) as ApiError).kind).toBe('unconfirmed-write');
     expect(requests).toEqual([]);
@@ -133,7 +133,7 @@ describe('write() sends only a claimed outbox entry, as confirmed', () => {
   it('refuses when the stored body is not the body that was confirmed', async () => {
     const { client, requests } = clientFor(() => json(playbook('pb_1'), { status: 201 }));
     const claimed = await claimedWrite(client);
-    const { updateOutboxEntry } = await import('@/lib/outbox');
+    const { updateOutboxEntry } = await import('@/lib/store/outbox');
     const changed = await updateOutboxEntry<WriteDraft>(claimed.id, {
       draft: { ...claimed.draft, body: { ...NEW_PLAYBOOK, title: 'Swapped' } },
     });

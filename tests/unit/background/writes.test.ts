@@ -6,7 +6,13 @@ import {
   type PendingWrite,
   type WriteDraft,
 } from '@/lib/messaging';
-import { addToOutbox, getOutboxEntry, listOutbox, removeFromOutbox, type OutboxEntry } from '@/lib/outbox';
+import {
+  addToOutbox,
+  getOutboxEntry,
+  listOutbox,
+  removeFromOutbox,
+  type OutboxEntry,
+} from '@/lib/store/outbox';
 import { storeApiKey } from '@/lib/store/apiKey';
 import { bookIdDialectDocument, writesDocument } from '../api/support';
 
@@ -53,7 +59,7 @@ function answer(body: unknown, status = 200, headers: Record<string, string> = {
   });
 }
 
-vi.mock('@/lib/background/service', async () => {
+vi.mock('@/lib/api/service', async () => {
   const { createApiClient, RateLimitGate } = await import('@/lib/api');
   const { loadApiKey } = await import('@/lib/store/apiKey');
   const { DEFAULT_SETTINGS } = await import('@/lib/store/settings');
@@ -127,6 +133,7 @@ vi.mock('@/lib/background/service', async () => {
 });
 
 const { registerWriteHandlers, recoverInterruptedWrites } = await import('@/lib/background/writes');
+const { routeAlarm, routeNotificationClick } = await import('@/lib/background');
 
 /** The sandbox's document, its server pointing at the default API URL. */
 function serviceDocument(base: ReturnType<typeof writesDocument> = writesDocument()) {
@@ -199,6 +206,9 @@ beforeEach(async () => {
     extensionOrigin: `chrome-extension://${fakeBrowser.runtime.id}`,
   });
   registerWriteHandlers(registry);
+  // The switchboard's routes, as startBackground adds them (switchboard.test.ts checks that wiring).
+  fakeBrowser.alarms.onAlarm.addListener(routeAlarm);
+  fakeBrowser.notifications.onClicked.addListener(routeNotificationClick);
 });
 
 describe('queueing', () => {
@@ -477,7 +487,7 @@ describe('confirming', () => {
     const id = await queueAction('createPlaybook', { body: pageDraft });
     failOffline();
     await send('confirmWrite', { id });
-    const { updateOutboxEntry } = await import('@/lib/outbox');
+    const { updateOutboxEntry } = await import('@/lib/store/outbox');
     await updateOutboxEntry(id, { status: 'sending' });
     expect(await send('confirmWrite', { id })).toMatchObject({
       ok: false,
@@ -501,15 +511,6 @@ describe('after success', () => {
     await fakeBrowser.notifications.onClicked.trigger('playbook:pb_new');
     await vi.waitFor(() => expect(opened).toHaveBeenCalled());
     expect(opened.mock.calls[0][0].url).toMatch(/\/sidepanel\.html\?playbook=pb_new$/);
-  });
-
-  it('reopens the confirm window for a pending draft but not for an unknown one', async () => {
-    const id = await queueAction('createPlaybook', { body: pageDraft });
-    const opened = vi.fn();
-    fakeBrowser.windows.onCreated.addListener(opened);
-    expect(await value('openPendingWrite', { id })).toEqual({ opened: true });
-    expect(opened).toHaveBeenCalledOnce();
-    expect(await send('openPendingWrite', { id: crypto.randomUUID() })).toMatchObject({ ok: false });
   });
 });
 
@@ -668,7 +669,7 @@ describe('the write that is sent is the write that was confirmed', () => {
       operationId: 'pausePlaybook',
       draft: { path: { id: 'pb_1' }, idempotencyKey: crypto.randomUUID() },
     });
-    const { updateOutboxEntry } = await import('@/lib/outbox');
+    const { updateOutboxEntry } = await import('@/lib/store/outbox');
     await updateOutboxEntry(entry.id, {
       status: 'failed',
       error: { message: 'Wait.', code: 'deferred', retryAt: Date.now() },

@@ -91,10 +91,19 @@ describe('ingestEvents', () => {
 });
 
 describe('schedulePolling', () => {
-  it('creates the polling alarm with the given period and keeps it when unchanged', async () => {
+  it('creates the polling alarm with the given period', async () => {
     await schedulePolling(5);
     expect((await browser.alarms.get(POLL_ALARM))?.periodInMinutes).toBe(5);
     await schedulePolling(2);
     expect((await browser.alarms.get(POLL_ALARM))?.periodInMinutes).toBe(2);
+  });
+
+  it('keeps it when unchanged: recreating it would push the next poll a whole period away', async () => {
+    await schedulePolling(5);
+    const before = await browser.alarms.get(POLL_ALARM);
+    const create = vi.spyOn(browser.alarms, 'create');
+    await schedulePolling(5);
+    expect(create).not.toHaveBeenCalled();
+    expect(await browser.alarms.get(POLL_ALARM)).toEqual(before);
   });
 });

@@ -96,7 +96,7 @@ async function restartWorker() {
     apiKey: await import('@/lib/store/apiKey'),
     settings: await import('@/lib/store/settings'),
     state: await import('@/lib/store/state'),
-    outbox: await import('@/lib/outbox'),
+    outbox: await import('@/lib/store/outbox'),
     discovery: await import('@/lib/discovery/cache'),
     reads: await import('@/lib/api/readCache'),
   };

@@ -6,7 +6,7 @@ import {
   listOutbox,
   removeFromOutbox,
   updateOutboxEntry,
-} from '@/lib/outbox';
+} from '@/lib/store/outbox';
 
 beforeEach(async () => {
   for (const entry of await listOutbox()) await removeFromOutbox(entry.id);
@@ -32,7 +32,7 @@ describe('outbox', () => {
     });
     const { vi } = await import('vitest');
     vi.resetModules();
-    const fresh = await import('@/lib/outbox');
+    const fresh = await import('@/lib/store/outbox');
     expect(await fresh.getOutboxEntry(entry.id)).toEqual(entry);
   });
 

@@ -1,11 +1,13 @@
-import { createApiClient, createReadCache, type ApiClient } from '@/lib/api';
+import { createApiClient, type ApiClient } from './client';
+import { createReadCache } from './readCache';
 import { clearDiscoveryCache, getOpenApiDocument, runDiscovery, type DiscoveryReport } from '@/lib/discovery';
 import { loadApiKey } from '@/lib/store/apiKey';
 import { getSettings, type Settings } from '@/lib/store/settings';
 import { clearState, readState, writeState } from '@/lib/store/state';
 
 /**
- * The one place that turns settings into a working client of the service. Clients are rebuilt
+ * The one place that turns settings, the stored key and the discovered OpenAPI document into a
+ * working client of the service. Clients are rebuilt
  * whenever the settings or the OpenAPI document change; nothing here must outlive the worker.
  */
 export const readCache = createReadCache();

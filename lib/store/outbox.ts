@@ -1,5 +1,5 @@
 import type { ConfirmedIntent, WriteOperation, WriteResolution } from '@/lib/api/writeOperations';
-import { database } from '@/lib/store/db';
+import { database } from './db';
 
 /**
  * Drafts the user started, kept in the extension's database (the `outbox` store) from the moment of the click,
