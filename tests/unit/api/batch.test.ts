@@ -1,17 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LogRecord } from '@/lib/log';
-import { captureLogs, clientFor, json, playbook, problem, SENTINEL_KEY } from './support';
+import { describe, expect, it } from 'vitest';
+import { keepKeyOutOfLogs, clientFor, json, playbook, problem } from './support';
 
-let logs: LogRecord[];
-let restoreLogs: () => void;
-beforeEach(() => {
-  ({ records: logs, restore: restoreLogs } = captureLogs());
-});
-afterEach(() => {
-  // No record of any test may carry the key, whatever path the test took.
-  expect(JSON.stringify(logs)).not.toContain(SENTINEL_KEY);
-  restoreLogs();
-});
+keepKeyOutOfLogs();
 
 describe('batchGet', () => {
   it('splits into chunks of at most 50 and keeps request order with per-item status', async () => {

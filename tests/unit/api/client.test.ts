@@ -1,9 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LogRecord } from '@/lib/log';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api';
 import {
   API_ORIGIN,
-  captureLogs,
+  keepKeyOutOfLogs,
   account,
   clientFor,
   json,
@@ -15,16 +14,7 @@ import {
   SITE_URL,
 } from './support';
 
-let logs: LogRecord[];
-let restoreLogs: () => void;
-beforeEach(() => {
-  ({ records: logs, restore: restoreLogs } = captureLogs());
-});
-afterEach(() => {
-  // No record of any test may carry the key, whatever path the test took.
-  expect(JSON.stringify(logs)).not.toContain(SENTINEL_KEY);
-  restoreLogs();
-});
+const logs = keepKeyOutOfLogs();
 
 describe('errors by status', () => {
   it('401 → sign in or create a key at /apikey, and the key is not in the error', async () => {
@@ -242,7 +232,7 @@ describe('coalescing, deprecations', () => {
         replacedBy: 'listPlaybooks',
       }),
     ]);
-    expect(logs.some((record) => record.event === 'api.operation.deprecated')).toBe(true);
+    expect(logs().some((record) => record.event === 'api.operation.deprecated')).toBe(true);
   });
 
   it('records Deprecation, Sunset and successor Link headers per operation', async () => {

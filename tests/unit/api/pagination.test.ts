@@ -1,18 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LogRecord } from '@/lib/log';
+import { describe, expect, it } from 'vitest';
 import type { Page } from '@/lib/api';
-import { captureLogs, clientFor, json, openApiDocument, playbook, SENTINEL_KEY } from './support';
+import { keepKeyOutOfLogs, clientFor, json, openApiDocument, playbook, SENTINEL_KEY } from './support';
 
-let logs: LogRecord[];
-let restoreLogs: () => void;
-beforeEach(() => {
-  ({ records: logs, restore: restoreLogs } = captureLogs());
-});
-afterEach(() => {
-  // No record of any test may carry the key, whatever path the test took.
-  expect(JSON.stringify(logs)).not.toContain(SENTINEL_KEY);
-  restoreLogs();
-});
+keepKeyOutOfLogs();
 
 async function collect<T>(pages: AsyncGenerator<Page<T>>): Promise<Page<T>[]> {
   const out: Page<T>[] = [];

@@ -1,3 +1,4 @@
+import { afterEach, beforeEach, expect } from 'vitest';
 /** Test support for the API client: a contract-shaped OpenAPI document, a recording fake fetch and a clock. */
 import { setLogSink, type LogRecord } from '@/lib/log';
 import { createApiClient, RateLimitGate, RetryBudget, type ApiClientDeps, type HoldStore } from '@/lib/api';
@@ -285,6 +286,22 @@ export function captureLogs() {
   const records: LogRecord[] = [];
   const restore = setLogSink((record) => records.push(record));
   return { records, restore };
+}
+
+/**
+ * For every test of the calling file: logs are captured, and no record may carry the key, whatever
+ * path the test took. Returns the current test's records.
+ */
+export function keepKeyOutOfLogs(): () => LogRecord[] {
+  let capture: ReturnType<typeof captureLogs> | undefined;
+  beforeEach(() => {
+    capture = captureLogs();
+  });
+  afterEach(() => {
+    expect(JSON.stringify(capture?.records ?? [])).not.toContain(SENTINEL_KEY);
+    capture?.restore();
+  });
+  return () => capture?.records ?? [];
 }
 
 export function clientFor(route: Route, extra: Partial<ApiClientDeps> = {}) {

@@ -1,12 +1,11 @@
 /** The transport through the client: where the key may go, redirects, streams. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LogRecord } from '@/lib/log';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api';
 import {
   API_ORIGIN,
   account,
   API_URL,
-  captureLogs,
+  keepKeyOutOfLogs,
   clientFor,
   json,
   keyLeaks,
@@ -17,16 +16,7 @@ import {
   status,
 } from './support';
 
-let logs: LogRecord[];
-let restoreLogs: () => void;
-beforeEach(() => {
-  ({ records: logs, restore: restoreLogs } = captureLogs());
-});
-afterEach(() => {
-  // No record of any test may carry the key, whatever path the test took.
-  expect(JSON.stringify(logs)).not.toContain(SENTINEL_KEY);
-  restoreLogs();
-});
+keepKeyOutOfLogs();
 
 describe('authentication and origin pinning', () => {
   it('sends the key as a bearer token only on operations that require auth', async () => {
