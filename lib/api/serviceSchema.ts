@@ -26,7 +26,7 @@ export const SCHEMA_LIMITS = {
  * tests/unit/api/validateHostile.test.ts). `url` backtracks exponentially, `regex` compiles the
  * user's text, the others are not needed and not measured.
  */
-const LINEAR_FORMATS = new Set([
+export const LINEAR_FORMATS = new Set([
   'date',
   'time',
   'date-time',
