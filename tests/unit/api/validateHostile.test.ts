@@ -29,7 +29,7 @@ function timed<T>(work: () => T): { result: T; ms: number } {
 
 /** Time the unguarded validator takes on the raw schema: the attack as it was. */
 function rawMs(schema: Record<string, unknown>, body: unknown): number {
-  const validator = new Validator(schema as never, '2020-12', false);
+  const validator = new Validator(schema, '2020-12', false);
   return timed(() => validator.validate(body)).ms;
 }
 
@@ -86,7 +86,7 @@ describe('validateRequestBody against a hostile document', () => {
   it('patternProperties and propertyNames with bad regexes are dropped without tightening additionalProperties', () => {
     const { check } = checkerFor(
       documentWith((schemas) => {
-        Object.assign(schemas.NewPlaybook!, {
+        Object.assign(schemas.NewPlaybook, {
           patternProperties: { '^(t+)+$': { type: 'string' } },
           propertyNames: { pattern: '^([a-z]+)+$' },
           unevaluatedProperties: false,
@@ -148,7 +148,7 @@ describe('validateRequestBody against a hostile document', () => {
     const { check } = checkerFor(
       documentWith((schemas) => {
         schemas.Tree = { type: 'object', properties: { child: { $ref: '#/components/schemas/Tree' } } };
-        (schemas.NewPlaybook!.properties as Record<string, unknown>).source = {
+        (schemas.NewPlaybook.properties as Record<string, unknown>).source = {
           $ref: '#/components/schemas/Tree',
         };
       }),
@@ -291,6 +291,6 @@ describe('formats kept from a service schema', () => {
   it.each([...LINEAR_FORMATS])('format %s is linear on 1 MB of hostile text', (name) => {
     const check = cfworkerFormats[name];
     expect(check).toBeTypeOf('function');
-    for (const input of hostileInputs) expect(timed(() => check!(input)).ms).toBeLessThan(ONE_MB_MS);
+    for (const input of hostileInputs) expect(timed(() => check(input)).ms).toBeLessThan(ONE_MB_MS);
   });
 });
