@@ -3,6 +3,7 @@
  * tests/fixtures/hostile/parsers.ts, timed in Node (no browser, no sandbox needed).
  */
 import { HOSTILE_CASES } from '../tests/fixtures/hostile/parsers';
+import { VALIDATION_CASES } from '../tests/fixtures/hostile/validation';
 import { spread, type Spread } from './stats';
 
 export interface ParserFigure {
@@ -16,7 +17,7 @@ export interface ParserFigure {
 
 export async function benchParsers(runs = 3): Promise<ParserFigure[]> {
   const figures: ParserFigure[] = [];
-  for (const hostile of HOSTILE_CASES) {
+  for (const hostile of [...HOSTILE_CASES, ...VALIDATION_CASES]) {
     const input = hostile.input();
     const samples: number[] = [];
     for (let run = 0; run < runs; run += 1) {

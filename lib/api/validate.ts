@@ -4,10 +4,17 @@
  * response bodies through a bounded reader and zod.
  */
 import { BodyTooLargeError, readBoundedBytes } from '@/lib/http/boundedBody';
-import { Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
+import { log } from '@/lib/log';
+import { Validator, type OutputUnit } from '@cfworker/json-schema';
 import type { z } from 'zod';
 import { ApiError, toFieldPointer } from './errors';
 import type { OpenApiDocument, ResolvedOperation } from './operations';
+import {
+  assertValidationCost,
+  sanitizeServiceSchema,
+  SchemaTooComplexError,
+  type SanitizedSchema,
+} from './serviceSchema';
 
 /** Bodies above this are refused unread beyond the cap. */
 export const DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -54,30 +61,57 @@ function fieldErrorsFrom(units: OutputUnit[]): Record<string, string> {
   return out;
 }
 
-const validators = new WeakMap<OpenApiDocument, Map<string, Validator>>();
-
-function validatorFor(
-  doc: OpenApiDocument,
-  operation: ResolvedOperation,
-  schema: Record<string, unknown>,
-): Validator {
-  let perDocument = validators.get(doc);
-  if (!perDocument) {
-    perDocument = new Map();
-    validators.set(doc, perDocument);
-  }
-  let validator = perDocument.get(operation.operationId);
-  if (!validator) {
-    // The body schema is validated as the root of a document that also holds `components`, so
-    // `#/components/schemas/...` references resolve exactly as they do in the OpenAPI document.
-    const root = { ...schema, components: doc.components ?? {} } as Schema;
-    validator = new Validator(root, '2020-12', false);
-    perDocument.set(operation.operationId, validator);
-  }
-  return validator;
+interface CheckedSchema {
+  sanitized: SanitizedSchema;
+  validator: Validator;
 }
 
-/** Throws a 'validation' ApiError with field pointers when the body does not fit the operation's schema. */
+/** Per document and operation: the bounded schema, or why the service's schema is not used. */
+const checkedSchemas = new WeakMap<OpenApiDocument, Map<string, CheckedSchema | Error>>();
+
+function checkedSchemaFor(
+  doc: OpenApiDocument,
+  operation: ResolvedOperation,
+  schema: unknown,
+): CheckedSchema | Error {
+  let perDocument = checkedSchemas.get(doc);
+  if (!perDocument) {
+    perDocument = new Map();
+    checkedSchemas.set(doc, perDocument);
+  }
+  let checked = perDocument.get(operation.operationId);
+  if (!checked) {
+    try {
+      // The walk resolves `#/components/...` in the document and copies only bounded keywords.
+      const sanitized = sanitizeServiceSchema(doc, schema);
+      if (sanitized.dropped.length > 0)
+        log.warn('api.validate.schema-loosened', {
+          operationId: operation.operationId,
+          dropped: sanitized.dropped,
+        });
+      checked = { sanitized, validator: new Validator(sanitized.schema, '2020-12', false) };
+    } catch (error) {
+      checked = error instanceof Error ? error : new Error('invalid schema');
+    }
+    perDocument.set(operation.operationId, checked);
+  }
+  return checked;
+}
+
+function unusableSchema(operationId: string): ApiError {
+  return new ApiError({
+    kind: 'validation',
+    operationId,
+    message: `${operationId} was not sent: its request schema in the OpenAPI document cannot be used.`,
+  });
+}
+
+/**
+ * Throws a 'validation' ApiError with field pointers when the body does not fit the operation's schema.
+ * A schema too large or costly to check in bounded time is skipped with a warning and the body goes
+ * on with our own zod checks only: the service validates it again, and a hostile document must
+ * neither freeze the worker nor be the reason a conforming service's writes stop working.
+ */
 export function validateRequestBody(doc: OpenApiDocument, operation: ResolvedOperation, body: unknown): void {
   const { operationId } = operation;
   if (body === undefined) {
@@ -92,16 +126,19 @@ export function validateRequestBody(doc: OpenApiDocument, operation: ResolvedOpe
     return;
   }
   if (!operation.requestBodySchema) return;
+  const checked = checkedSchemaFor(doc, operation, operation.requestBodySchema);
   let result;
   try {
-    result = validatorFor(doc, operation, operation.requestBodySchema).validate(body);
-  } catch {
-    // A schema the validator cannot compile (for example an unresolvable $ref) must not let the body through unchecked.
-    throw new ApiError({
-      kind: 'validation',
-      operationId,
-      message: `${operationId} was not sent: its request schema in the OpenAPI document cannot be used.`,
-    });
+    if (checked instanceof Error) throw checked;
+    assertValidationCost(checked.sanitized, body);
+    result = checked.validator.validate(body);
+  } catch (error) {
+    if (error instanceof SchemaTooComplexError) {
+      log.warn('api.validate.schema-skipped', { operationId, reason: error.message });
+      return;
+    }
+    // A schema that cannot be used as written (an unresolvable $ref, a $ref loop) must not let the body through unchecked.
+    throw unusableSchema(operationId);
   }
   if (result.valid) return;
   const fieldErrors = fieldErrorsFrom(result.errors);

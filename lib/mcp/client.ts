@@ -1,8 +1,9 @@
 /**
  * A read-only client of the service's public MCP endpoint (Streamable HTTP), built on the
- * official SDK. CSP-safe for an MV3 extension: JSON Schema checks use the SDK's @cfworker
- * validator (no Ajv code generation, no eval). It never sends credentials, talks only to the
- * endpoint's origin, and refuses to call any tool that does not declare `readOnlyHint: true`.
+ * official SDK. CSP-safe for an MV3 extension: JSON Schema checks use @cfworker (no Ajv code
+ * generation, no eval) on a bounded copy of each service schema (./boundedValidator.ts). It
+ * never sends credentials, talks only to the endpoint's origin, and refuses to call any tool
+ * that does not declare `readOnlyHint: true`.
  */
 import {
   Client,
@@ -10,9 +11,9 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/client';
-import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
 import { log } from '@/lib/log';
 import { serviceUrlProblem } from '@/lib/store/settings';
+import { BoundedJsonSchemaValidator } from './boundedValidator';
 
 export type McpFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -199,7 +200,7 @@ export async function connectMcp(
   });
   const client = new Client(MCP_CLIENT_INFO, {
     capabilities: {},
-    jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+    jsonSchemaValidator: new BoundedJsonSchemaValidator(),
     versionNegotiation: { mode: options.protocol ?? 'auto' },
   });
 
