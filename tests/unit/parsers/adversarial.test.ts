@@ -5,8 +5,9 @@ import type { SafeBlock } from '@/lib/discovery/markdown';
 import { SseLimitError, SSE_LIMITS } from '@/lib/events/sse';
 import { ApiError } from '@/lib/api/errors';
 
-// A guard against super-linear time only: 1 MB in linear time takes a few ms to a few hundred here.
-const LIMIT_MS = 1_000;
+// A guard against super-linear time only: 1 MB in linear time takes a few ms to a few hundred here,
+// a quadratic parser takes minutes. 3 s leaves room for a loaded 2-core machine (1.1 s was seen).
+const LIMIT_MS = 3_000;
 
 function depth(blocks: readonly SafeBlock[]): number {
   let deepest = 0;
