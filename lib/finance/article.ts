@@ -1,0 +1,164 @@
+/**
+ * The article a page shows, read with @mozilla/readability (Firefox's Reader View engine) on a
+ * clone of the document, then cut into prose paragraphs. Only text is read; the page's price
+ * lines, bylines, captions, share bars and link lists are dropped by their shape, in linear time.
+ */
+import { Readability } from '@mozilla/readability';
+import { cleanText } from '@/lib/finance/text';
+
+export interface ArticleCapture {
+  /** Readability's title: the article's, without the site's `| Site` suffix when it can tell. */
+  title: string;
+  /** Prose paragraphs in reading order; the first is the lead. */
+  paragraphs: string[];
+  /** Lines shaped like a quote header (`NVIDIA Corporation (NVDA) NASDAQ · $1,184.20 +3.10%`). */
+  quoteLines: string[];
+  /** The article's text, bounded, for ticker mentions. */
+  text: string;
+}
+
+export const ARTICLE_LIMITS = {
+  /** Readability gives up on larger documents rather than spend seconds on them. */
+  elementsParsed: 30_000,
+  paragraphs: 60,
+  paragraphChars: 4_000,
+  textChars: 50_000,
+} as const;
+
+/** A paragraph shorter than this is a label, a caption or a byline, not prose. */
+export const MIN_PARAGRAPH_LENGTH = 60;
+
+const BLOCKS = 'p, blockquote, li, h2, h3, h4, figcaption, div';
+const SKIPPED_ANCESTORS = 'figure, figcaption, aside, nav, footer, header, form, table, [aria-hidden="true"]';
+const RELATED_HEADING =
+  /^(?:related|read more|more (?:from|on|about)|recommended|trending|most (?:read|popular)|you may also like|see also|further reading)\b/i;
+const BYLINE = /^(?:by|from|written by|reporting by|edited by)\s/i;
+const DATELINE = /\b(?:updated|published|min read|minute read)\b/i;
+const CREDIT = /^(?:photo|image|picture|video|credit|source|illustration)s?\s*(?:by\b|[:|])/i;
+const SHARE_WORDS = new Set([
+  'share',
+  'tweet',
+  'post',
+  'email',
+  'print',
+  'copy',
+  'link',
+  'facebook',
+  'twitter',
+  'x',
+  'linkedin',
+  'reddit',
+  'whatsapp',
+  'save',
+  'comments',
+  'comment',
+  'this',
+  'article',
+  'on',
+  'gift',
+]);
+const SIGNED_PERCENT = /[+\-\u2212]\s?\d[\d,]*(?:\.\d+)?\s?%/;
+const MONEY = /[$€£¥]\s?\d|\d\s?(?:USD|EUR|GBP|JPY)\b/;
+const PROSE_WORD = /\b[a-z]{4,}\b/g;
+
+/** A quote header or ticker strip: a signed change or a price, and next to no prose. */
+export function isPriceLine(text: string): boolean {
+  if (text.length > 200) return false;
+  if (!SIGNED_PERCENT.test(text) && !MONEY.test(text)) return false;
+  const proseWords = text.match(PROSE_WORD)?.length ?? 0;
+  return proseWords < 5;
+}
+
+/** A byline, dateline or photo credit: short, and shaped like one. */
+export function isByline(text: string, byline: string): boolean {
+  if (text.length > 160) return false;
+  if (byline && text.includes(byline)) return true;
+  return BYLINE.test(text) || CREDIT.test(text) || (text.length < 100 && DATELINE.test(text));
+}
+
+/** "Share · Tweet · Email · Copy link": every word a share-bar word. */
+export function isShareBar(text: string): boolean {
+  if (text.length > 120) return false;
+  const words = text.toLowerCase().match(/[a-z]+/g) ?? [];
+  return words.length > 0 && words.every((word) => SHARE_WORDS.has(word));
+}
+
+/** Most of the block is link text: a list of other stories, not this one. */
+function mostlyLinks(element: Element, length: number): boolean {
+  let linked = 0;
+  for (const anchor of element.querySelectorAll('a')) linked += cleanText(anchor.textContent).length;
+  return length > 0 && linked / length > 0.5;
+}
+
+const INNER_BLOCKS =
+  'p, div, blockquote, ul, ol, li, h1, h2, h3, h4, h5, h6, figure, table, section, article';
+
+/** Only the innermost blocks hold their own text: a `div` around paragraphs is not one. */
+function hasBlockChild(element: Element): boolean {
+  return element.querySelector(INNER_BLOCKS) !== null;
+}
+
+interface Reading {
+  paragraphs: string[];
+  quoteLines: string[];
+}
+
+function readBlocks(root: Element, byline: string): Reading {
+  const paragraphs: string[] = [];
+  const quoteLines: string[] = [];
+  let inRelatedList = false;
+  for (const block of root.querySelectorAll(BLOCKS)) {
+    if (paragraphs.length >= ARTICLE_LIMITS.paragraphs) break;
+    if (hasBlockChild(block)) continue;
+    const tag = block.tagName.toUpperCase();
+    const text = cleanText(block.textContent?.slice(0, ARTICLE_LIMITS.paragraphChars * 2)).slice(
+      0,
+      ARTICLE_LIMITS.paragraphChars,
+    );
+    if (!text) continue;
+    if (/^H[2-4]$/.test(tag)) {
+      // A "Related" heading starts a run of other stories; any other heading ends it.
+      inRelatedList = RELATED_HEADING.test(text);
+      continue;
+    }
+    if (isPriceLine(text)) {
+      if (quoteLines.length < 5) quoteLines.push(text);
+      continue;
+    }
+    if (inRelatedList || tag === 'FIGCAPTION' || tag === 'LI' || block.closest(SKIPPED_ANCESTORS)) continue;
+    if (text.length < MIN_PARAGRAPH_LENGTH) continue;
+    if (isByline(text, byline) || isShareBar(text) || mostlyLinks(block, text.length)) continue;
+    paragraphs.push(text);
+  }
+  return { paragraphs, quoteLines };
+}
+
+/**
+ * The article of `document`, or undefined when Readability finds none (a bare quote table, say).
+ * The document itself is never changed: Readability edits the clone it is given.
+ */
+export function extractArticle(document: Document): ArticleCapture | undefined {
+  let parsed: ReturnType<Readability<Node>['parse']>;
+  try {
+    const clone = document.cloneNode(true) as Document;
+    parsed = new Readability<Node>(clone, {
+      maxElemsToParse: ARTICLE_LIMITS.elementsParsed,
+      charThreshold: 200,
+      serializer: (node) => node,
+    }).parse();
+  } catch {
+    return undefined;
+  }
+  const content = parsed?.content;
+  if (!parsed || !content || content.nodeType !== 1) return undefined;
+  const { paragraphs, quoteLines } = readBlocks(content as Element, cleanText(parsed.byline));
+  return {
+    title: cleanText(parsed.title),
+    paragraphs,
+    quoteLines,
+    text: cleanText((parsed.textContent ?? '').slice(0, ARTICLE_LIMITS.textChars * 2)).slice(
+      0,
+      ARTICLE_LIMITS.textChars,
+    ),
+  };
+}
