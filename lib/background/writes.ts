@@ -36,6 +36,7 @@ import { keyFingerprint } from '@/lib/store/apiKey';
 import { getSettings } from '@/lib/store/settings';
 import type { MenuContext } from './contextMenus';
 import { takeDraftSlot } from './draftRate';
+import { captureArticleDraft } from './pageCapture';
 import { readCache, serviceClient } from './service';
 
 const SENT_KEPT_MS = 24 * 60 * 60 * 1000;
@@ -429,7 +430,7 @@ export function registerWriteHandlers(registry: HandlerRegistry): void {
     if (!alarm.name.startsWith(RETRY_ALARM_PREFIX)) return;
     void resendDeferredWrite(alarm.name.slice(RETRY_ALARM_PREFIX.length));
   });
-  registry.register('submitPageDraft', async ({ draft }, sender) => {
+  registry.register('submitPageDraft', async ({ draft, capture }, sender) => {
     // A page may not flood the user with confirm windows: a few drafts per tab per minute.
     if (sender.kind === 'content-script' && !(await takeDraftSlot(sender.tabId))) {
       log.warn('outbox.draft-rate-limited', { tabId: sender.tabId });
@@ -438,7 +439,11 @@ export function registerWriteHandlers(registry: HandlerRegistry): void {
         message: 'This page asked for too many playbooks in a short time. Wait a minute, then try again.',
       });
     }
-    return { draftId: await queuePageDraft('content-script', draft) };
+    const captured =
+      capture && sender.kind === 'content-script'
+        ? await captureArticleDraft(sender.tabId, capture.selection)
+        : undefined;
+    return { draftId: await queuePageDraft('content-script', captured ?? draft) };
   });
   registry.register('requestWrite', async ({ operationId, playbookId, body, ifMatch }) => {
     const settings = await getSettings();

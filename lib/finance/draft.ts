@@ -4,13 +4,7 @@
  * page-derived data: cleaned, bounded, never interpreted.
  */
 import type { PlaybookDraft } from '@/lib/finance/schema';
-import {
-  extractArticle,
-  isByline,
-  isPriceLine,
-  isShareBar,
-  type ArticleCapture,
-} from '@/lib/finance/article';
+import { isByline, isPriceLine, isShareBar, type ArticleCapture } from '@/lib/finance/blocks';
 import { detectTickers, normalizeTicker, type DetectedTicker } from '@/lib/finance/tickers';
 import { boundedText, citableUrl, cleanText, DRAFT_LIMITS } from '@/lib/finance/text';
 
@@ -202,15 +196,6 @@ export function buildDraft(input: BuildDraftInput): PlaybookDraft {
       articleText: article?.text,
     }),
   });
-}
-
-/**
- * The draft from the page's article, read with Readability: what the extractor injected on a
- * click runs (entrypoints/article-capture.ts). Throws `UncitableUrlError` like `buildDraft`.
- */
-export function buildArticleDraft(input: Omit<BuildDraftInput, 'article' | 'link'>): PlaybookDraft {
-  const article = input.document ? extractArticle(input.document) : undefined;
-  return buildDraft({ ...input, article });
 }
 
 /** The draft for a right-click menu item, built in the background from the click's info alone. */

@@ -10,6 +10,7 @@ import type { McpResourceSummary, McpToolSummary } from '@/lib/mcp/client';
 import type { OutboxEntry, WriteDraft } from '@/lib/outbox';
 import { WRITE_OPERATIONS, type WriteOperation } from '@/lib/api/writeOperations';
 import type { EventFeed } from '@/lib/events/feed';
+import { MAX_CAPTURE_SELECTION } from '@/lib/finance/captureGlobal';
 
 export type OutboxEntryView = OutboxEntry;
 import type { SenderKind } from './sender';
@@ -275,9 +276,16 @@ export const messages = {
     request: z.strictObject({ id: z.uuid() }),
     senders: EXTENSION_PAGES,
   }),
-  /** The content script's "Turn this into a playbook": an untrusted draft the background checks. */
+  /**
+   * The content script's "Turn this into a playbook": an untrusted draft the background checks.
+   * With `capture`, the worker first reads the article (Readability, injected on this click) and
+   * keeps `draft` only when that fails.
+   */
   submitPageDraft: message<{ draftId: string }>()({
-    request: z.strictObject({ draft: z.unknown() }),
+    request: z.strictObject({
+      draft: z.unknown(),
+      capture: z.strictObject({ selection: z.string().max(MAX_CAPTURE_SELECTION) }).optional(),
+    }),
     senders: ['content-script'],
     topFrameOnly: true,
   }),

@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { createShadowRootUi, type ShadowRootContentScriptUi } from 'wxt/utils/content-script-ui/shadow-root';
+import { MAX_CAPTURE_SELECTION } from '@/lib/finance/captureGlobal';
 import { buildDraft, type PlaybookDraft } from '@/lib/finance/draft';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
 import { clickRefusal, effectiveOpacity, REFUSAL_MESSAGE } from './clickGuard';
@@ -11,17 +12,17 @@ import { PlaybookButton, type ButtonClick } from './PlaybookButton';
  * The draft for what the page shows right now (URL, DOM, selection); all of it untrusted, checked
  * again by the background. Undefined on a page that cannot be cited (not http or https).
  */
-export function draftOfPage(): PlaybookDraft | undefined {
+export function draftOfPage(selection = selectionOfPage()): PlaybookDraft | undefined {
   try {
-    return buildDraft({
-      url: location.href,
-      title: document.title,
-      document,
-      selection: globalThis.getSelection()?.toString() ?? '',
-    });
+    return buildDraft({ url: location.href, title: document.title, document, selection });
   } catch {
     return undefined;
   }
+}
+
+/** What the reader selected, bounded before anything else reads it. */
+function selectionOfPage(): string {
+  return (globalThis.getSelection()?.toString() ?? '').slice(0, MAX_CAPTURE_SELECTION);
 }
 
 /** Only the top frame of an http(s) page offers the button: never ads, embeds or other frames. */
@@ -86,7 +87,8 @@ export async function startOffer(ctx: ContentScriptContext, offerCss: string): P
 
   const activate = async (click: ButtonClick) => {
     if (busy || ctx.isInvalid || refused(click)) return;
-    const draft = draftOfPage();
+    const selection = selectionOfPage();
+    const draft = draftOfPage(selection);
     if (!draft) {
       message = 'This page cannot be turned into a playbook.';
       paint();
@@ -96,7 +98,8 @@ export async function startOffer(ctx: ContentScriptContext, offerCss: string): P
     message = undefined;
     paint();
     try {
-      await sendMessage('submitPageDraft', { draft });
+      // The worker reads the article now (Readability, injected on this click); `draft` is its fallback.
+      await sendMessage('submitPageDraft', { draft, capture: { selection } });
       message = 'Draft saved. Review it in the window that opened.';
     } catch (error) {
       if (ctx.isInvalid || (error instanceof MessageError && error.code === 'context-invalidated')) {

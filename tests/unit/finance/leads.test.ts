@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildArticleDraft } from '@/lib/finance/draft';
+import { buildArticleDraft } from '@/lib/finance/capture';
 import { sanitizeDraft } from '@/lib/finance/schema';
 
 /** tests/fixtures/expected-leads.json: each finance fixture names the lead its draft must pick. */
