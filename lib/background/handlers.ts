@@ -5,6 +5,7 @@ import { getOutboxEntry, removeFromOutbox } from '@/lib/outbox';
 import { removeApiKey, storeApiKey } from '@/lib/store/apiKey';
 import { saveSettings } from '@/lib/store/settings';
 import { registerEventHandlers, schedulePolling } from '@/lib/events';
+import { registerPageMatchHandlers } from './pageMatches';
 import { registerReadHandlers } from './reads';
 import { registerSiteHandlers } from './sites';
 import { forgetService, readCache } from './service';
@@ -54,4 +55,5 @@ export function registerHandlers(registry: HandlerRegistry): void {
   registerWriteHandlers(registry);
   registerSiteHandlers(registry);
   registerEventHandlers(registry);
+  registerPageMatchHandlers(registry);
 }

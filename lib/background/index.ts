@@ -4,6 +4,7 @@ import { originOf } from '@/lib/messaging/sender';
 import { log } from '@/lib/log';
 import { startEvents } from '@/lib/events';
 import { handleMenuClick, installContextMenus, menuContextFrom, OPEN_SIDE_PANEL_ITEM } from './contextMenus';
+import { forgetPageTickers } from './pageMatches';
 import { openSidePanelFor } from './sidePanel';
 import { wireErrorOf } from './errors';
 import { registerHandlers } from './handlers';
@@ -26,6 +27,7 @@ export function startBackground(): void {
   browser.commands?.onCommand.addListener((command, tab) => {
     if (command === 'open-side-panel') openSidePanelFor(tab);
   });
+  browser.tabs.onRemoved.addListener((tabId) => void forgetPageTickers(tabId));
   startEvents();
   recoverInterruptedWrites().catch((error: unknown) => log.error('outbox.recover-failed', { error }));
   browser.contextMenus.onClicked.addListener((info, tab) => {

@@ -37,6 +37,8 @@ export function shouldOffer(): boolean {
  */
 export async function startOffer(ctx: ContentScriptContext, offerCss: string): Promise<void> {
   if (!shouldOffer()) return;
+  // "On this page" in the popup and side panel works even where the offer is hidden.
+  const firstReport = reportTickers(draftOfPage()?.tickers ?? []);
   try {
     if (await isDismissed(location.host)) return;
   } catch {
@@ -46,6 +48,7 @@ export async function startOffer(ctx: ContentScriptContext, offerCss: string): P
   let busy = false;
   let message: string | undefined;
   let tickers: string[] = [];
+  let tracked = 0;
   let host: HTMLElement | undefined;
   let lastSeenVisible: boolean | undefined;
   // Set after mount; onRemove may run later and must stop it.
@@ -53,6 +56,12 @@ export async function startOffer(ctx: ContentScriptContext, offerCss: string): P
 
   const detect = () => {
     tickers = draftOfPage()?.tickers ?? [];
+  };
+  const showTracked = (count: Promise<number>) => {
+    void count.then((matches) => {
+      tracked = matches;
+      paint();
+    });
   };
 
   const paint = () => {
@@ -62,6 +71,7 @@ export async function startOffer(ctx: ContentScriptContext, offerCss: string): P
         busy={busy}
         message={message}
         tickers={tickers}
+        tracked={tracked}
         onActivate={(click) => void activate(click)}
         onDismiss={(click) => void hide(click)}
       />,
@@ -135,6 +145,7 @@ export async function startOffer(ctx: ContentScriptContext, offerCss: string): P
       host = shadowHost;
       detect();
       paint();
+      showTracked(firstReport);
     },
     onRemove() {
       if (container) render(null, container);
@@ -153,9 +164,24 @@ export async function startOffer(ctx: ContentScriptContext, offerCss: string): P
   ctx.onInvalidated(() => ui.remove());
   ctx.addEventListener(globalThis as unknown as Window, 'wxt:locationchange', () => {
     message = undefined;
+    tracked = 0;
     detect();
     paint();
+    showTracked(reportTickers(tickers));
   });
+}
+
+/**
+ * Tells the worker this page's tickers (for "On this page"); answers how many of the user's
+ * playbooks track them: a count only, never a title, since this runs in the page.
+ */
+async function reportTickers(tickers: string[]): Promise<number> {
+  try {
+    const { matches } = await sendMessage('reportPageTickers', { url: location.href, tickers });
+    return matches;
+  } catch {
+    return 0; // Not configured, or the extension context went away: nothing to say.
+  }
 }
 
 /**
