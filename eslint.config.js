@@ -171,7 +171,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: `^@/lib/pages/(?!${page}/|navigation$|useAsync$)`,
+              regex: `^@/lib/pages/(?!${page}/|navigation$|useAsync$|pageMatches$)`,
               message: `lib/pages/${page} may not import another page; move what two pages share to components/ or lib/pages/*.ts.`,
             },
             {

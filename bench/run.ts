@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setLogSink } from '@/lib/log';
 import { startSandbox } from '../sandbox/server';
+import { benchArticle } from './article';
 import { benchBrowser, type BrowserFigures } from './browser';
 import { measureBundles, type BundleFigure } from './bundles';
 import { benchDiscovery, benchPaging, type DiscoveryFigures, type PagingFigures } from './client';
@@ -88,6 +89,7 @@ async function main(): Promise<void> {
   ).gzipBytes;
   const bundles = measureBundles(OUTPUT, budgets);
   printBundles(bundles);
+  benchArticle(OUTPUT);
 
   const sandbox = await startSandbox({
     port: 0,

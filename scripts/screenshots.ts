@@ -1,7 +1,7 @@
 /**
  * `npm run screenshots`: builds the extension, starts a sandbox, loads both into headless
- * Chromium and saves the README's pictures of the popup, the options page, the confirm dialog
- * and the side panel to docs/screenshots/. Real pages against the real sandbox, nothing drawn.
+ * Chromium and saves the README's pictures of the popup (also with "On this page" over a finance
+ * page), the options page, the confirm dialog and the side panel to docs/screenshots/. Real pages against the real sandbox, nothing drawn.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -88,6 +88,18 @@ async function main(): Promise<void> {
       .first()
       .innerText();
     await popup.close();
+
+    // "On this page": a finance page in front, the popup asks which playbooks track its tickers.
+    const quote = await open(context, `${sandbox.baseUrl}/demo/quote/NVDA`, 1000, 700);
+    await quote.waitForTimeout(1000);
+    const onThisPage = await open(context, url('popup.html'), 380, 600);
+    await quote.bringToFront();
+    await onThisPage.reload();
+    await onThisPage.getByRole('region', { name: 'On this page' }).getByRole('button').first().waitFor();
+    await onThisPage.getByRole('list', { name: 'Playbooks' }).getByRole('listitem').first().waitFor();
+    await shoot(onThisPage, 'popup-on-this-page', false);
+    await onThisPage.close();
+    await quote.close();
 
     const options = await open(context, url('options.html'), 820, 900);
     await options.getByRole('button', { name: 'Test connection' }).click();

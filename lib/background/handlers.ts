@@ -5,6 +5,7 @@ import { getOutboxEntry, removeFromOutbox } from '@/lib/store/outbox';
 import { removeApiKey, storeApiKey } from '@/lib/store/apiKey';
 import { saveSettings } from '@/lib/store/settings';
 import { clearUnread, eventFeed, pollEvents, schedulePolling } from '@/lib/events';
+import { registerPageMatchHandlers } from './pageMatches';
 import { registerReadHandlers } from './reads';
 import { registerSiteHandlers } from './sites';
 import { forgetService, readCache } from '@/lib/api/service';
@@ -58,4 +59,5 @@ export function registerHandlers(registry: HandlerRegistry): void {
   registry.register('getEventFeed', () => eventFeed());
   registry.register('clearEventBadge', () => clearUnread());
   registry.register('pollEventsNow', () => pollEvents());
+  registerPageMatchHandlers(registry);
 }

@@ -35,6 +35,7 @@ import { keyFingerprint } from '@/lib/store/apiKey';
 import { getSettings } from '@/lib/store/settings';
 import { takeDraftSlot } from './draftRate';
 import { readCache, serviceClient } from '@/lib/api/service';
+import { captureArticleDraft } from './pageCapture';
 
 const SENT_KEPT_MS = 24 * 60 * 60 * 1000;
 const WAIT_KINDS = new Set(['deferred', 'rate-limited']);
@@ -415,7 +416,7 @@ export async function recoverInterruptedWrites(): Promise<void> {
 }
 
 export function registerWriteHandlers(registry: HandlerRegistry): void {
-  registry.register('submitPageDraft', async ({ draft }, sender) => {
+  registry.register('submitPageDraft', async ({ draft, capture }, sender) => {
     // A page may not flood the user with confirm windows: a few drafts per tab per minute.
     if (sender.kind === 'content-script' && !(await takeDraftSlot(sender.tabId))) {
       log.warn('outbox.draft-rate-limited', { tabId: sender.tabId });
@@ -424,7 +425,11 @@ export function registerWriteHandlers(registry: HandlerRegistry): void {
         message: 'This page asked for too many playbooks in a short time. Wait a minute, then try again.',
       });
     }
-    return { draftId: await queuePageDraft('content-script', draft) };
+    const captured =
+      capture && sender.kind === 'content-script'
+        ? await captureArticleDraft(sender.tabId, capture.selection)
+        : undefined;
+    return { draftId: await queuePageDraft('content-script', captured ?? draft) };
   });
   registry.register('requestWrite', async ({ operationId, playbookId, body, ifMatch }) => {
     const settings = await getSettings();

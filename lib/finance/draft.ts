@@ -4,6 +4,7 @@
  * page-derived data: cleaned, bounded, never interpreted.
  */
 import type { PlaybookDraft } from '@/lib/finance/schema';
+import { isByline, isPriceLine, isShareBar, type ArticleCapture } from '@/lib/finance/blocks';
 import { detectTickers, normalizeTicker, type DetectedTicker } from '@/lib/finance/tickers';
 import { boundedText, citableUrl, cleanText, DRAFT_LIMITS } from '@/lib/finance/text';
 
@@ -17,6 +18,8 @@ export interface BuildDraftInput {
   selection?: string;
   /** Set when the user asked about a link: the draft is then about the link's target. */
   link?: { url: string; text?: string };
+  /** The page's article (lib/finance/article.ts), when it was read; else a cheap scan of the DOM. */
+  article?: ArticleCapture;
 }
 
 export interface BuildDraftFromContextInput {
@@ -38,6 +41,10 @@ export class UncitableUrlError extends Error {
 /** A paragraph shorter than this is a byline, caption or button label, not a lead. */
 const MIN_LEAD_LENGTH = 60;
 const MAX_PARAGRAPHS_SCANNED = 200;
+/** Paragraphs after the lead that the thesis may carry, bound permitting. */
+const KEY_PARAGRAPHS = 4;
+/** Leaf elements near the top of the page read for a quote header. */
+const QUOTE_HEADER_SCANNED = 300;
 
 function metaContent(document: Document, ...names: string[]): string {
   for (const name of names) {
@@ -64,9 +71,30 @@ function leadOf(document: Document): string {
   for (const paragraph of paragraphs) {
     if (paragraph.closest('nav, header, footer, aside, form, [aria-hidden="true"]')) continue;
     const text = cleanText(paragraph.textContent);
-    if (text.length >= MIN_LEAD_LENGTH) return text;
+    if (text.length < MIN_LEAD_LENGTH) continue;
+    if (isPriceLine(text) || isByline(text, '') || isShareBar(text)) continue;
+    return text;
   }
   return metaContent(document, 'description', 'og:description', 'twitter:description');
+}
+
+/**
+ * The quote header of a page (`NVIDIA Corporation (NVDA) NASDAQ · $1,184.20 +35.61 (+3.10%)`):
+ * short leaf blocks of the article or main area shaped like a price line, in reading order.
+ */
+function quoteHeaderLines(document: Document): string[] {
+  const root = document.querySelector('article, main') ?? document.body;
+  if (!root) return [];
+  const lines: string[] = [];
+  const h1 = cleanText(document.querySelector('h1')?.textContent?.slice(0, 100));
+  if (h1.length <= 12 && normalizeTicker(h1) !== null) lines.push(h1);
+  const elements = [...root.querySelectorAll('p, div, span, li, h2, h3')].slice(0, QUOTE_HEADER_SCANNED);
+  for (const element of elements) {
+    if (element.childElementCount > 8 || lines.length >= 5) continue;
+    const text = cleanText(element.textContent?.slice(0, 400));
+    if (text && isPriceLine(text) && !lines.some((line) => line.includes(text))) lines.push(text);
+  }
+  return lines;
 }
 
 function hostOf(url: string): string {
@@ -89,16 +117,30 @@ interface DraftParts {
   sourceTitle: string;
   headline: string;
   lead: string;
+  /** Paragraphs after the lead, in reading order. */
+  body?: readonly string[];
   selection: string;
   detected: DetectedTicker[];
+}
+
+/** Selection first, then headline, lead and whole key paragraphs while they fit the bound. */
+function thesisOf(parts: DraftParts, fallback: string): string {
+  const head = [parts.selection, parts.headline, parts.lead].filter(Boolean);
+  if (head.length === 0) return fallback;
+  let length = head.join('\n\n').length;
+  for (const paragraph of (parts.body ?? []).slice(0, KEY_PARAGRAPHS)) {
+    if (length + 2 + paragraph.length > DRAFT_LIMITS.thesis) break;
+    head.push(paragraph);
+    length += 2 + paragraph.length;
+  }
+  return head.join('\n\n');
 }
 
 function assemble(parts: DraftParts): PlaybookDraft {
   const tickers = parts.detected.map((ticker) => ticker.symbol).slice(0, DRAFT_LIMITS.tickers);
   const host = hostOf(parts.sourceUrl);
   const fallbackTitle = parts.sourceTitle || `Notes from ${host}`;
-  const thesisText =
-    parts.selection || [parts.headline, parts.lead].filter(Boolean).join('\n\n') || fallbackTitle;
+  const thesisText = thesisOf(parts, fallbackTitle);
   return {
     title: titleFor(tickers, parts.headline || parts.sourceTitle, `Notes from ${host}`),
     thesis: boundedText(thesisText, DRAFT_LIMITS.thesis, { multiline: true }),
@@ -107,7 +149,7 @@ function assemble(parts: DraftParts): PlaybookDraft {
     source: {
       url: parts.sourceUrl,
       title: boundedText(parts.sourceTitle, DRAFT_LIMITS.sourceTitle),
-      excerpt: boundedText(parts.selection || parts.lead, DRAFT_LIMITS.excerpt),
+      excerpt: boundedText(parts.lead || parts.selection, DRAFT_LIMITS.excerpt),
     },
   };
 }
@@ -134,14 +176,25 @@ export function buildDraft(input: BuildDraftInput): PlaybookDraft {
   const pageUrl = citableUrl(input.url);
   if (!pageUrl) throw new UncitableUrlError();
   const document = input.document;
-  const sourceTitle = cleanText(input.title ?? document?.title);
+  const article = input.article;
+  const headline = document ? headlineOf(document) || (article?.title ?? '') : '';
+  // The article's title, not the site's `<title>` with its ` | Site` suffix.
+  const sourceTitle = headline || article?.title || cleanText(input.title ?? document?.title);
+  const [articleLead, ...body] = article?.paragraphs ?? [];
   return assemble({
     sourceUrl: pageUrl,
     sourceTitle,
-    headline: document ? headlineOf(document) : '',
-    lead: document ? leadOf(document) : '',
+    headline,
+    lead: articleLead ?? (document ? leadOf(document) : ''),
+    body,
     selection,
-    detected: detectTickers({ url: pageUrl, document, selection }),
+    detected: detectTickers({
+      url: pageUrl,
+      document,
+      selection,
+      quoteLines: document ? [...(article?.quoteLines ?? []), ...quoteHeaderLines(document)] : [],
+      articleText: article?.text,
+    }),
   });
 }
 

@@ -13,7 +13,7 @@ export {
   isFalsePositive,
 } from '@/lib/finance/symbols';
 
-export type TickerSource = 'url' | 'json-ld' | 'meta' | 'cashtag' | 'selection' | 'title';
+export type TickerSource = 'url' | 'json-ld' | 'quote' | 'meta' | 'cashtag' | 'selection' | 'title';
 
 export interface DetectedTicker {
   symbol: string;
@@ -26,12 +26,17 @@ export interface DetectTickersInput {
   url: string;
   document?: Document;
   selection?: string;
+  /** The page's quote header lines (`NVIDIA Corporation (NVDA) NASDAQ · $1,184.20`): its own symbol. */
+  quoteLines?: readonly string[];
+  /** The article's text (lib/finance/article.ts): read for mentions instead of the whole page. */
+  articleText?: string;
 }
 
 /** Strong sources name a ticker on purpose; weak ones may be prose, so false positives are dropped. */
 const CONFIDENCE: Readonly<Record<TickerSource, number>> = {
   url: 0.95,
   'json-ld': 0.9,
+  quote: 0.85,
   meta: 0.8,
   selection: 0.75,
   cashtag: 0.6,
@@ -298,7 +303,7 @@ function titleTickers(collector: TickerCollector, title: string): void {
 
 /**
  * Tickers the page is about, unique, at most `DETECTION_LIMITS.tickers`, in source order: url,
- * json-ld, meta, selection, cashtag (tagged mentions in the text), title. Within a source, marked
+ * json-ld, quote header, meta, selection, cashtag (tagged mentions in the text), title. Within a source, marked
  * mentions come before bare words, then the most frequent, then reading order. A symbol found by
  * several sources keeps the first.
  */
@@ -309,6 +314,15 @@ export function detectTickers(input: DetectTickersInput): DetectedTicker[] {
   const document = input.document;
   if (document) {
     for (const raw of jsonLdTickers(document)) collector.add(raw, 'json-ld', { weak: false });
+    for (const line of (input.quoteLines ?? []).slice(0, 6)) {
+      // A quote page's header may be the bare symbol (`MSFT`).
+      if (line.length <= 12 && normalizeTicker(line) !== null) collector.add(line, 'quote', { weak: true });
+      else
+        collector.addMentions(
+          mentions(line.slice(0, 300), { bareWords: false, parenthesized: true }),
+          'quote',
+        );
+    }
     const meta = metaTickers(document);
     for (const raw of meta.explicit) collector.add(raw, 'meta', { weak: true });
     for (const title of meta.titles)
@@ -325,7 +339,10 @@ export function detectTickers(input: DetectTickersInput): DetectedTicker[] {
   }
 
   if (document && !collector.full) {
-    const body = cleanText(visibleText(document, DETECTION_LIMITS.bodyText));
+    const body =
+      input.articleText !== undefined
+        ? cleanText(input.articleText.slice(0, DETECTION_LIMITS.bodyText))
+        : cleanText(visibleText(document, DETECTION_LIMITS.bodyText));
     // Tagged mentions in the text: `$AAPL`, and news style `Nvidia (NASDAQ: NVDA)`.
     collector.addMentions(mentions(body, { bareWords: false, parenthesized: false }), 'cashtag');
     const h1 = document.querySelector('h1')?.textContent ?? '';

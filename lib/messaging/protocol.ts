@@ -11,6 +11,9 @@ import type { McpResourceSummary, McpToolSummary } from '@/lib/mcp/client';
 import type { OutboxEntry, WriteDraft } from '@/lib/store/outbox';
 import { WRITE_OPERATIONS, type WriteOperation } from '@/lib/api/writeOperations';
 import type { EventFeed } from '@/lib/events/feed';
+import { MAX_CAPTURE_SELECTION } from '@/lib/finance/captureGlobal';
+import { TICKER_PATTERN } from '@/lib/finance/symbols';
+import { DRAFT_LIMITS } from '@/lib/finance/text';
 
 export type OutboxEntryView = OutboxEntry;
 import type { SenderKind } from './sender';
@@ -85,6 +88,20 @@ export interface Freshness {
   fetchedAt: number;
   /** Set when the cache is shown because the network answer failed or is still coming. */
   staleReason?: string;
+}
+
+/** A playbook that tracks a ticker of the page in a tab, from the worker's cache of list pages. */
+export interface PageMatch {
+  id: string;
+  title: string;
+  /** The page's tickers this playbook tracks. */
+  tickers: string[];
+}
+
+export interface PageMatches {
+  /** The tickers the tab's content script reported; empty when none or not a finance page. */
+  tickers: string[];
+  matches: PageMatch[];
 }
 
 export interface PlaybookPage extends Freshness {
@@ -268,11 +285,35 @@ export const messages = {
     request: z.strictObject({ id: z.uuid() }),
     senders: EXTENSION_PAGES,
   }),
-  /** The content script's "Turn this into a playbook": an untrusted draft the background checks. */
+  /**
+   * The content script's "Turn this into a playbook": an untrusted draft the background checks.
+   * With `capture`, the worker first reads the article (Readability, injected on this click) and
+   * keeps `draft` only when that fails.
+   */
   submitPageDraft: message<{ draftId: string }>()({
-    request: z.strictObject({ draft: z.unknown() }),
+    request: z.strictObject({
+      draft: z.unknown(),
+      capture: z.strictObject({ selection: z.string().max(MAX_CAPTURE_SELECTION) }).optional(),
+    }),
     senders: ['content-script'],
     topFrameOnly: true,
+  }),
+  /**
+   * The content script's tickers for the page it runs on (top frame only). The answer is a count:
+   * playbook titles never reach a content script, and so never the page.
+   */
+  reportPageTickers: message<{ matches: number }>()({
+    request: z.strictObject({
+      url: z.string().max(DRAFT_LIMITS.url),
+      tickers: z.array(z.string().regex(TICKER_PATTERN)).max(DRAFT_LIMITS.tickers),
+    }),
+    senders: ['content-script'],
+    topFrameOnly: true,
+  }),
+  /** Popup and side panel: which of the user's playbooks track the tickers of the tab's page. */
+  getPageMatches: message<PageMatches>()({
+    request: z.strictObject({ tabId: z.number().int().min(0).optional() }),
+    senders: EXTENSION_PAGES,
   }),
   // --- Events (issue 7: side panel Events tab; lib/events) ---
   /** The recent events with how each arrived, the unread count and whether a stream is live. */

@@ -9,12 +9,21 @@ export interface PlaybookButtonProps {
   busy?: boolean;
   message?: string;
   tickers: string[];
+  /** How many of the user's playbooks track this page: a count, never their titles. */
+  tracked?: number;
   onActivate: (click: ButtonClick) => void;
   onDismiss: (click: ButtonClick) => void;
 }
 
 /** The floating offer on finance pages. Rendered inside a shadow root; page text only as text. */
-export function PlaybookButton({ busy, message, tickers, onActivate, onDismiss }: PlaybookButtonProps) {
+export function PlaybookButton({
+  busy,
+  message,
+  tickers,
+  tracked = 0,
+  onActivate,
+  onDismiss,
+}: PlaybookButtonProps) {
   return (
     <div class="offer" role="group" aria-label="Playbook companion">
       <button type="button" class="turn" disabled={busy} onClick={(event) => onActivate(event)}>
@@ -30,6 +39,13 @@ export function PlaybookButton({ busy, message, tickers, onActivate, onDismiss }
       >
         ×
       </button>
+      {tracked > 0 ? (
+        <p class="tracked">
+          {tracked === 1
+            ? '1 of your playbooks tracks this page'
+            : `${tracked} of your playbooks track this page`}
+        </p>
+      ) : null}
       {message ? (
         <p class="message" role="status">
           {message}

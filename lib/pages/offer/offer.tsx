@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { createShadowRootUi, type ShadowRootContentScriptUi } from 'wxt/utils/content-script-ui/shadow-root';
+import { MAX_CAPTURE_SELECTION } from '@/lib/finance/captureGlobal';
 import { buildDraft, type PlaybookDraft } from '@/lib/finance/draft';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
 import { clickRefusal, effectiveOpacity, REFUSAL_MESSAGE } from './clickGuard';
@@ -11,17 +12,17 @@ import { PlaybookButton, type ButtonClick } from './PlaybookButton';
  * The draft for what the page shows right now (URL, DOM, selection); all of it untrusted, checked
  * again by the background. Undefined on a page that cannot be cited (not http or https).
  */
-export function draftOfPage(): PlaybookDraft | undefined {
+export function draftOfPage(selection = selectionOfPage()): PlaybookDraft | undefined {
   try {
-    return buildDraft({
-      url: location.href,
-      title: document.title,
-      document,
-      selection: globalThis.getSelection()?.toString() ?? '',
-    });
+    return buildDraft({ url: location.href, title: document.title, document, selection });
   } catch {
     return undefined;
   }
+}
+
+/** What the reader selected, bounded before anything else reads it. */
+function selectionOfPage(): string {
+  return (globalThis.getSelection()?.toString() ?? '').slice(0, MAX_CAPTURE_SELECTION);
 }
 
 /** Only the top frame of an http(s) page offers the button: never ads, embeds or other frames. */
@@ -36,6 +37,8 @@ export function shouldOffer(): boolean {
  */
 export async function startOffer(ctx: ContentScriptContext, offerCss: string): Promise<void> {
   if (!shouldOffer()) return;
+  // "On this page" in the popup and side panel works even where the offer is hidden.
+  const firstReport = reportTickers(draftOfPage()?.tickers ?? []);
   try {
     if (await isDismissed(location.host)) return;
   } catch {
@@ -45,6 +48,7 @@ export async function startOffer(ctx: ContentScriptContext, offerCss: string): P
   let busy = false;
   let message: string | undefined;
   let tickers: string[] = [];
+  let tracked = 0;
   let host: HTMLElement | undefined;
   let lastSeenVisible: boolean | undefined;
   // Set after mount; onRemove may run later and must stop it.
@@ -52,6 +56,12 @@ export async function startOffer(ctx: ContentScriptContext, offerCss: string): P
 
   const detect = () => {
     tickers = draftOfPage()?.tickers ?? [];
+  };
+  const showTracked = (count: Promise<number>) => {
+    void count.then((matches) => {
+      tracked = matches;
+      paint();
+    });
   };
 
   const paint = () => {
@@ -61,6 +71,7 @@ export async function startOffer(ctx: ContentScriptContext, offerCss: string): P
         busy={busy}
         message={message}
         tickers={tickers}
+        tracked={tracked}
         onActivate={(click) => void activate(click)}
         onDismiss={(click) => void hide(click)}
       />,
@@ -86,7 +97,8 @@ export async function startOffer(ctx: ContentScriptContext, offerCss: string): P
 
   const activate = async (click: ButtonClick) => {
     if (busy || ctx.isInvalid || refused(click)) return;
-    const draft = draftOfPage();
+    const selection = selectionOfPage();
+    const draft = draftOfPage(selection);
     if (!draft) {
       message = 'This page cannot be turned into a playbook.';
       paint();
@@ -96,7 +108,8 @@ export async function startOffer(ctx: ContentScriptContext, offerCss: string): P
     message = undefined;
     paint();
     try {
-      await sendMessage('submitPageDraft', { draft });
+      // The worker reads the article now (Readability, injected on this click); `draft` is its fallback.
+      await sendMessage('submitPageDraft', { draft, capture: { selection } });
       message = 'Draft saved. Review it in the window that opened.';
     } catch (error) {
       if (ctx.isInvalid || (error instanceof MessageError && error.code === 'context-invalidated')) {
@@ -132,6 +145,7 @@ export async function startOffer(ctx: ContentScriptContext, offerCss: string): P
       host = shadowHost;
       detect();
       paint();
+      showTracked(firstReport);
     },
     onRemove() {
       if (container) render(null, container);
@@ -150,9 +164,24 @@ export async function startOffer(ctx: ContentScriptContext, offerCss: string): P
   ctx.onInvalidated(() => ui.remove());
   ctx.addEventListener(globalThis as unknown as Window, 'wxt:locationchange', () => {
     message = undefined;
+    tracked = 0;
     detect();
     paint();
+    showTracked(reportTickers(tickers));
   });
+}
+
+/**
+ * Tells the worker this page's tickers (for "On this page"); answers how many of the user's
+ * playbooks track them: a count only, never a title, since this runs in the page.
+ */
+async function reportTickers(tickers: string[]): Promise<number> {
+  try {
+    const { matches } = await sendMessage('reportPageTickers', { url: location.href, tickers });
+    return matches;
+  } catch {
+    return 0; // Not configured, or the extension context went away: nothing to say.
+  }
 }
 
 /**

@@ -8,6 +8,11 @@ import type { AppState, OutboxEntryView, PlaybookPage, ServiceOverview } from '@
 import { openConfirmWindow } from '@/lib/pages/navigation';
 import { errorText } from '@/lib/pages/useAsync';
 import { openPlaybookInSidePanel, openSidePanel, prepareSidePanel } from './openSidePanel';
+import { PageMatchesSection } from './PageMatchesSection';
+
+function openInSidePanel(id: string): void {
+  openPlaybookInSidePanel(id).catch((error: unknown) => log.warn('sidepanel.open-failed', { error }));
+}
 
 const EMPTY_LIST: ListView = { items: [], hasMore: false, loading: true, loadingMore: false };
 
@@ -180,6 +185,7 @@ export function PopupPage() {
       onOpenSidePanel={() => {
         openSidePanel().catch((error: unknown) => log.warn('sidepanel.open-failed', { error }));
       }}
+      pageMatches={<PageMatchesSection onOpen={openInSidePanel} />}
       onOpenPlaybook={(id) => {
         openPlaybookInSidePanel(id).catch((error: unknown) => log.warn('sidepanel.open-failed', { error }));
       }}

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import type { Playbook } from '@/lib/api/schemas';
 import type { Visibility } from '@/lib/api/visibility';
 import type { AppState, OutboxEntryView, ServiceOverview } from '@/lib/messaging/protocol';
@@ -40,6 +41,8 @@ export interface PopupViewProps {
   now: number;
   onOpenSidePanel: () => void;
   onOpenPlaybook: (id: string) => void;
+  /** "On this page" (PageMatchesSection), drawn above the list. */
+  pageMatches?: ComponentChildren;
   onScope: (scope: ListScope) => void;
   onVisibility: (visibility: VisibilityFilter) => void;
   onLoadMore: () => void;
@@ -75,6 +78,7 @@ export function PopupView(props: PopupViewProps) {
         </nav>
       </header>
 
+      {props.pageMatches}
       {props.stateError ? <p class="error">{props.stateError}</p> : null}
       {needsKey && serviceUrl ? (
         <div class="callout first-run">

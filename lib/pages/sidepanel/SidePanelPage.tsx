@@ -8,6 +8,7 @@ import { EventsTab } from './EventsTab';
 import { useEventsPort } from './eventsPort';
 import { bodyEnum } from './openapiEnums';
 import { PlaybooksTab } from './PlaybooksTab';
+import { PageMatchesSection } from './PageMatchesSection';
 import { SidePanelView, type SidePanelTab } from './SidePanelView';
 
 /** The side panel (or Firefox sidebar, or sidepanel.html in a tab): playbooks, discovery, events. */
@@ -66,6 +67,14 @@ export function SidePanelPage({ search = '' }: { search?: string }) {
       selected={tab}
       onSelect={setTab}
       counts={{ events: events.unread }}
+      top={
+        <PageMatchesSection
+          onOpen={(playbookId) => {
+            setFocus({ playbookId, at: Date.now() });
+            setTab('playbooks');
+          }}
+        />
+      }
       panels={{
         playbooks: (
           <PlaybooksTab focus={focus} events={events.events ?? []} plans={plans} providers={providers} />

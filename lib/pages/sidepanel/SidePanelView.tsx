@@ -18,10 +18,18 @@ export interface SidePanelViewProps {
   /** Shown next to a tab's name, e.g. the number of unread events. */
   counts?: Partial<Record<SidePanelTab, number>>;
   panels: Record<SidePanelTab, ComponentChildren>;
+  /** Drawn above the tabs ("On this page"). */
+  top?: ComponentChildren;
 }
 
 /** WAI-ARIA tabs: arrow keys move between tabs, only the selected tab is in the tab order. */
-export function SidePanelView({ initialTab = 'playbooks', panels, counts, ...control }: SidePanelViewProps) {
+export function SidePanelView({
+  initialTab = 'playbooks',
+  panels,
+  counts,
+  top,
+  ...control
+}: SidePanelViewProps) {
   const [own, setOwn] = useState<SidePanelTab>(initialTab);
   const selected = control.selected ?? own;
   const setSelected = (tab: SidePanelTab) => {
@@ -35,6 +43,7 @@ export function SidePanelView({ initialTab = 'playbooks', panels, counts, ...con
   };
   return (
     <main class="stack sidepanel">
+      {top}
       <div role="tablist" aria-label="Side panel" class="row">
         {TABS.map((tab, index) => (
           <button

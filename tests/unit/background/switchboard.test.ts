@@ -67,6 +67,7 @@ const EXPECTED = [
   'runtime.onConnect',
   'runtime.onInstalled',
   'runtime.onMessage',
+  'tabs.onRemoved',
 ];
 
 let listeners: Map<string, Listener[]>;

@@ -35,7 +35,7 @@ describe('buildDraft', () => {
       visibility: 'private',
       source: {
         url: 'https://news.example/nvda',
-        title: 'Nvidia beats again | Example News',
+        title: 'Nvidia beats again',
         excerpt:
           'Nvidia (NASDAQ: NVDA) reported data-center revenue that doubled from a year earlier, and guided above estimates.',
       },
@@ -53,7 +53,7 @@ describe('buildDraft', () => {
     expect(draft.source.excerpt).toBe('Brent fell 2% as inventories rose.');
   });
 
-  it('takes the selection as thesis and excerpt, keeping its paragraphs', () => {
+  it('puts the selection first in the thesis, keeping its paragraphs; the excerpt stays the lead', () => {
     const document = htmlDocument(ARTICLE);
     const selection = '  Margins   will compress.\r\n\r\n\r\n\tCapex   cycles turn.  ';
     const draft = buildDraft({
@@ -62,8 +62,12 @@ describe('buildDraft', () => {
       document,
       selection,
     });
-    expect(draft.thesis).toBe('Margins will compress.\n\nCapex cycles turn.');
-    expect(draft.source.excerpt).toBe('Margins will compress. Capex cycles turn.');
+    expect(draft.thesis).toBe(
+      'Margins will compress.\n\nCapex cycles turn.\n\nNvidia beats again\n\nNvidia (NASDAQ: NVDA) reported data-center revenue that doubled from a year earlier, and guided above estimates.',
+    );
+    expect(draft.source.excerpt).toBe(
+      'Nvidia (NASDAQ: NVDA) reported data-center revenue that doubled from a year earlier, and guided above estimates.',
+    );
     expectValid(draft);
   });
 
@@ -130,7 +134,7 @@ describe('buildDraft with hostile page text', () => {
       document,
       selection: XSS,
     });
-    expect(draft.thesis).toBe(XSS);
+    expect(draft.thesis).toBe(`${XSS}\n\n${XSS}`);
     expect(draft.source.excerpt).toBe(XSS);
     expect(draft.title).toBe(XSS);
     expect(draft.source.title).toBe(XSS);

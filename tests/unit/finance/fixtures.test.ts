@@ -174,14 +174,18 @@ describe('saved pages of the default finance sites', () => {
     expect(draft.tickers).toEqual(tickers);
     expect(draft.visibility).toBe('private');
     expect(draft.source.url).toBe(url);
-    expect(draft.source.title).toBe(document.title.replace(/\s+/g, ' ').trim());
+    // The page's own title, as the draft's title shows it: not the site's `<title>` with its suffix.
+    expect(draft.title).toContain(draft.source.title.slice(0, 30));
+    expect(draft.source.title).not.toMatch(
+      / [|-] (?:Yahoo Finance|Seeking Alpha|Google Finance|Investing\.com)$/,
+    );
     expect(draft.source.excerpt.startsWith(lead)).toBe(true);
     expect(draft.thesis).toContain(lead);
     expect(sanitizeDraft(draft)).toEqual({ ok: true, draft });
   });
 
   it.each(cases)(
-    '$fixture: a selection becomes the thesis; its tickers rank after the strong page ones',
+    '$fixture: a selection opens the thesis; its tickers rank after the strong page ones',
     ({ fixture, url }) => {
       const document = loadFixture(fixture);
       const selection = 'Rotation into $XOM looks early; energy (NYSE: CVX) lags.';
@@ -189,8 +193,8 @@ describe('saved pages of the default finance sites', () => {
       const page = detectTickers({ url, document });
       const strong = page.filter((t) => ['url', 'json-ld', 'meta'].includes(t.source)).map((t) => t.symbol);
       const weak = page.filter((t) => !strong.includes(t.symbol)).map((t) => t.symbol);
-      expect(draft.thesis).toBe(selection);
-      expect(draft.source.excerpt).toBe(selection);
+      expect(draft.thesis.startsWith(`${selection}\n\n`)).toBe(true);
+      expect(draft.source.excerpt).toBe(buildDraft({ url, title: document.title, document }).source.excerpt);
       expect(draft.tickers).toEqual([...strong, 'XOM', 'CVX', ...weak]);
     },
   );

@@ -50,8 +50,11 @@ beforeEach(() => {
 
 describe('privileged messages from anything but an extension page', () => {
   it('covers every message the map declares for extension pages only', () => {
-    expect(privileged.length).toBe(names.length - 1);
-    expect(names.filter((name) => !privileged.includes(name))).toEqual(['submitPageDraft']);
+    expect(privileged.length).toBe(names.length - 2);
+    expect(names.filter((name) => !privileged.includes(name))).toEqual([
+      'submitPageDraft',
+      'reportPageTickers',
+    ]);
   });
 
   const cases = Object.entries(SENDERS).flatMap(([label, sender]) =>
@@ -69,8 +72,14 @@ describe('the content script message', () => {
     ['a sub-frame', SENDERS['content script (sub-frame)']],
     ['another extension', SENDERS['another extension']],
     ['no sender', undefined],
-  ])('submitPageDraft from %s is refused', async (_label, sender) => {
+  ])('submitPageDraft and reportPageTickers from %s are refused', async (_label, sender) => {
     const answer = await registry.dispatch({ type: 'submitPageDraft', payload: { draft: {} } }, sender);
+    expect(
+      await registry.dispatch(
+        { type: 'reportPageTickers', payload: { url: 'https://finance.example/', tickers: ['AAPL'] } },
+        sender,
+      ),
+    ).toMatchObject({ ok: false, error: { code: 'sender-not-allowed' } });
     expect(answer).toMatchObject({ ok: false, error: { code: 'sender-not-allowed' } });
     expect(called).toEqual([]);
   });

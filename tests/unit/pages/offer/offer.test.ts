@@ -25,7 +25,7 @@ describe('the page draft', () => {
     const range = document.createRange();
     range.selectNodeContents(h1);
     getSelection()?.addRange(range);
-    expect(draftOfPage()?.thesis).toBe('NVIDIA keeps compounding');
+    expect(draftOfPage()?.thesis.startsWith('NVIDIA keeps compounding\n\n')).toBe(true);
     expect(draftOfPage()?.visibility).toBe('private');
   });
 });

@@ -39,6 +39,7 @@ const base: StubHandlers = {
   getState: () => state,
   getOverview: () => ({ deprecations: [] }),
   listOutbox: () => [],
+  getPageMatches: () => ({ tickers: [], matches: [] }),
 };
 
 describe('PopupPage', () => {
@@ -140,5 +141,48 @@ describe('PopupPage', () => {
     fireEvent.click(alert.querySelector('button') as HTMLButtonElement);
     await screen.findByRole('button', { name: 'Back again' });
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+  });
+});
+
+describe('PopupPage: On this page', () => {
+  beforeEach(() => {
+    vi.spyOn(fakeBrowser.windows, 'getCurrent').mockResolvedValue({ id: 1 } as never);
+  });
+
+  it('asks once for the active tab and opens a match in the side panel', async () => {
+    vi.spyOn(fakeBrowser.tabs, 'query').mockResolvedValue([{ id: 7 }] as never);
+    const worker = serveMessages({
+      ...base,
+      listPlaybooks: () => page([playbook('a', 'Listed')]),
+      getPageMatches: () => ({
+        tickers: ['NVDA'],
+        matches: [{ id: 'pb_nvda', title: 'NVDA data-centre thesis', tickers: ['NVDA'] }],
+      }),
+    });
+    render(<PopupPage />);
+    const section = await screen.findByRole('region', { name: 'On this page' });
+    const match = await waitFor(() => {
+      const button = section.querySelector('button');
+      if (!button) throw new Error('no match yet');
+      return button;
+    });
+    expect(match.textContent).toBe('NVDA data-centre thesis');
+    fireEvent.click(match);
+    await waitFor(async () =>
+      expect(await fakeBrowser.storage.session.get('sidePanelFocus')).toMatchObject({
+        sidePanelFocus: { playbookId: 'pb_nvda' },
+      }),
+    );
+    const asked = worker.received.filter((m) => m.type === 'getPageMatches').map((m) => m.payload);
+    expect(asked).toEqual([{ tabId: 7 }]);
+  });
+
+  it('draws nothing on a page without tickers', async () => {
+    vi.spyOn(fakeBrowser.tabs, 'query').mockResolvedValue([{ id: 8 }] as never);
+    const worker = serveMessages({ ...base, listPlaybooks: () => page([playbook('a', 'Listed')]) });
+    render(<PopupPage />);
+    await screen.findByRole('button', { name: 'Listed' });
+    await waitFor(() => expect(worker.received.some((m) => m.type === 'getPageMatches')).toBe(true));
+    expect(screen.queryByRole('region', { name: 'On this page' })).toBeNull();
   });
 });

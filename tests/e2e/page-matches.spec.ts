@@ -1,0 +1,73 @@
+import type { Page } from '@playwright/test';
+import { DEMO_USER_ID } from '../../sandbox/store';
+import { expect, test } from './fixtures';
+import { offerCount } from './helpers/offer';
+
+const TRACKED = 'Zeta test: NVDA inference margins';
+
+/** Every text the page's accessibility tree shows, the offer's closed shadow root included. */
+async function visibleTexts(page: Page): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = await cdp.send('DOM.getDocument', { depth: -1, pierce: true });
+    const { nodes } = await cdp.send('Accessibility.queryAXTree', {
+      backendNodeId: root.backendNodeId,
+      role: 'StaticText',
+    });
+    return nodes.filter((node) => !node.ignored).map((node) => String(node.name?.value ?? ''));
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** The popup and the side panel ask for the active tab: put the finance page in front, then load them. */
+async function loadBehind(surface: Page, finance: Page): Promise<void> {
+  await finance.bringToFront();
+  await surface.reload();
+}
+
+test('"On this page" lists the playbooks that track the page in the popup and the side panel; the page learns a count only', async ({
+  context,
+  extension,
+  pages,
+  sandbox,
+}) => {
+  await extension.configure();
+  sandbox.db.createPlaybook(DEMO_USER_ID, {
+    title: TRACKED,
+    thesis: 'Inference demand keeps margins high.',
+    tickers: ['NVDA'],
+    visibility: 'private',
+  });
+  // The popup's first list page fills the worker's read cache, which matching reads.
+  const first = await extension.open('popup.html');
+  await expect(first.getByRole('button', { name: TRACKED })).toBeVisible();
+  await first.close();
+
+  const finance = await context.newPage();
+  await finance.goto(pages.url('article-nvda.html'));
+  await expect.poll(() => offerCount(finance)).toBe(1);
+  // The offer says that matches exist, never which.
+  await expect
+    .poll(() => visibleTexts(finance))
+    .toContainEqual(expect.stringMatching(/^\d+ of your playbooks tracks? this page$/));
+  expect((await visibleTexts(finance)).join('\n')).not.toContain(TRACKED);
+  expect(await finance.content()).not.toContain(TRACKED);
+
+  const popup = await extension.open('popup.html');
+  await loadBehind(popup, finance);
+  const popupSection = popup.getByRole('region', { name: 'On this page' });
+  await expect(popupSection.getByRole('button', { name: TRACKED })).toBeVisible();
+
+  const panel = await extension.open('sidepanel.html');
+  await loadBehind(panel, finance);
+  const panelSection = panel.getByRole('region', { name: 'On this page' });
+  await panelSection.getByRole('button', { name: TRACKED }).click();
+  await expect(panel.getByRole('heading', { name: TRACKED })).toBeVisible();
+
+  // A page without tickers shows no section.
+  await finance.goto(pages.url('framed.html'));
+  await loadBehind(popup, finance);
+  await expect(popup.getByRole('button', { name: TRACKED }).first()).toBeVisible();
+  await expect(popup.getByRole('region', { name: 'On this page' })).toHaveCount(0);
+});
