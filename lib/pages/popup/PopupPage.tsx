@@ -4,9 +4,11 @@ import { PopupView, type ListScope, type ListView, type VisibilityFilter } from 
 import { problemOf, type WireLike } from './format';
 import { log } from '@/lib/log';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
-import type { AppState, OutboxEntryView, PlaybookPage, ServiceOverview } from '@/lib/messaging/protocol';
+import type { AppState, PlaybookPage, ServiceOverview } from '@/lib/messaging/protocol';
 import { openConfirmWindow } from '@/lib/pages/navigation';
 import { errorText } from '@/lib/pages/useAsync';
+import { readPopupSnapshot, type PopupDraft, type PopupSnapshot } from '@/lib/store/snapshot';
+import { mergeInPlace } from './listMerge';
 import { openPlaybookInSidePanel, openSidePanel, prepareSidePanel } from './openSidePanel';
 
 const EMPTY_LIST: ListView = { items: [], hasMore: false, loading: true, loadingMore: false };
@@ -17,8 +19,9 @@ function wireOf(error: unknown): WireLike {
 }
 
 /**
- * The toolbar popup. Nothing is awaited before the first paint: the list answers from the cache
- * (`preferCache`), then refreshes from the network; state, status and drafts load in parallel.
+ * The toolbar popup. It paints from the snapshot it reads itself from the extension's database
+ * (no round trip to a worker that may be asleep) and sends one message, `openPopup`, whose
+ * answer is the worker's fresh read; rows are replaced in place, never moved under the pointer.
  */
 export function PopupPage() {
   const [now, setNow] = useState(() => Date.now());
@@ -27,7 +30,7 @@ export function PopupPage() {
   const [overview, setOverview] = useState<ServiceOverview>();
   const [overviewError, setOverviewError] = useState<string>();
   const [overviewLoading, setOverviewLoading] = useState(true);
-  const [outbox, setOutbox] = useState<OutboxEntryView[]>();
+  const [outbox, setOutbox] = useState<PopupDraft[]>();
   const [outboxBusy, setOutboxBusy] = useState<string[]>([]);
   const [scope, setScope] = useState<ListScope>('mine');
   const [visibility, setVisibility] = useState<VisibilityFilter>('all');
@@ -37,6 +40,10 @@ export function PopupPage() {
   const generation = useRef(0);
   const cursor = useRef<string | null>(null);
   const pages = useRef(0);
+  const opened = useRef(false);
+  const hovered = useRef(false);
+  /** A fresh first page that arrived while the pointer was over the list: its order waits for it to leave. */
+  const heldOrder = useRef<PlaybookPage | undefined>(undefined);
 
   // Without a key only the public library can be read.
   const effectiveScope: ListScope = state && !state.key.set ? 'public' : scope;
@@ -57,16 +64,21 @@ export function PopupPage() {
   }, []);
 
   const loadOutbox = useCallback(() => {
-    sendMessage('listOutbox', {}).then(setOutbox, (error: unknown) =>
-      log.warn('popup.outbox-failed', { error: errorText(error) }),
+    sendMessage('listOutbox', {}).then(
+      // After an action only known drafts remain; each keeps the label the worker gave it.
+      (entries) =>
+        setOutbox((shown) =>
+          entries.map((entry) => ({
+            ...entry,
+            label: shown?.find((other) => other.id === entry.id)?.label ?? entry.operationId,
+          })),
+        ),
+      (error: unknown) => log.warn('popup.outbox-failed', { error: errorText(error) }),
     );
   }, []);
 
   useEffect(() => {
-    sendMessage('getState', {}).then(setState, (error: unknown) => setStateError(errorText(error)));
     prepareSidePanel().catch((error: unknown) => log.warn('sidepanel.prepare-failed', { error }));
-    loadOverview(false);
-    loadOutbox();
     const tick = setInterval(() => setNow(Date.now()), 30_000);
     const online = () => setOffline(!navigator.onLine);
     addEventListener('online', online);
@@ -76,17 +88,21 @@ export function PopupPage() {
       removeEventListener('online', online);
       removeEventListener('offline', online);
     };
-  }, [loadOverview, loadOutbox]);
+  }, []);
 
   const apply = (page: PlaybookPage, append: boolean) => {
     cursor.current = page.nextCursor;
     pages.current = append ? pages.current + 1 : 1;
     setNow(Date.now());
+    const hold = !append && hovered.current;
+    heldOrder.current = hold ? page : undefined;
     setList((current) => {
       const known = new Set(append ? current.items.map((item) => item.id) : []);
       const items = append
         ? [...current.items, ...page.items.filter((item) => !known.has(item.id))]
-        : page.items;
+        : hold
+          ? mergeInPlace(current.items, page.items)
+          : page.items;
       return {
         items,
         hasMore: page.hasMore,
@@ -112,6 +128,47 @@ export function PopupPage() {
       const problem = problemOf(wireOf(error));
       setList((current) => ({ ...current, loading: false, problem }));
     };
+    if (!opened.current) {
+      // The first open: the snapshot paints, the one message revalidates everything it holds.
+      opened.current = true;
+      let answered = false;
+      let failure: unknown;
+      const show = (snapshot: PopupSnapshot) => {
+        setState(snapshot.state);
+        setStateError(undefined);
+        if (snapshot.overview) {
+          setOverview(snapshot.overview);
+          setOverviewLoading(false);
+        }
+        setOutbox(snapshot.outbox);
+        if (snapshot.page && live()) apply(snapshot.page, false);
+      };
+      readPopupSnapshot().then(
+        (snapshot) => {
+          if (!snapshot || answered) return;
+          show(snapshot);
+          // The worker failed before the snapshot was read: the rows show, and so does why they are old.
+          if (failure !== undefined) fail(failure);
+        },
+        (error: unknown) => log.warn('popup.snapshot-read-failed', { error }),
+      );
+      sendMessage('openPopup', {}).then(
+        (fresh) => {
+          answered = true;
+          show(fresh);
+          if (fresh.pageError) fail(new MessageError(fresh.pageError));
+          else if (!fresh.page && live()) setList((current) => ({ ...current, loading: false }));
+        },
+        (error: unknown) => {
+          failure = error;
+          setStateError(errorText(error));
+          setOverviewError(errorText(error));
+          setOverviewLoading(false);
+          fail(error);
+        },
+      );
+      return;
+    }
     if (effectiveScope === 'public') {
       sendMessage('listPublicPlaybooks', {}).then((page) => live() && apply(page, false), fail);
       return;
@@ -186,6 +243,13 @@ export function PopupPage() {
       onScope={setScope}
       onVisibility={setVisibility}
       onLoadMore={loadMore}
+      onListHover={(over) => {
+        hovered.current = over;
+        const held = heldOrder.current;
+        if (over || !held) return;
+        heldOrder.current = undefined;
+        setList((current) => ({ ...current, items: held.items }));
+      }}
       onRetry={() => {
         setReloads((count) => count + 1);
         loadOverview(true);
