@@ -1,6 +1,7 @@
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
 import { noCodeGeneration } from './build/noCodeGeneration';
+import { moduleSizes } from './bench/moduleSizes';
 // `npm run zip` / `build:store`: no loopback host; lib/pages/offer/matches.ts drops the demo pages too.
 import { STORE_MODE } from './lib/pages/offer/storeMode';
 
@@ -28,7 +29,8 @@ export default defineConfig({
       'bench/results.json',
     ],
   },
-  vite: () => ({ plugins: [preact(), noCodeGeneration()] }),
+  // moduleSizes records chunk contents only when the bench asks (BENCH_MODULE_SIZES).
+  vite: () => ({ plugins: [preact(), noCodeGeneration(), moduleSizes()] }),
   hooks: {
     // The bench's floor (bench/browser.ts): one element, no script, same origin; never in a store build.
     'build:publicAssets': (wxt, files) => {
