@@ -133,7 +133,7 @@ export function PopupPage() {
       opened.current = true;
       let answered = false;
       let failure: unknown;
-      const show = (snapshot: PopupSnapshot) => {
+      const show = (snapshot: PopupSnapshot, saved: boolean) => {
         setState(snapshot.state);
         setStateError(undefined);
         if (snapshot.overview) {
@@ -141,12 +141,17 @@ export function PopupPage() {
           setOverviewLoading(false);
         }
         setOutbox(snapshot.outbox);
-        if (snapshot.page && live()) apply(snapshot.page, false);
+        // A saved copy says so ("Cached … · Refreshing…") until the worker's answer replaces it.
+        if (snapshot.page && live())
+          apply(
+            saved ? { ...snapshot.page, source: 'cache', staleReason: 'Refreshing…' } : snapshot.page,
+            false,
+          );
       };
       readPopupSnapshot().then(
         (snapshot) => {
           if (!snapshot || answered) return;
-          show(snapshot);
+          show(snapshot, true);
           // The worker failed before the snapshot was read: the rows show, and so does why they are old.
           if (failure !== undefined) fail(failure);
         },
@@ -155,7 +160,7 @@ export function PopupPage() {
       sendMessage('openPopup', {}).then(
         (fresh) => {
           answered = true;
-          show(fresh);
+          show(fresh, false);
           if (fresh.pageError) fail(new MessageError(fresh.pageError));
           else if (!fresh.page && live()) setList((current) => ({ ...current, loading: false }));
         },
