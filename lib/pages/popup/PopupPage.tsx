@@ -23,7 +23,12 @@ function wireOf(error: unknown): WireLike {
  * (no round trip to a worker that may be asleep) and sends one message, `openPopup`, whose
  * answer is the worker's fresh read; rows are replaced in place, never moved under the pointer.
  */
-export function PopupPage() {
+export interface PopupPageProps {
+  /** The snapshot read, started before the first render (entrypoints/popup/main.tsx) so it overlaps it. */
+  snapshotRead?: Promise<PopupSnapshot | undefined>;
+}
+
+export function PopupPage({ snapshotRead }: PopupPageProps = {}) {
   const [now, setNow] = useState(() => Date.now());
   const [state, setState] = useState<AppState>();
   const [stateError, setStateError] = useState<string>();
@@ -148,7 +153,7 @@ export function PopupPage() {
             false,
           );
       };
-      readPopupSnapshot().then(
+      (snapshotRead ?? readPopupSnapshot()).then(
         (snapshot) => {
           if (!snapshot || answered) return;
           show(snapshot, true);

@@ -80,6 +80,14 @@ describe('PopupPage', () => {
     expect(worker.received.map((message) => message.type)).toEqual(['openPopup']);
   });
 
+  it('paints from a snapshot read started before it rendered', async () => {
+    serveMessages({ ...base, openPopup: () => new Promise<never>(() => undefined) });
+    const snapshotRead = Promise.resolve({ ...opened(), page: page([playbook('e', 'Read early')]) });
+    render(<PopupPage snapshotRead={snapshotRead} />);
+    await screen.findByRole('button', { name: 'Read early' });
+    expect(screen.getByText('Cached')).toBeTruthy();
+  });
+
   it('keeps the rows under the pointer where they are: new rows are appended, the new order waits', async () => {
     await saved({ page: page([playbook('a', 'A'), playbook('b', 'B')]) });
     let release: () => void = () => undefined;
