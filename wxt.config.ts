@@ -1,8 +1,14 @@
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
 import { noCodeGeneration } from './build/noCodeGeneration';
+import { moduleSizes } from './bench/moduleSizes';
 // `npm run zip` / `build:store`: no loopback host; lib/pages/offer/matches.ts drops the demo pages too.
 import { STORE_MODE } from './lib/pages/offer/storeMode';
+
+/** A static page with one element and no script, opened like the popup: what "as fast as a blank page" means. */
+const BLANK_PAGE = 'blank.html';
+const BLANK_PAGE_HTML =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Blank</title></head><body><p>Blank</p></body></html>\n';
 
 /** The sandbox runs on loopback; real services are reached only after the user grants them. */
 const SANDBOX_HOSTS = ['http://127.0.0.1/*', 'http://localhost/*'];
@@ -23,7 +29,14 @@ export default defineConfig({
       'bench/results.json',
     ],
   },
-  vite: () => ({ plugins: [preact(), noCodeGeneration()] }),
+  // moduleSizes records chunk contents only when the bench asks (BENCH_MODULE_SIZES).
+  vite: () => ({ plugins: [preact(), noCodeGeneration(), moduleSizes()] }),
+  hooks: {
+    // The bench's floor (bench/browser.ts): one element, no script, same origin; never in a store build.
+    'build:publicAssets': (wxt, files) => {
+      if (wxt.config.mode !== STORE_MODE) files.push({ relativeDest: BLANK_PAGE, contents: BLANK_PAGE_HTML });
+    },
+  },
   manifest: ({ browser, mode }) => ({
     name: 'Playbook Companion',
     description:

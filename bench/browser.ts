@@ -1,7 +1,9 @@
 /**
  * Figures from the built extension in headless Chromium against a started sandbox: popup first
- * row (cold and warm) beside an empty extension page, service-worker cold start to the first
- * answered message, and the worker's heap after paging 10,000 playbooks through it.
+ * row beside a blank extension page (blank.html, non-store builds only) under the same
+ * condition (warm, worker stopped, first open right after Save), the popup's requests,
+ * service-worker cold start to the first answered message, and the worker's heap after paging
+ * 10,000 playbooks through it.
  */
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from '../tests/e2e/chromium';
@@ -13,10 +15,20 @@ declare const chrome: {
   runtime: { sendMessage(message: unknown): Promise<Answer> };
 };
 
+/** One condition: the popup's first row and the blank page's first element, opened the same way. */
+export interface PageCondition {
+  popupFirstRow: Spread;
+  blankFirstRender: Spread;
+  /** Popup median over blank median: the figure the goal (≤ 1.5) is about. */
+  ratio: number;
+}
+
 export interface BrowserFigures {
-  popupFirstRowCold: Spread;
-  popupFirstRowWarm: Spread;
-  emptyPageFirstRender: Spread;
+  warm: PageCondition;
+  workerStopped: PageCondition;
+  afterSave: PageCondition;
+  /** What the built popup loads on open, in request order (extension-relative). */
+  popupRequests: { url: string; type: string }[];
   workerColdStartToAnswer: Spread;
   workerWarmAnswer: Spread;
   workerHeap: {
@@ -145,19 +157,52 @@ export async function benchBrowser(
         },
         { type, payload },
       );
-    await send('saveSettings', { serviceUrl: sandbox.baseUrl, apiUrl: sandbox.apiUrl });
-    await send('saveApiKey', { key: sandbox.demoKey });
+    // Another service URL first, so Save is a real change: caches, snapshot and discovery report go.
+    const saveAsNew = async () => {
+      const other = sandbox.baseUrl.replace('127.0.0.1', 'localhost');
+      await send('saveSettings', {
+        serviceUrl: other,
+        apiUrl: sandbox.apiUrl.replace('127.0.0.1', 'localhost'),
+      });
+      await send('saveSettings', { serviceUrl: sandbox.baseUrl, apiUrl: sandbox.apiUrl });
+      await send('saveApiKey', { key: sandbox.demoKey });
+    };
+    await saveAsNew();
     await send('listPlaybooks', {});
 
-    const warm: number[] = [];
-    const cold: number[] = [];
-    const empty: number[] = [];
-    for (let run = 0; run < runs; run++) {
-      empty.push(await mark(context, url('confirm.html'), 'firstRender'));
-      warm.push(await mark(context, url('popup.html'), 'firstRow'));
-      await stopWorker(context, url);
-      cold.push(await mark(context, url('popup.html'), 'firstRow'));
+    const popupRequests: { url: string; type: string }[] = [];
+    {
+      const page = await context.newPage();
+      page.on('request', (request) => {
+        const address = new URL(request.url());
+        if (address.protocol === 'chrome-extension:')
+          popupRequests.push({ url: address.pathname, type: request.resourceType() });
+      });
+      await page.goto(url('popup.html'));
+      await page.waitForFunction(() => (globalThis as { __bench?: { firstRow?: number } }).__bench?.firstRow);
+      await page.close();
     }
+
+    const samples = { warm: [[], []], stopped: [[], []], afterSave: [[], []] } as Record<
+      'warm' | 'stopped' | 'afterSave',
+      [number[], number[]]
+    >;
+    const measure = async (into: [number[], number[]]) => {
+      into[1].push(await mark(context, url('blank.html'), 'firstRender'));
+      into[0].push(await mark(context, url('popup.html'), 'firstRow'));
+    };
+    for (let run = 0; run < runs; run++) {
+      await measure(samples.warm);
+      await stopWorker(context, url);
+      await measure(samples.stopped);
+      await saveAsNew();
+      await measure(samples.afterSave);
+    }
+    const condition = ([popup, blank]: [number[], number[]]): PageCondition => {
+      const popupFirstRow = spread(popup);
+      const blankFirstRender = spread(blank);
+      return { popupFirstRow, blankFirstRender, ratio: popupFirstRow.median / blankFirstRender.median };
+    };
 
     const roundTrip = () =>
       controller.evaluate(async () => {
@@ -207,9 +252,10 @@ export async function benchBrowser(
     await cdp.detach();
 
     return {
-      popupFirstRowCold: spread(cold),
-      popupFirstRowWarm: spread(warm),
-      emptyPageFirstRender: spread(empty),
+      warm: condition(samples.warm),
+      workerStopped: condition(samples.stopped),
+      afterSave: condition(samples.afterSave),
+      popupRequests,
       workerColdStartToAnswer: spread(coldStart),
       workerWarmAnswer: spread(warmAnswer),
       workerHeap: {
@@ -221,8 +267,8 @@ export async function benchBrowser(
       },
       notes: [
         'Pages are loaded in a tab (headless Chromium cannot open the action popup); times are ms from navigation start (performance.now) to the first rendered element or first playbook row.',
-        'Cold popup: the service worker is stopped (CDP ServiceWorker.stopAllWorkers) before the popup opens; warm: worker running, read cache filled.',
-        'Empty page: confirm.html without a draft, to its first rendered element.',
+        'Warm: worker running, list cached. Worker stopped: CDP ServiceWorker.stopAllWorkers before both pages open. After Save: the service URL and key were just saved anew (caches, snapshot and discovery report cleared).',
+        'Blank page: blank.html, one element and no script, from the same extension (not in store builds), opened right before the popup under the same condition; ratio = popup median / blank median.',
         'Worker heap: CDP Runtime.getHeapUsage on the worker target, after each full pass over the list and after a forced GC.',
       ],
     };

@@ -7,18 +7,38 @@
  * BENCH_ONLY_PARSERS=1 prints the parser figures alone (no build, no sandbox).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setLogSink } from '@/lib/log';
 import { startSandbox } from '../sandbox/server';
 import { benchArticle } from './article';
 import { benchBrowser, type BrowserFigures } from './browser';
 import { measureBundles, type BundleFigure } from './bundles';
+import { composition, type ChunkModules, type CompositionRow } from './moduleSizes';
 import { benchDiscovery, benchPaging, type DiscoveryFigures, type PagingFigures } from './client';
 import { benchParsers, printParsers, type ParserFigure } from './parsers';
-import { describe, kb, type Spread } from './stats';
+import { describe, kb, ms, type Spread } from './stats';
 
 const OUTPUT = `${process.env.WXT_OUT_DIR ?? '.output'}/chrome-mv3`;
+/** Written by bench/moduleSizes.ts during the bench's build; beside, not inside, the extension folder. */
+const MODULE_SIZES = `${process.env.WXT_OUT_DIR ?? '.output'}/module-sizes.json`;
+
+function printComposition(rows: CompositionRow[], wake?: BrowserFigures): void {
+  console.log(
+    '\nbackground.js by package / lib folder (rollup renderedLength: after tree-shaking, before minifying)',
+  );
+  console.table(
+    rows.slice(0, 15).map((row) => ({
+      group: row.group,
+      rendered: kb(row.renderedBytes),
+      share: `${(row.share * 100).toFixed(1)}%`,
+    })),
+  );
+  if (wake)
+    console.log(
+      `worker wake → first answered message: median ${ms(wake.workerColdStartToAnswer.median)} (p95 ${ms(wake.workerColdStartToAnswer.p95)})`,
+    );
+}
 
 function printBundles(figures: BundleFigure[]): void {
   const rows = figures.map((f) => ({
@@ -57,11 +77,31 @@ function printDiscovery(figures: DiscoveryFigures): void {
 }
 
 function printBrowser(figures: BrowserFigures): void {
-  console.log('\nExtension in headless Chromium');
+  console.log(
+    '\nExtension in headless Chromium: popup first row against a blank extension page (goal ≤ 1.5×)',
+  );
+  const conditions = {
+    'worker running, list cached': figures.warm,
+    'worker stopped': figures.workerStopped,
+    'first open right after Save': figures.afterSave,
+  };
+  console.table(
+    Object.fromEntries(
+      Object.entries(conditions).map(([name, figure]) => [
+        name,
+        {
+          'popup first row': `${ms(figure.popupFirstRow.median)} (p95 ${ms(figure.popupFirstRow.p95)})`,
+          'blank page': `${ms(figure.blankFirstRender.median)} (p95 ${ms(figure.blankFirstRender.p95)})`,
+          ratio: `${figure.ratio.toFixed(2)}×`,
+        },
+      ]),
+    ),
+  );
+  const scripts = figures.popupRequests.filter((request) => request.type === 'script').length;
+  const styles = figures.popupRequests.filter((request) => request.type === 'stylesheet').length;
+  console.log(`Popup requests on open: ${scripts} script(s), ${styles} stylesheet(s)`);
+  console.table(figures.popupRequests);
   console.table({
-    'popup first row, cold worker': describe(figures.popupFirstRowCold),
-    'popup first row, warm': describe(figures.popupFirstRowWarm),
-    'empty extension page, first render': describe(figures.emptyPageFirstRender),
     'worker cold start → first answer': describe(figures.workerColdStartToAnswer),
     'worker warm message round trip': describe(figures.workerWarmAnswer),
   });
@@ -83,7 +123,16 @@ async function main(): Promise<void> {
   const parsers: ParserFigure[] = await benchParsers();
   printParsers(parsers);
   if (process.env.BENCH_ONLY_PARSERS === '1') return;
-  if (process.env.BENCH_REUSE_BUILD !== '1') execFileSync('npx', ['wxt', 'build'], { stdio: 'ignore' });
+  if (process.env.BENCH_REUSE_BUILD !== '1') {
+    rmSync(MODULE_SIZES, { force: true });
+    execFileSync('npx', ['wxt', 'build'], {
+      stdio: 'ignore',
+      env: { ...process.env, BENCH_MODULE_SIZES: resolve(MODULE_SIZES) },
+    });
+  }
+  const backgroundComposition = existsSync(MODULE_SIZES)
+    ? composition(JSON.parse(readFileSync(MODULE_SIZES, 'utf8')) as ChunkModules[], 'background.js')
+    : [];
   const budgets = (
     JSON.parse(readFileSync('bench/budgets.json', 'utf8')) as { gzipBytes: Record<string, number> }
   ).gzipBytes;
@@ -108,11 +157,15 @@ async function main(): Promise<void> {
       browser = await benchBrowser(resolve(OUTPUT), sandbox, { runs: Number(process.env.BENCH_RUNS ?? 20) });
       printBrowser(browser);
     }
+    if (backgroundComposition.length > 0) printComposition(backgroundComposition, browser);
+    else
+      console.log(`\n(no ${MODULE_SIZES}: build without BENCH_REUSE_BUILD=1 for the background composition)`);
     mkdirSync('bench', { recursive: true });
     const results = {
       measuredAt: new Date().toISOString(),
       node: process.version,
       bundles,
+      backgroundComposition,
       parsers,
       paging,
       discovery,

@@ -4,6 +4,7 @@ import { clearDiscoveryCache, getOpenApiDocument, runDiscovery, type DiscoveryRe
 import { loadApiKey } from '@/lib/store/apiKey';
 import { getSettings, type Settings } from '@/lib/store/settings';
 import { clearState, readState, writeState } from '@/lib/store/state';
+import { clearPopupSnapshot } from '@/lib/store/snapshot';
 
 /**
  * The one place that turns settings, the stored key and the discovered OpenAPI document into a
@@ -82,5 +83,5 @@ export async function lastDiscoveryReport(): Promise<DiscoveryReport | null> {
 /** A new service URL: nothing cached from the old service may show or be sent again. */
 export async function forgetService(): Promise<void> {
   current = undefined;
-  await Promise.all([clearDiscoveryCache(), readCache.clear(), clearState()]);
+  await Promise.all([clearDiscoveryCache(), readCache.clear(), clearState(), clearPopupSnapshot()]);
 }

@@ -6,6 +6,7 @@ import { removeApiKey, storeApiKey } from '@/lib/store/apiKey';
 import { saveSettings } from '@/lib/store/settings';
 import { clearUnread, eventFeed, pollEvents, schedulePolling } from '@/lib/events';
 import { registerPageMatchHandlers } from './pageMatches';
+import { clearPopupSnapshot } from '@/lib/store/snapshot';
 import { registerReadHandlers } from './reads';
 import { registerSiteHandlers } from './sites';
 import { forgetService, readCache } from '@/lib/api/service';
@@ -28,14 +29,14 @@ export function registerHandlers(registry: HandlerRegistry): void {
   registry.register('saveApiKey', async ({ key }) => {
     const state = await storeApiKey(key);
     // Reads cached under another key (or none) must not show for this one.
-    await readCache.clear();
+    await Promise.all([readCache.clear(), clearPopupSnapshot()]);
     log.info('key.saved', { last4: state.last4 });
     return state;
   });
 
   registry.register('removeApiKey', async () => {
     log.info('key.removed');
-    await readCache.clear();
+    await Promise.all([readCache.clear(), clearPopupSnapshot()]);
     return removeApiKey();
   });
 

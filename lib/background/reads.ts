@@ -1,8 +1,23 @@
 import { isApiError, type CachedRead, type Playbook } from '@/lib/api';
+import { isWriteOperation, writeSpec } from '@/lib/api/writeOperations';
 import { connectMcp } from '@/lib/mcp/client';
 import type { HandlerRegistry, PlaybookPage, ServiceOverview } from '@/lib/messaging';
+import type { PopupOpened } from '@/lib/messaging/protocol';
+import { listOutbox } from '@/lib/store/outbox';
+import { log } from '@/lib/log';
+import { keyFingerprint } from '@/lib/store/apiKey';
 import { getSettings } from '@/lib/store/settings';
 import { discover, lastDiscoveryReport, readCache, serviceClient } from '@/lib/api/service';
+import {
+  clearPopupSnapshot,
+  readPopupSnapshot,
+  snapshotBinding,
+  writePopupSnapshot,
+  type PopupDraft,
+  type PopupSnapshot,
+} from '@/lib/store/snapshot';
+import { wireErrorOf } from './errors';
+import { readAppState } from './state';
 
 const PAGE_SIZE = 20;
 const FALL_BACK_TO_CACHE = new Set([
@@ -65,10 +80,10 @@ async function playbookPage(
   }
 }
 
-async function overview(refresh: boolean): Promise<ServiceOverview> {
+async function overview(refresh: boolean, mayDiscover = true): Promise<ServiceOverview> {
   const result: ServiceOverview = { deprecations: [] };
   let report = await lastDiscoveryReport();
-  if (!report || refresh) report = await discover().catch(() => report);
+  if (mayDiscover && (!report || refresh)) report = await discover().catch(() => report);
   if (report) {
     const failed = report.steps.filter((step) => step.status === 'failed' || step.status === 'invalid');
     result.discovery = {
@@ -100,9 +115,12 @@ async function overview(refresh: boolean): Promise<ServiceOverview> {
 }
 
 export function registerReadHandlers(registry: HandlerRegistry): void {
-  registry.register('listPlaybooks', ({ visibility, cursor, preferCache }) =>
-    playbookPage('listPlaybooks', { visibility, cursor }, preferCache ?? false),
-  );
+  registry.register('listPlaybooks', async ({ visibility, cursor, preferCache }) => {
+    const page = await playbookPage('listPlaybooks', { visibility, cursor }, preferCache ?? false);
+    // A fresh first page of the popup's default list is what its snapshot holds.
+    if (page.source === 'network' && !visibility && !cursor) updateSnapshot({ page });
+    return page;
+  });
   registry.register('listPublicPlaybooks', ({ cursor }) =>
     playbookPage('listPublicPlaybooks', { cursor }, false),
   );
@@ -118,7 +136,12 @@ export function registerReadHandlers(registry: HandlerRegistry): void {
         : { id: item.id, error: { status: item.status, message: batchItemMessage(item.error) } },
     );
   });
-  registry.register('getOverview', ({ refresh }) => overview(refresh ?? false));
+  registry.register('openPopup', () => openPopup());
+  registry.register('getOverview', async ({ refresh }) => {
+    const fresh = await overview(refresh ?? false);
+    updateSnapshot({ overview: fresh });
+    return fresh;
+  });
   registry.register('testConnection', () => overview(true));
   registry.register('runDiscovery', () => discover());
   registry.register('getDiscoveryReport', () => lastDiscoveryReport());
@@ -151,4 +174,79 @@ function batchItemMessage(error: { detail?: unknown; title?: unknown; message?: 
 async function mcpEndpoint(): Promise<string> {
   const report = (await lastDiscoveryReport()) ?? (await discover());
   return report.documents.mcpEndpoint || new URL('/mcp', (await getSettings()).serviceUrl).toString();
+}
+
+async function currentBinding(serviceUrl: string): Promise<string> {
+  return snapshotBinding(serviceUrl, await keyFingerprint());
+}
+
+/** Fresh data from another handler goes into the snapshot too, if it was read for the same service and key. */
+function updateSnapshot(change: Partial<Pick<PopupSnapshot, 'page' | 'overview'>>): void {
+  (async () => {
+    const snapshot = await readPopupSnapshot();
+    if (!snapshot) return;
+    if (snapshot.binding !== (await currentBinding((await getSettings()).serviceUrl)))
+      return clearPopupSnapshot();
+    await writePopupSnapshot({ ...snapshot, ...change, savedAt: Date.now() });
+  })().catch((error: unknown) => log.warn('popup.snapshot-update-failed', { error }));
+}
+
+async function popupDrafts(): Promise<PopupDraft[]> {
+  return (await listOutbox())
+    .filter((entry) => entry.status !== 'sent')
+    .map((entry) => ({
+      ...entry,
+      label: isWriteOperation(entry.operationId) ? writeSpec(entry.operationId).label : entry.operationId,
+    }));
+}
+
+/** A discovery run is many requests: it waits until the popup has painted from what it was given. */
+const DISCOVERY_DEFER_MS = 1500;
+let deferredDiscovery: ReturnType<typeof setTimeout> | undefined;
+
+function discoverLater(): void {
+  if (deferredDiscovery !== undefined) return;
+  deferredDiscovery = setTimeout(() => {
+    deferredDiscovery = undefined;
+    discover().catch((error: unknown) => log.warn('discovery.deferred-failed', { error }));
+  }, DISCOVERY_DEFER_MS);
+}
+
+/**
+ * The popup's revalidation: state, first page, status and account read in parallel, saved as its
+ * snapshot and answered. A snapshot read for another service or key is cleared first.
+ */
+async function openPopup(): Promise<PopupOpened> {
+  const state = await readAppState();
+  const binding = await currentBinding(state.settings.serviceUrl);
+  const previous = await readPopupSnapshot();
+  if (previous && previous.binding !== binding) await clearPopupSnapshot();
+  const [page, summary, outbox] = await Promise.all([
+    state.key.set
+      ? playbookPage('listPlaybooks', {}, false).then(
+          (value) => ({ value }),
+          (error: unknown) => ({ error }),
+        )
+      : undefined,
+    overview(false, false),
+    popupDrafts(),
+  ]);
+  if (!summary.discovery) discoverLater();
+  const snapshot: PopupSnapshot = {
+    binding,
+    state,
+    ...(page && 'value' in page ? { page: page.value } : {}),
+    overview: summary,
+    outbox,
+    savedAt: Date.now(),
+  };
+  await writePopupSnapshot(snapshot);
+  if (page && 'error' in page) {
+    const pageError = wireErrorOf(page.error) ?? {
+      code: 'internal',
+      message: 'The playbooks could not be read. Try again.',
+    };
+    return { ...snapshot, pageError };
+  }
+  return snapshot;
 }

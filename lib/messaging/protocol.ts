@@ -17,6 +17,7 @@ import { DRAFT_LIMITS } from '@/lib/finance/text';
 
 export type OutboxEntryView = OutboxEntry;
 import type { SenderKind } from './sender';
+import type { PopupSnapshot } from '@/lib/store/snapshot';
 
 /**
  * The one message contract between the extension's pages, its content script and the service
@@ -110,6 +111,9 @@ export interface PlaybookPage extends Freshness {
   /** Never claim completeness while the service says there is more. */
   hasMore: boolean;
 }
+
+/** The answer to `openPopup`: the snapshot it saved, and why the first page is missing when it is. */
+export type PopupOpened = PopupSnapshot & { pageError?: WireError };
 
 export interface ServiceOverview {
   status?: ServiceStatus;
@@ -220,6 +224,14 @@ export const messages = {
   }),
   /** Options page "Test connection": discovery, then getAccount. */
   testConnection: message<ServiceOverview>()({
+    request: z.strictObject({}),
+    senders: EXTENSION_PAGES,
+  }),
+  /**
+   * The popup's one message at open: fresh state, first page, status, account and drafts, which the
+   * worker also saves as the popup's snapshot (lib/store/snapshot.ts). Never runs discovery.
+   */
+  openPopup: message<PopupOpened>()({
     request: z.strictObject({}),
     senders: EXTENSION_PAGES,
   }),

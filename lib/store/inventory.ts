@@ -50,6 +50,10 @@ export const DATABASE_STORES = {
     why: 'Which one-time migrations of this database have run.',
     readers: ['worker'],
   },
+  snapshot: {
+    why: "The popup's first page of playbooks, status and account, so it paints without waking the worker; bound to the service URL and key fingerprint, cleared when either changes.",
+    readers: ['worker', 'extension pages'],
+  },
 } as const satisfies Record<string, SavedItem>;
 
 export type DatabaseStoreName = keyof typeof DATABASE_STORES;

@@ -39,12 +39,14 @@ export interface CompanionSchema extends DBSchema {
   reads: { key: string; value: ReadRecord };
   discovery: { key: string; value: unknown };
   meta: { key: string; value: string };
+  /** Checked by lib/store/snapshot.ts when read. */
+  snapshot: { key: string; value: unknown };
 }
 
 export type CompanionDatabase = IDBPDatabase<CompanionSchema>;
 
 /** Raise by one for each schema change and add its step to `upgrade`. */
-export const DATABASE_VERSION = 1;
+export const DATABASE_VERSION = 2;
 
 /** Creates what the inventory lists and the database lacks: safe to run at every version step. */
 function createMissingStores(db: CompanionDatabase): void {
@@ -55,4 +57,6 @@ function createMissingStores(db: CompanionDatabase): void {
 /** One step per version; a new store is `if (oldVersion < N) createMissingStores(db)` with the version raised. */
 export function upgrade(db: CompanionDatabase, oldVersion: number): void {
   if (oldVersion < 1) createMissingStores(db);
+  // Version 2: the popup's snapshot.
+  if (oldVersion < 2) createMissingStores(db);
 }

@@ -81,8 +81,10 @@ test('with a key: the first page of the user’s playbooks, the account and the 
   await expect(popup.status).toContainText(
     `Demo Investor · ${sandbox.db.userForKey(sandbox.demoKey)?.plan} plan`,
   );
-  await expect(popup.status).toContainText(/(?<!\d)\d+ documents fetched/);
   await expect(popup.status).toContainText(/requests left/);
+  // Discovery never competes with the first paint: it runs later, or now on "Refresh status".
+  await popup.page.getByRole('button', { name: 'Refresh status' }).click();
+  await expect(popup.status).toContainText(/(?<!\d)\d+ documents fetched/);
   await snap(popup.page, 'popup-list', testInfo);
 
   const lists = apiCalls(sandbox.requests(), '/api/v1/playbooks');
@@ -241,6 +243,47 @@ test('a second opening paints from the cache at once, then shows the network ans
     await expect(popup.page.getByText('Cached', { exact: true })).toHaveCount(0, { timeout: 15_000 });
     await expect(popup.page.getByRole('status').filter({ hasText: /^Updated just now$/ })).toBeVisible();
     expect(apiCalls(sandbox.requests(), '/api/v1/playbooks').length).toBeGreaterThan(0);
+  } finally {
+    sandbox.resetFaults();
+  }
+});
+
+test('fresh rows never move the row under the pointer: new ones are appended until it leaves', async ({
+  extension,
+  sandbox,
+}) => {
+  await extension.configure();
+  const first = await openPopup(extension.open);
+  await expect(first.list.getByRole('listitem')).toHaveCount(20);
+  await first.page.close();
+  const added = sandbox.db.createPlaybook(DEMO_USER_ID, {
+    title: `Arrived while pointing ${randomBytes(3).toString('hex')}`,
+    thesis: 'A new idea that sorts first.',
+    tickers: ['NEW'],
+    visibility: 'private',
+  });
+
+  sandbox.setFaults({ latencyMs: 1_500 });
+  try {
+    const popup = await openPopup(extension.open);
+    const rows = popup.list.getByRole('listitem');
+    await expect(rows).toHaveCount(20, { timeout: 1_000 });
+    const pointed = rows.nth(2);
+    await pointed.hover();
+    const title = await pointed.getByRole('button').textContent();
+    const before = await pointed.boundingBox();
+    // The worker's answer lands: the saved copy's "Cached" mark goes.
+    await expect(popup.page.getByText('Cached', { exact: true })).toHaveCount(0, { timeout: 15_000 });
+    await expect(popup.list.getByRole('button', { name: added.title })).toBeVisible();
+    expect(await rows.nth(2).getByRole('button').textContent()).toBe(title);
+    expect(await rows.nth(2).boundingBox()).toEqual(before);
+    await expect(rows.last()).toContainText(added.title);
+    // The pointer leaves: now the service's order.
+    await popup.page.mouse.move(0, 0);
+    await popup.list.hover({ position: { x: 1, y: 1 } }).catch(() => undefined);
+    await popup.page.mouse.move(0, 0);
+    await expect(rows.first()).toContainText(added.title);
+    await expect(rows).toHaveCount(20);
   } finally {
     sandbox.resetFaults();
   }

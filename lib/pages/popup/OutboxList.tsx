@@ -1,9 +1,8 @@
-import { isWriteOperation, writeSpec } from '@/lib/api/writeOperations';
-import type { OutboxEntryView } from '@/lib/messaging/protocol';
+import type { PopupDraft } from '@/lib/store/snapshot';
 import { relativeTime } from './format';
 
 export interface OutboxListProps {
-  entries: OutboxEntryView[];
+  entries: PopupDraft[];
   now: number;
   /** Ids with an action under way, so their buttons wait. */
   busyIds?: readonly string[];
@@ -12,16 +11,11 @@ export interface OutboxListProps {
   onRetry: (id: string) => void;
 }
 
-/** What a draft will do, from the table of writes; an operation this version does not know shows its id. */
-function operationLabel(operationId: string): string {
-  return isWriteOperation(operationId) ? writeSpec(operationId).label : operationId;
-}
-
 /** A short, human name for a draft: its title when it has one, else what it will do. */
-function draftTitle(entry: OutboxEntryView): string {
+function draftTitle(entry: PopupDraft): string {
   const draft = entry.draft as { body?: { title?: unknown } } | undefined;
   const title = draft?.body?.title;
-  return typeof title === 'string' && title.trim() ? title.trim() : operationLabel(entry.operationId);
+  return typeof title === 'string' && title.trim() ? title.trim() : entry.label;
 }
 
 /** Drafts not yet sent: reopen the confirm window, discard, or retry one that failed. */
@@ -40,7 +34,7 @@ export function OutboxList({ entries, now, busyIds = [], onReopen, onDiscard, on
               <div class="outbox-text">
                 <strong>{title}</strong>
                 <span class="hint">
-                  {operationLabel(entry.operationId)} · {entry.status} · {relativeTime(entry.updatedAt, now)}
+                  {entry.label} · {entry.status} · {relativeTime(entry.updatedAt, now)}
                 </span>
                 {entry.status === 'failed' && entry.error ? (
                   <span class="error">{entry.error.message}</span>

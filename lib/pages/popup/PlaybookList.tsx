@@ -18,6 +18,7 @@ export interface PlaybookListProps {
   emptyText: string;
   onOpen: (id: string) => void;
   onLoadMore: () => void;
+  onHover?: (hovered: boolean) => void;
   /** Offered when a saved copy is shown because the network failed. */
   onRetry?: () => void;
 }
@@ -49,7 +50,13 @@ export function PlaybookList(props: PlaybookListProps) {
           ) : null}
         </div>
       ) : null}
-      <ul aria-label="Playbooks" aria-busy={loading ? 'true' : undefined} class="pb-items">
+      <ul
+        aria-label="Playbooks"
+        aria-busy={loading ? 'true' : undefined}
+        class="pb-items"
+        onPointerEnter={() => props.onHover?.(true)}
+        onPointerLeave={() => props.onHover?.(false)}
+      >
         {items.map((playbook) => (
           <PlaybookRow key={playbook.id} playbook={playbook} now={now} onOpen={props.onOpen} />
         ))}

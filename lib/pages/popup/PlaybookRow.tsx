@@ -16,7 +16,7 @@ export function PlaybookRow({ playbook, now, onOpen }: PlaybookRowProps) {
   return (
     <li class="pb-row">
       <div class="pb-row-head">
-        <button type="button" class="pb-row-open" onClick={() => onOpen(playbook.id)}>
+        <button type="button" class="pb-row-open" title={playbook.title} onClick={() => onOpen(playbook.id)}>
           {playbook.title}
         </button>
         <span class={`badge vis-${playbook.visibility}`}>{playbook.visibility}</span>

@@ -4,9 +4,11 @@ import { PopupView, type ListScope, type ListView, type VisibilityFilter } from 
 import { problemOf, type WireLike } from './format';
 import { log } from '@/lib/log';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
-import type { AppState, OutboxEntryView, PlaybookPage, ServiceOverview } from '@/lib/messaging/protocol';
+import type { AppState, PlaybookPage, ServiceOverview } from '@/lib/messaging/protocol';
 import { openConfirmWindow } from '@/lib/pages/navigation';
 import { errorText } from '@/lib/pages/useAsync';
+import { readPopupSnapshot, type PopupDraft, type PopupSnapshot } from '@/lib/store/snapshot';
+import { mergeInPlace } from './listMerge';
 import { openPlaybookInSidePanel, openSidePanel, prepareSidePanel } from './openSidePanel';
 import { PageMatchesSection } from './PageMatchesSection';
 
@@ -22,17 +24,23 @@ function wireOf(error: unknown): WireLike {
 }
 
 /**
- * The toolbar popup. Nothing is awaited before the first paint: the list answers from the cache
- * (`preferCache`), then refreshes from the network; state, status and drafts load in parallel.
+ * The toolbar popup. It paints from the snapshot it reads itself from the extension's database
+ * (no round trip to a worker that may be asleep) and sends one message, `openPopup`, whose
+ * answer is the worker's fresh read; rows are replaced in place, never moved under the pointer.
  */
-export function PopupPage() {
+export interface PopupPageProps {
+  /** The snapshot read, started before the first render (entrypoints/popup/main.tsx) so it overlaps it. */
+  snapshotRead?: Promise<PopupSnapshot | undefined>;
+}
+
+export function PopupPage({ snapshotRead }: PopupPageProps = {}) {
   const [now, setNow] = useState(() => Date.now());
   const [state, setState] = useState<AppState>();
   const [stateError, setStateError] = useState<string>();
   const [overview, setOverview] = useState<ServiceOverview>();
   const [overviewError, setOverviewError] = useState<string>();
   const [overviewLoading, setOverviewLoading] = useState(true);
-  const [outbox, setOutbox] = useState<OutboxEntryView[]>();
+  const [outbox, setOutbox] = useState<PopupDraft[]>();
   const [outboxBusy, setOutboxBusy] = useState<string[]>([]);
   const [scope, setScope] = useState<ListScope>('mine');
   const [visibility, setVisibility] = useState<VisibilityFilter>('all');
@@ -42,6 +50,10 @@ export function PopupPage() {
   const generation = useRef(0);
   const cursor = useRef<string | null>(null);
   const pages = useRef(0);
+  const opened = useRef(false);
+  const hovered = useRef(false);
+  /** A fresh first page that arrived while the pointer was over the list: its order waits for it to leave. */
+  const heldOrder = useRef<PlaybookPage | undefined>(undefined);
 
   // Without a key only the public library can be read.
   const effectiveScope: ListScope = state && !state.key.set ? 'public' : scope;
@@ -62,16 +74,21 @@ export function PopupPage() {
   }, []);
 
   const loadOutbox = useCallback(() => {
-    sendMessage('listOutbox', {}).then(setOutbox, (error: unknown) =>
-      log.warn('popup.outbox-failed', { error: errorText(error) }),
+    sendMessage('listOutbox', {}).then(
+      // After an action only known drafts remain; each keeps the label the worker gave it.
+      (entries) =>
+        setOutbox((shown) =>
+          entries.map((entry) => ({
+            ...entry,
+            label: shown?.find((other) => other.id === entry.id)?.label ?? entry.operationId,
+          })),
+        ),
+      (error: unknown) => log.warn('popup.outbox-failed', { error: errorText(error) }),
     );
   }, []);
 
   useEffect(() => {
-    sendMessage('getState', {}).then(setState, (error: unknown) => setStateError(errorText(error)));
     prepareSidePanel().catch((error: unknown) => log.warn('sidepanel.prepare-failed', { error }));
-    loadOverview(false);
-    loadOutbox();
     const tick = setInterval(() => setNow(Date.now()), 30_000);
     const online = () => setOffline(!navigator.onLine);
     addEventListener('online', online);
@@ -81,17 +98,21 @@ export function PopupPage() {
       removeEventListener('online', online);
       removeEventListener('offline', online);
     };
-  }, [loadOverview, loadOutbox]);
+  }, []);
 
   const apply = (page: PlaybookPage, append: boolean) => {
     cursor.current = page.nextCursor;
     pages.current = append ? pages.current + 1 : 1;
     setNow(Date.now());
+    const hold = !append && hovered.current;
+    heldOrder.current = hold ? page : undefined;
     setList((current) => {
       const known = new Set(append ? current.items.map((item) => item.id) : []);
       const items = append
         ? [...current.items, ...page.items.filter((item) => !known.has(item.id))]
-        : page.items;
+        : hold
+          ? mergeInPlace(current.items, page.items)
+          : page.items;
       return {
         items,
         hasMore: page.hasMore,
@@ -117,6 +138,52 @@ export function PopupPage() {
       const problem = problemOf(wireOf(error));
       setList((current) => ({ ...current, loading: false, problem }));
     };
+    if (!opened.current) {
+      // The first open: the snapshot paints, the one message revalidates everything it holds.
+      opened.current = true;
+      let answered = false;
+      let failure: unknown;
+      const show = (snapshot: PopupSnapshot, saved: boolean) => {
+        setState(snapshot.state);
+        setStateError(undefined);
+        if (snapshot.overview) {
+          setOverview(snapshot.overview);
+          setOverviewLoading(false);
+        }
+        setOutbox(snapshot.outbox);
+        // A saved copy says so ("Cached … · Refreshing…") until the worker's answer replaces it.
+        if (snapshot.page && live())
+          apply(
+            saved ? { ...snapshot.page, source: 'cache', staleReason: 'Refreshing…' } : snapshot.page,
+            false,
+          );
+      };
+      (snapshotRead ?? readPopupSnapshot()).then(
+        (snapshot) => {
+          if (!snapshot || answered) return;
+          show(snapshot, true);
+          // The worker failed before the snapshot was read: the rows show, and so does why they are old.
+          if (failure !== undefined) fail(failure);
+        },
+        (error: unknown) => log.warn('popup.snapshot-read-failed', { error }),
+      );
+      sendMessage('openPopup', {}).then(
+        (fresh) => {
+          answered = true;
+          show(fresh, false);
+          if (fresh.pageError) fail(new MessageError(fresh.pageError));
+          else if (!fresh.page && live()) setList((current) => ({ ...current, loading: false }));
+        },
+        (error: unknown) => {
+          failure = error;
+          setStateError(errorText(error));
+          setOverviewError(errorText(error));
+          setOverviewLoading(false);
+          fail(error);
+        },
+      );
+      return;
+    }
     if (effectiveScope === 'public') {
       sendMessage('listPublicPlaybooks', {}).then((page) => live() && apply(page, false), fail);
       return;
@@ -192,6 +259,13 @@ export function PopupPage() {
       onScope={setScope}
       onVisibility={setVisibility}
       onLoadMore={loadMore}
+      onListHover={(over) => {
+        hovered.current = over;
+        const held = heldOrder.current;
+        if (over || !held) return;
+        heldOrder.current = undefined;
+        setList((current) => ({ ...current, items: held.items }));
+      }}
       onRetry={() => {
         setReloads((count) => count + 1);
         loadOverview(true);

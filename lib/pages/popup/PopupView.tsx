@@ -1,7 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import type { Playbook } from '@/lib/api/schemas';
 import type { Visibility } from '@/lib/api/visibility';
-import type { AppState, OutboxEntryView, ServiceOverview } from '@/lib/messaging/protocol';
+import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
+import type { PopupDraft } from '@/lib/store/snapshot';
 import { Disclaimer } from '@/components/Disclaimer';
 import { OutboxList } from './OutboxList';
 import { PlaybookList } from './PlaybookList';
@@ -33,7 +34,7 @@ export interface PopupViewProps {
   scope: ListScope;
   visibility: VisibilityFilter;
   list: ListView;
-  outbox?: OutboxEntryView[];
+  outbox?: PopupDraft[];
   outboxBusy?: readonly string[];
   /** True when the browser says it has no network at all. */
   offline?: boolean;
@@ -46,6 +47,8 @@ export interface PopupViewProps {
   onScope: (scope: ListScope) => void;
   onVisibility: (visibility: VisibilityFilter) => void;
   onLoadMore: () => void;
+  /** The pointer entered or left the list: fresh rows must not move the one under it. */
+  onListHover?: (hovered: boolean) => void;
   onRetry: () => void;
   onRefreshStatus: () => void;
   onReopenDraft: (id: string) => void;
@@ -160,6 +163,7 @@ export function PopupView(props: PopupViewProps) {
         loading={list.loading}
         loadingMore={list.loadingMore}
         moreError={list.moreError}
+        onHover={props.onListHover}
         now={now}
         emptyText={
           mine

@@ -3,24 +3,29 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/pre
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OutboxList } from '@/lib/pages/popup/OutboxList';
 import type { OutboxEntryView } from '@/lib/messaging/protocol';
+import { isWriteOperation, writeSpec } from '@/lib/api/writeOperations';
+import type { PopupDraft } from '@/lib/store/snapshot';
 
 afterEach(cleanup);
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
-function entry(id: string, over: Partial<OutboxEntryView> = {}): OutboxEntryView {
+/** The worker labels each draft from the table of writes (lib/background/reads.ts); so does this fixture. */
+function entry(id: string, over: Partial<OutboxEntryView> = {}): PopupDraft {
+  const operationId = over.operationId ?? 'createPlaybook';
   return {
     id,
     origin: 'content-script',
-    operationId: 'createPlaybook',
+    operationId,
     draft: { body: { title: `Draft ${id}` } },
     status: 'pending',
     createdAt: '2026-03-01T11:00:00Z',
     updatedAt: '2026-03-01T11:50:00Z',
     ...over,
+    label: isWriteOperation(operationId) ? writeSpec(operationId).label : operationId,
   };
 }
 
-function renderList(entries: OutboxEntryView[], busyIds: string[] = []) {
+function renderList(entries: PopupDraft[], busyIds: string[] = []) {
   const handlers = { onReopen: vi.fn(), onDiscard: vi.fn(), onRetry: vi.fn() };
   render(<OutboxList entries={entries} now={NOW} busyIds={busyIds} {...handlers} />);
   return handlers;

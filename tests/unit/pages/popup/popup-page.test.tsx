@@ -1,9 +1,11 @@
 // @vitest-environment happy-dom
+import 'fake-indexeddb/auto';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Playbook } from '@/lib/api/schemas';
-import type { AppState, PlaybookPage } from '@/lib/messaging/protocol';
+import type { AppState, PlaybookPage, PopupOpened } from '@/lib/messaging/protocol';
+import { clearPopupSnapshot, writePopupSnapshot, type PopupSnapshot } from '@/lib/store/snapshot';
 import { PopupPage } from '@/lib/pages/popup/PopupPage';
 import { serveMessages, workerFailure, type StubHandlers } from '../support';
 
@@ -35,6 +37,17 @@ function page(items: Playbook[], over: Partial<PlaybookPage> = {}): PlaybookPage
   return { items, nextCursor: null, hasMore: false, source: 'network', fetchedAt: Date.now(), ...over };
 }
 
+function opened(over: Partial<PopupOpened> = {}): PopupOpened {
+  return { binding: 'b', state, overview: { deprecations: [] }, outbox: [], savedAt: Date.now(), ...over };
+}
+
+function saved(over: Partial<PopupSnapshot> = {}): Promise<void> {
+  return writePopupSnapshot({ ...opened(), ...over });
+}
+
+const rowTitles = () =>
+  screen.getAllByRole('listitem').map((row) => row.querySelector('button')?.textContent);
+
 const base: StubHandlers = {
   getState: () => state,
   getOverview: () => ({ deprecations: [] }),
@@ -43,81 +56,108 @@ const base: StubHandlers = {
 };
 
 describe('PopupPage', () => {
-  beforeEach(() => {
+  beforeEach(async () => {
     vi.spyOn(fakeBrowser.windows, 'getCurrent').mockResolvedValue({ id: 1 } as never);
+    await clearPopupSnapshot();
   });
 
-  it('paints the cached first page, then replaces it with the network answer', async () => {
+  it('paints its saved snapshot before the worker answers, with one message at mount, then updates rows in place', async () => {
+    await saved({ page: page([playbook('a', 'Saved title')]) });
     let release: () => void = () => undefined;
-    const network = new Promise<void>((resolve) => (release = resolve));
+    const answer = new Promise<void>((resolve) => (release = resolve));
     const worker = serveMessages({
       ...base,
-      listPlaybooks: async (request) => {
-        if (request.preferCache)
-          return page([playbook('a', 'Cached title')], { source: 'cache', fetchedAt: Date.now() - 600_000 });
-        await network;
-        return page([playbook('a', 'Fresh title'), playbook('b', 'New one')]);
+      openPopup: async () => {
+        await answer;
+        return opened({ page: page([playbook('a', 'Fresh title'), playbook('b', 'New one')]) });
       },
     });
     render(<PopupPage />);
-    await screen.findByRole('button', { name: 'Cached title' });
-    expect(screen.getByText('Cached')).toBeTruthy();
+    const savedRow = (await screen.findByRole('button', { name: 'Saved title' })).closest('li');
     release();
-    await screen.findByRole('button', { name: 'Fresh title' });
-    expect(screen.getByRole('button', { name: 'New one' })).toBeTruthy();
-    expect(screen.queryByText('Cached')).toBeNull();
-    const lists = worker.received.filter((m) => m.type === 'listPlaybooks').map((m) => m.payload);
-    expect(lists).toEqual([{ preferCache: true }, {}]);
+    const freshRow = (await screen.findByRole('button', { name: 'Fresh title' })).closest('li');
+    expect(freshRow).toBe(savedRow);
+    expect(rowTitles()).toEqual(['Fresh title', 'New one']);
+    // One message for the list; the only other is "On this page", asked after the first paint.
+    const types = worker.received.map((message) => message.type);
+    expect(types[0]).toBe('openPopup');
+    expect(types.filter((type) => type !== 'getPageMatches')).toEqual(['openPopup']);
+  });
+
+  it('paints from a snapshot read started before it rendered', async () => {
+    serveMessages({ ...base, openPopup: () => new Promise<never>(() => undefined) });
+    const snapshotRead = Promise.resolve({ ...opened(), page: page([playbook('e', 'Read early')]) });
+    render(<PopupPage snapshotRead={snapshotRead} />);
+    await screen.findByRole('button', { name: 'Read early' });
+    expect(screen.getByText('Cached')).toBeTruthy();
+  });
+
+  it('keeps the rows under the pointer where they are: new rows are appended, the new order waits', async () => {
+    await saved({ page: page([playbook('a', 'A'), playbook('b', 'B')]) });
+    let release: () => void = () => undefined;
+    const answer = new Promise<void>((resolve) => (release = resolve));
+    serveMessages({
+      ...base,
+      openPopup: async () => {
+        await answer;
+        return opened({ page: page([playbook('c', 'C'), playbook('b', 'B2'), playbook('a', 'A2')]) });
+      },
+    });
+    render(<PopupPage />);
+    await screen.findByRole('button', { name: 'A' });
+    const list = screen.getByRole('list', { name: 'Playbooks' });
+    fireEvent.pointerEnter(list);
+    release();
+    await screen.findByRole('button', { name: 'C' });
+    expect(rowTitles()).toEqual(['A2', 'B2', 'C']);
+    fireEvent.pointerLeave(list);
+    await waitFor(() => expect(rowTitles()).toEqual(['C', 'B2', 'A2']));
   });
 
   it('follows the cursor on Load more and appends without duplicates', async () => {
     const worker = serveMessages({
       ...base,
+      openPopup: () =>
+        opened({
+          page: page([playbook('a', 'First'), playbook('b', 'Second')], { hasMore: true, nextCursor: 'c1' }),
+        }),
       listPlaybooks: (request) =>
-        request.cursor === 'c1'
-          ? page([playbook('b', 'Second'), playbook('c', 'Third')])
-          : page([playbook('a', 'First'), playbook('b', 'Second')], { hasMore: true, nextCursor: 'c1' }),
+        request.cursor === 'c1' ? page([playbook('b', 'Second'), playbook('c', 'Third')]) : page([]),
     });
     render(<PopupPage />);
     fireEvent.click(await screen.findByRole('button', { name: 'Load more' }));
     await screen.findByRole('button', { name: 'Third' });
     expect(screen.getAllByRole('listitem')).toHaveLength(3);
     expect(screen.getByText('All 3 shown')).toBeTruthy();
-    expect(worker.received.filter((m) => m.type === 'listPlaybooks').at(-1)?.payload).toEqual({
-      cursor: 'c1',
-    });
+    expect(worker.received.filter((m) => m.type === 'listPlaybooks').map((m) => m.payload)).toEqual([
+      { cursor: 'c1' },
+    ]);
   });
 
-  it('without a key, reads the public library and never the private list twice', async () => {
+  it('without a key, reads the public library and never the private list', async () => {
     const worker = serveMessages({
       ...base,
-      getState: () => ({ ...state, key: { set: false } }),
-      listPlaybooks: () => {
-        throw workerFailure({
-          code: 'api.unauthorized',
-          message: 'needs a key',
-          details: { kind: 'unauthorized' },
-        });
-      },
+      openPopup: () => opened({ state: { ...state, key: { set: false } } }),
       listPublicPlaybooks: () => page([playbook('p', 'Public idea')]),
     });
     render(<PopupPage />);
     await screen.findByRole('button', { name: 'Public idea' });
     expect(screen.getByText('Connect your account')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
-    expect(worker.received.filter((m) => m.type === 'listPlaybooks').length).toBeLessThanOrEqual(1);
+    expect(worker.received.filter((m) => m.type === 'listPlaybooks')).toEqual([]);
   });
 
-  it('a 401 on refresh shows the sign-in banner with the service’s link', async () => {
+  it('a 401 on open shows the sign-in banner with the service’s link', async () => {
     serveMessages({
       ...base,
-      listPlaybooks: () => {
-        throw workerFailure({
-          code: 'api.unauthorized',
-          message: 'listPlaybooks needs a valid API key.',
-          details: { kind: 'unauthorized', status: 401, link: 'http://127.0.0.1:8787/apikey' },
-        });
-      },
+      openPopup: () =>
+        opened({
+          pageError: {
+            code: 'api.unauthorized',
+            message: 'listPlaybooks needs a valid API key.',
+            details: { kind: 'unauthorized', status: 401, link: 'http://127.0.0.1:8787/apikey' },
+          },
+        }),
     });
     render(<PopupPage />);
     const alert = await screen.findByRole('alert');
@@ -126,21 +166,30 @@ describe('PopupPage', () => {
   });
 
   it('Retry after a failure asks again', async () => {
-    let calls = 0;
     serveMessages({
       ...base,
-      listPlaybooks: () => {
-        calls++;
-        if (calls === 1)
-          throw workerFailure({ code: 'api.network', message: 'The service could not be reached.' });
-        return page([playbook('a', 'Back again')]);
-      },
+      openPopup: () =>
+        opened({ pageError: { code: 'api.network', message: 'The service could not be reached.' } }),
+      listPlaybooks: () => page([playbook('a', 'Back again')]),
     });
     render(<PopupPage />);
     const alert = await screen.findByRole('alert');
     fireEvent.click(alert.querySelector('button') as HTMLButtonElement);
     await screen.findByRole('button', { name: 'Back again' });
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+  });
+
+  it('a worker that does not answer still leaves the saved snapshot on screen', async () => {
+    await saved({ page: page([playbook('a', 'Saved title')]) });
+    serveMessages({
+      ...base,
+      openPopup: () => {
+        throw workerFailure({ code: 'internal', message: 'The extension did not answer. Try again.' });
+      },
+    });
+    render(<PopupPage />);
+    await screen.findByRole('button', { name: 'Saved title' });
+    await screen.findByRole('alert');
   });
 });
 
@@ -153,7 +202,7 @@ describe('PopupPage: On this page', () => {
     vi.spyOn(fakeBrowser.tabs, 'query').mockResolvedValue([{ id: 7 }] as never);
     const worker = serveMessages({
       ...base,
-      listPlaybooks: () => page([playbook('a', 'Listed')]),
+      openPopup: () => opened({ page: page([playbook('a', 'Listed')]) }),
       getPageMatches: () => ({
         tickers: ['NVDA'],
         matches: [{ id: 'pb_nvda', title: 'NVDA data-centre thesis', tickers: ['NVDA'] }],
@@ -179,7 +228,10 @@ describe('PopupPage: On this page', () => {
 
   it('draws nothing on a page without tickers', async () => {
     vi.spyOn(fakeBrowser.tabs, 'query').mockResolvedValue([{ id: 8 }] as never);
-    const worker = serveMessages({ ...base, listPlaybooks: () => page([playbook('a', 'Listed')]) });
+    const worker = serveMessages({
+      ...base,
+      openPopup: () => opened({ page: page([playbook('a', 'Listed')]) }),
+    });
     render(<PopupPage />);
     await screen.findByRole('button', { name: 'Listed' });
     await waitFor(() => expect(worker.received.some((m) => m.type === 'getPageMatches')).toBe(true));

@@ -1,0 +1,46 @@
+import 'fake-indexeddb/auto';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { database } from '@/lib/store/db';
+import {
+  clearPopupSnapshot,
+  readPopupSnapshot,
+  snapshotBinding,
+  writePopupSnapshot,
+  type PopupSnapshot,
+} from '@/lib/store/snapshot';
+
+const snapshot: PopupSnapshot = {
+  binding: snapshotBinding('http://127.0.0.1:8787', '0123456789abcdef'),
+  state: {
+    version: '0.1.0',
+    settings: { serviceUrl: 'http://127.0.0.1:8787', apiUrl: 'http://127.0.0.1:8787/api/v1', pollMinutes: 5 },
+    key: { set: true, last4: 'abcd' },
+    hostAccess: { missingOrigins: [] },
+  },
+  page: { items: [], nextCursor: null, hasMore: false, source: 'network', fetchedAt: 1 },
+  outbox: [],
+  savedAt: 1,
+};
+
+describe('popup snapshot', () => {
+  beforeEach(() => clearPopupSnapshot());
+
+  it('reads back what the worker wrote, and nothing once cleared', async () => {
+    await writePopupSnapshot(snapshot);
+    expect(await readPopupSnapshot()).toEqual(snapshot);
+    await clearPopupSnapshot();
+    expect(await readPopupSnapshot()).toBeUndefined();
+  });
+
+  it('drops a record of another shape instead of trusting it', async () => {
+    await (await database()).put('snapshot', { binding: 'x', page: { items: 'nope' } }, 'popup');
+    expect(await readPopupSnapshot()).toBeUndefined();
+  });
+
+  it('binds to the service and the key: another of either is another binding', () => {
+    const one = snapshotBinding('http://a', 'f1');
+    expect(snapshotBinding('http://b', 'f1')).not.toBe(one);
+    expect(snapshotBinding('http://a', 'f2')).not.toBe(one);
+    expect(snapshotBinding('http://a', undefined)).not.toBe(one);
+  });
+});
