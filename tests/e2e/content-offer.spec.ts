@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { axNodes, clickByRole, offerCount } from './helpers/offer';
+import { axNodes, boxOf, clickByRole, offerCount } from './helpers/offer';
 
 const OFFER = 'Turn this into a playbook';
 
@@ -24,12 +24,10 @@ test('the offer sits in a closed shadow root, fixed to the corner, without movin
   });
   // The page sees only an empty host: no shadow root to script, no box to push its content around.
   expect(host).toEqual({ found: true, shadowRoot: null, height: 0, width: 0 });
-  const [button] = await axNodes(page, 'button', OFFER);
-  const cdp = await context.newCDPSession(page);
-  const { model } = await cdp.send('DOM.getBoxModel', { backendNodeId: button.backendDOMNodeId });
+  const box = await boxOf(page, 'button', OFFER);
   const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
-  expect(model.content[0]).toBeGreaterThan(viewport.width / 2);
-  expect(model.content[1]).toBeGreaterThan(viewport.height / 2);
+  expect(box?.left).toBeGreaterThan(viewport.width / 2);
+  expect(box?.top).toBeGreaterThan(viewport.height / 2);
   // The detected ticker is shown next to the button, as text.
   await expect.poll(() => axNodes(page, 'StaticText', 'AAPL').then((n) => n.length)).toBeGreaterThan(0);
 });

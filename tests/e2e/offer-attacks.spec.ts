@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { axNodes, clickOffer, expectOffer } from './helpers/offer';
+import { axNodes, boxOf, clickOffer, expectOffer } from './helpers/offer';
 
 /**
  * Issue 11, point 5: the offer resists clickjacking. A hostile page styles the host to vanish, lays
@@ -26,20 +26,18 @@ test('page CSS that hides, fades, shrinks and moves the host leaves the offer dr
   const page = await context.newPage();
   await page.goto(pages.url('hostile-offer.html'));
   await expectOffer(page);
-  const [button] = await axNodes(page, 'button', OFFER);
-  const cdp = await context.newCDPSession(page);
-  const { model } = await cdp.send('DOM.getBoxModel', { backendNodeId: button.backendDOMNodeId });
-  const [x1, y1, , , x3, y3] = model.content;
+  const box = await boxOf(page, 'button', OFFER);
+  if (!box) throw new Error('no offer button');
   // Drawn at its size, in the viewport's bottom-right corner, whatever the page's CSS says.
-  expect(x3 - x1).toBeGreaterThan(40);
-  expect(y3 - y1).toBeGreaterThan(10);
+  expect(box.right - box.left).toBeGreaterThan(40);
+  expect(box.bottom - box.top).toBeGreaterThan(10);
   const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
-  expect(x1).toBeGreaterThan(viewport.width / 2);
-  expect(y1).toBeGreaterThan(viewport.height / 2);
+  expect(box.left).toBeGreaterThan(viewport.width / 2);
+  expect(box.top).toBeGreaterThan(viewport.height / 2);
   // What the page's own hit test finds at the button's centre is the offer's host, not something else.
   const hit = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.tagName.toLowerCase(), {
-    x: (x1 + x3) / 2,
-    y: (y1 + y3) / 2,
+    x: (box.left + box.right) / 2,
+    y: (box.top + box.bottom) / 2,
   });
   expect(hit).toBe('playbook-companion-offer');
 

@@ -22,22 +22,35 @@ export async function axNodes(page: Page, role: string, name: string) {
   }
 }
 
+export interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** The content box of the first node with that role and name, or undefined when there is none. */
+export async function boxOf(page: Page, role: string, name: string): Promise<Box | undefined> {
+  const id = (await axNodes(page, role, name))[0]?.backendDOMNodeId;
+  if (!id) return undefined;
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { model } = await cdp.send('DOM.getBoxModel', { backendNodeId: id });
+    const [left, top, , , right, bottom] = model.content;
+    return { left, top, right, bottom };
+  } finally {
+    await cdp.detach();
+  }
+}
+
 /** The centre of the first node with that role and name, or undefined when there is none. */
 async function boxCentre(
   page: Page,
   role: string,
   name: string,
 ): Promise<{ x: number; y: number } | undefined> {
-  const id = (await axNodes(page, role, name))[0]?.backendDOMNodeId;
-  if (!id) return undefined;
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    const { model } = await cdp.send('DOM.getBoxModel', { backendNodeId: id });
-    const [x1, y1, , , x3, y3] = model.content;
-    return { x: (x1 + x3) / 2, y: (y1 + y3) / 2 };
-  } finally {
-    await cdp.detach();
-  }
+  const box = await boxOf(page, role, name);
+  return box && { x: (box.left + box.right) / 2, y: (box.top + box.bottom) / 2 };
 }
 
 /** Clicks a control found by role and name as a user does (a real mouse click at its box). */
