@@ -164,7 +164,7 @@ function findOperation(doc: OpenApiDocument, operationId: string): FoundOperatio
 }
 
 /** One JSON-pointer segment of a `$ref` fragment, or undefined when its percent-encoding is broken. */
-function pointerSegment(raw: string): string | undefined {
+export function pointerSegment(raw: string): string | undefined {
   let decoded: string;
   try {
     decoded = decodeURIComponent(raw);

@@ -6,6 +6,7 @@
  * side, and our own zod rules on the draft keep running. Where dropping would tighten instead
  * (`not`, `if`, `oneOf`, `contains` with `maxContains`), the whole construct goes.
  */
+import { pointerSegment } from './operations';
 import { isLinearServicePattern } from './servicePattern';
 
 export const SCHEMA_LIMITS = {
@@ -85,16 +86,6 @@ export interface SanitizedSchema {
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function pointerSegment(raw: string): string | undefined {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(raw);
-  } catch {
-    return undefined;
-  }
-  return decoded.replace(/~1/g, '/').replace(/~0/g, '~');
-}
 
 function resolvePointer(doc: unknown, ref: string): unknown {
   if (!ref.startsWith('#/')) return undefined;
