@@ -1,5 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LogRecord } from '@/lib/log';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   ApiError,
   canonicalJson,
@@ -20,7 +19,7 @@ import { fingerprintOfKey } from '@/lib/store/apiKey';
 import {
   API_URL,
   bookIdDialectDocument,
-  captureLogs,
+  keepKeyOutOfLogs,
   clientFor,
   json,
   playbook,
@@ -31,15 +30,9 @@ import {
   writesDocument,
 } from './support';
 
-let logs: LogRecord[];
-let restoreLogs: () => void;
+keepKeyOutOfLogs();
 beforeEach(async () => {
-  ({ records: logs, restore: restoreLogs } = captureLogs());
   for (const entry of await listOutbox()) await removeFromOutbox(entry.id);
-});
-afterEach(() => {
-  expect(JSON.stringify(logs)).not.toContain(SENTINEL_KEY);
-  restoreLogs();
 });
 
 const NEW_PLAYBOOK = { title: 'Semis', thesis: 'Capex cycle', visibility: 'private', tickers: ['NVDA'] };
