@@ -7,7 +7,7 @@ import { saveSettings } from '@/lib/store/settings';
 import { clearUnread, eventFeed, pollEvents, schedulePolling } from '@/lib/events';
 import { registerPageMatchHandlers } from './pageMatches';
 import { clearPopupSnapshot } from '@/lib/store/snapshot';
-import { registerReadHandlers } from './reads';
+import { registerReadHandlers, warmPopupSnapshot } from './reads';
 import { registerSiteHandlers } from './sites';
 import { forgetService, readCache } from '@/lib/api/service';
 import { registerWriteHandlers } from './writes';
@@ -20,7 +20,10 @@ export function registerHandlers(registry: HandlerRegistry): void {
   registry.register('saveSettings', async (request) => {
     const change = await saveSettings(request);
     log.info('settings.saved', { serviceChanged: change.serviceChanged });
-    if (change.serviceChanged) await forgetService();
+    if (change.serviceChanged) {
+      await forgetService();
+      warmPopupSnapshot();
+    }
     // The alarm keeps its old period until it is created again; this is a no-op when unchanged.
     await schedulePolling(change.settings.pollMinutes);
     return readAppState();
@@ -31,13 +34,17 @@ export function registerHandlers(registry: HandlerRegistry): void {
     // Reads cached under another key (or none) must not show for this one.
     await Promise.all([readCache.clear(), clearPopupSnapshot()]);
     log.info('key.saved', { last4: state.last4 });
+    warmPopupSnapshot();
     return state;
   });
 
   registry.register('removeApiKey', async () => {
     log.info('key.removed');
+    // Removed first: a read started before the clear is then dropped, never saved for the old key.
+    const removed = await removeApiKey();
     await Promise.all([readCache.clear(), clearPopupSnapshot()]);
-    return removeApiKey();
+    warmPopupSnapshot();
+    return removed;
   });
 
   registry.register('getDraft', async ({ id }) => {

@@ -2,7 +2,7 @@ import { isApiError, type CachedRead, type Playbook } from '@/lib/api';
 import { isWriteOperation, writeSpec } from '@/lib/api/writeOperations';
 import { connectMcp } from '@/lib/mcp/client';
 import type { HandlerRegistry, PlaybookPage, ServiceOverview } from '@/lib/messaging';
-import type { PopupOpened } from '@/lib/messaging/protocol';
+import type { AppState, PopupOpened } from '@/lib/messaging/protocol';
 import { listOutbox } from '@/lib/store/outbox';
 import { log } from '@/lib/log';
 import { keyFingerprint } from '@/lib/store/apiKey';
@@ -10,7 +10,9 @@ import { getSettings } from '@/lib/store/settings';
 import { discover, lastDiscoveryReport, readCache, serviceClient } from '@/lib/api/service';
 import {
   clearPopupSnapshot,
+  dropPopupSnapshot,
   readPopupSnapshot,
+  snapshotGeneration,
   snapshotBinding,
   writePopupSnapshot,
   type PopupDraft,
@@ -212,15 +214,40 @@ function discoverLater(): void {
   }, DISCOVERY_DEFER_MS);
 }
 
+/** The revalidation under way, and the service and key it reads for: a popup opened meanwhile joins it. */
+let revalidating: { binding: string; answer: Promise<PopupOpened> } | undefined;
+
 /**
  * The popup's revalidation: state, first page, status and account read in parallel, saved as its
- * snapshot and answered. A snapshot read for another service or key is cleared first.
+ * snapshot and answered. A snapshot read for another service or key is cleared first. One runs
+ * at a time per binding: a popup opened while the one started by Save runs gets its answer.
  */
 async function openPopup(): Promise<PopupOpened> {
+  const readAt = snapshotGeneration();
   const state = await readAppState();
   const binding = await currentBinding(state.settings.serviceUrl);
+  if (revalidating?.binding === binding) return revalidating.answer;
+  const answer = revalidate(state, binding, readAt);
+  const mine = { binding, answer };
+  revalidating = mine;
+  const done = () => {
+    if (revalidating === mine) revalidating = undefined;
+  };
+  answer.then(done, done);
+  return answer;
+}
+
+/**
+ * After Save: the snapshot for the new service or key is read at once, so the popup opened next
+ * paints the list from it (or joins this read) instead of starting from nothing.
+ */
+export function warmPopupSnapshot(): void {
+  openPopup().catch((error: unknown) => log.warn('popup.warm-failed', { error }));
+}
+
+async function revalidate(state: AppState, binding: string, readAt: number): Promise<PopupOpened> {
   const previous = await readPopupSnapshot();
-  if (previous && previous.binding !== binding) await clearPopupSnapshot();
+  if (previous && previous.binding !== binding) await dropPopupSnapshot();
   const [page, summary, outbox] = await Promise.all([
     state.key.set
       ? playbookPage('listPlaybooks', {}, false).then(
@@ -240,7 +267,7 @@ async function openPopup(): Promise<PopupOpened> {
     outbox,
     savedAt: Date.now(),
   };
-  await writePopupSnapshot(snapshot);
+  await writePopupSnapshot(snapshot, readAt);
   if (page && 'error' in page) {
     const pageError = wireErrorOf(page.error) ?? {
       code: 'internal',

@@ -1,5 +1,7 @@
 import type { AppState, OutboxEntryView, PlaybookPage, ServiceOverview } from '@/lib/messaging/protocol';
+import { openDB } from 'idb';
 import { database } from './db';
+import { DATABASE_NAME } from './inventory';
 
 /** The one record of the `snapshot` store: the popup paints from it before the worker answers. */
 const POPUP_SNAPSHOT = 'popup';
@@ -36,17 +38,61 @@ function isPopupSnapshot(value: unknown): value is PopupSnapshot {
   );
 }
 
-/** The popup's own read, from the extension origin's database: no round trip to a sleeping worker. */
+/** The worker's read, on its long-lived connection. */
 export async function readPopupSnapshot(): Promise<PopupSnapshot | undefined> {
   const value: unknown = await (await database()).get('snapshot', POPUP_SNAPSHOT);
   return isPopupSnapshot(value) ? value : undefined;
 }
 
-export async function writePopupSnapshot(snapshot: PopupSnapshot): Promise<void> {
-  await (await database()).put('snapshot', snapshot, POPUP_SNAPSHOT);
+/**
+ * The popup's own read before its first paint: no round trip to a worker that may be asleep. One
+ * connection opened at whatever version exists (never upgrading, migrating or creating the
+ * database: that is the worker's job) for one get, then closed so it never blocks an upgrade.
+ */
+export async function readPopupSnapshotOnce(): Promise<PopupSnapshot | undefined> {
+  const db = await openDB(DATABASE_NAME, undefined, {
+    // No database yet: abort rather than create an empty one (openDB then rejects).
+    upgrade: (_db, _old, _new, transaction) => {
+      transaction.done.catch(() => undefined);
+      transaction.abort();
+    },
+  }).catch(() => undefined);
+  if (!db) return undefined;
+  try {
+    if (!db.objectStoreNames.contains('snapshot')) return undefined;
+    const value: unknown = await db.get('snapshot', POPUP_SNAPSHOT);
+    return isPopupSnapshot(value) ? value : undefined;
+  } finally {
+    db.close();
+  }
 }
 
-/** With the key or the service gone, nothing read for them may show. */
+/** Counts this context's clears: data read before one must not be written after it. */
+let clears = 0;
+
+/** Take it before reading what goes into a snapshot, and pass it to `writePopupSnapshot`. */
+export function snapshotGeneration(): number {
+  return clears;
+}
+
+/**
+ * Saves the snapshot unless it was cleared since `readAt` (a Save or a new key while its data
+ * was read): a snapshot is never written for a service or key that is already gone.
+ */
+export async function writePopupSnapshot(snapshot: PopupSnapshot, readAt = clears): Promise<boolean> {
+  const db = await database();
+  if (readAt !== clears) return false;
+  await db.put('snapshot', snapshot, POPUP_SNAPSHOT);
+  return true;
+}
+
+/** With the key or the service gone, nothing read for them may show, nor be written later. */
 export async function clearPopupSnapshot(): Promise<void> {
+  clears++;
+  await dropPopupSnapshot();
+}
+
+/** A record found bound to another service or key goes; reads under way for the current one still land. */
+export async function dropPopupSnapshot(): Promise<void> {
   await (await database()).clear('snapshot');
 }

@@ -1,11 +1,17 @@
 import 'fake-indexeddb/auto';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { setLogSink } from '@/lib/log';
 import { createHandlerRegistry, type HandlerRegistry } from '@/lib/messaging';
 import { registerHandlers } from '@/lib/background/handlers';
-import { DEFAULT_SETTINGS, saveSettings } from '@/lib/store/settings';
-import { readPopupSnapshot, writePopupSnapshot, type PopupSnapshot } from '@/lib/store/snapshot';
+import { keyFingerprint } from '@/lib/store/apiKey';
+import { DEFAULT_SETTINGS, getSettings, saveSettings } from '@/lib/store/settings';
+import {
+  readPopupSnapshot,
+  snapshotBinding,
+  writePopupSnapshot,
+  type PopupSnapshot,
+} from '@/lib/store/snapshot';
 
 const self = {
   extensionId: fakeBrowser.runtime.id,
@@ -29,6 +35,7 @@ const snapshot: PopupSnapshot = {
 let registry: HandlerRegistry;
 
 beforeEach(async () => {
+  vi.restoreAllMocks();
   await saveSettings(DEFAULT_SETTINGS);
   registry = createHandlerRegistry(self);
   registerHandlers(registry);
@@ -42,19 +49,53 @@ beforeEach(async () => {
   return setLogSink(() => undefined);
 });
 
+/** The snapshot now: none, or one read for the service and key saved now. */
+async function currentOrNone(): Promise<void> {
+  const saved = await readPopupSnapshot();
+  if (!saved) return;
+  const { serviceUrl } = await getSettings();
+  expect(saved.binding).toBe(snapshotBinding(serviceUrl, await keyFingerprint()));
+}
+
 describe("the popup's snapshot goes with the key or the service", () => {
-  it('is cleared when a key is saved', async () => {
+  it('is cleared when a key is saved, and read again at once for the new key', async () => {
     const answer = await registry.dispatch(
       { type: 'saveApiKey', payload: { key: 'sk_live_new_key_1234' } },
       OPTIONS_PAGE,
     );
     expect(answer).toMatchObject({ ok: true });
-    expect(await readPopupSnapshot()).toBeUndefined();
+    await currentOrNone();
+    // Save starts the read the next popup paints from (here the service is unreachable: no page).
+    await vi.waitFor(async () => expect(await readPopupSnapshot()).toBeDefined());
+    await currentOrNone();
   });
 
   it('is cleared when the key is removed', async () => {
     await registry.dispatch({ type: 'removeApiKey', payload: {} }, OPTIONS_PAGE);
-    expect(await readPopupSnapshot()).toBeUndefined();
+    await currentOrNone();
+    expect((await readPopupSnapshot())?.state.key.set).not.toBe(true);
+  });
+
+  it('a read under way when the key changes is never saved for the old key', async () => {
+    const held: (() => void)[] = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation(
+      () => new Promise<Response>((_, reject) => held.push(() => reject(new TypeError('offline')))),
+    );
+    // The read Save starts for a first key, and a popup opened meanwhile joining it.
+    await registry.dispatch({ type: 'saveApiKey', payload: { key: 'sk_live_first_key_5678' } }, OPTIONS_PAGE);
+    const before = registry.dispatch({ type: 'openPopup', payload: {} }, OPTIONS_PAGE);
+    await vi.waitFor(() => expect(held.length).toBeGreaterThan(0));
+    const startedBefore = held.length;
+    await registry.dispatch({ type: 'saveApiKey', payload: { key: 'sk_live_new_key_1234' } }, OPTIONS_PAGE);
+    // The read started by Save finishes first and is saved; then the one from before the Save.
+    await vi.waitFor(() => expect(held.length).toBeGreaterThan(startedBefore));
+    for (const release of held.splice(startedBefore)) release();
+    await vi.waitFor(async () => expect(await readPopupSnapshot()).toBeDefined());
+    const release = setInterval(() => held.splice(0).forEach((reject) => reject()), 5);
+    onTestFinished(() => clearInterval(release));
+    await before;
+    await currentOrNone();
+    expect((await readPopupSnapshot())?.state.key.set).toBe(true);
   });
 
   it('is cleared when the service moves, and kept when nothing that binds it changed', async () => {
@@ -65,6 +106,7 @@ describe("the popup's snapshot goes with the key or the service", () => {
     };
     await registry.dispatch({ type: 'saveSettings', payload: same }, OPTIONS_PAGE);
     expect(await readPopupSnapshot()).toEqual(snapshot);
+    vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('offline'));
     await registry.dispatch(
       {
         type: 'saveSettings',
@@ -72,7 +114,8 @@ describe("the popup's snapshot goes with the key or the service", () => {
       },
       OPTIONS_PAGE,
     );
-    expect(await readPopupSnapshot()).toBeUndefined();
+    expect((await readPopupSnapshot())?.binding).not.toBe('old');
+    await currentOrNone();
   });
 
   it('openPopup drops a snapshot read for another key before saving its own', async () => {

@@ -1,9 +1,11 @@
 import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { database } from '@/lib/store/db';
+import { DATABASE_NAME } from '@/lib/store/inventory';
 import {
   clearPopupSnapshot,
   readPopupSnapshot,
+  readPopupSnapshotOnce,
   snapshotBinding,
   writePopupSnapshot,
   type PopupSnapshot,
@@ -30,6 +32,27 @@ describe('popup snapshot', () => {
     expect(await readPopupSnapshot()).toEqual(snapshot);
     await clearPopupSnapshot();
     expect(await readPopupSnapshot()).toBeUndefined();
+  });
+
+  it('the popup reads it on a connection of its own, closed after the read', async () => {
+    await writePopupSnapshot(snapshot);
+    expect(await readPopupSnapshotOnce()).toEqual(snapshot);
+    // Nothing left open blocks an upgrade (the worker's connection steps aside by itself).
+    const db = await database();
+    const upgraded = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(DATABASE_NAME, db.version + 1);
+      request.onblocked = () => reject(new Error('blocked by an open connection'));
+      request.onsuccess = () => resolve(request.result);
+    });
+    upgraded.close();
+    await new Promise((resolve) => (indexedDB.deleteDatabase(DATABASE_NAME).onsuccess = resolve));
+  });
+
+  it('the popup never creates the database: before the worker made it there is nothing to read', async () => {
+    await new Promise((resolve) => (indexedDB.deleteDatabase(DATABASE_NAME).onsuccess = resolve));
+    expect(await readPopupSnapshotOnce()).toBeUndefined();
+    const names = (await indexedDB.databases()).map((info) => info.name);
+    expect(names).not.toContain(DATABASE_NAME);
   });
 
   it('drops a record of another shape instead of trusting it', async () => {
