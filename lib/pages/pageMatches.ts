@@ -1,6 +1,7 @@
 import { browser } from 'wxt/browser';
 import { sendMessage } from '@/lib/messaging/client';
 import type { PageMatches } from '@/lib/messaging/protocol';
+import { afterFirstPaint } from './useAsync';
 
 /**
  * "On this page" for the popup and the side panel: the active tab of their window, asked of the
@@ -13,9 +14,4 @@ export async function loadPageMatches(signal?: AbortSignal): Promise<PageMatches
   const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
   const tabId = typeof tab?.id === 'number' && tab.id >= 0 ? tab.id : undefined;
   return sendMessage('getPageMatches', { tabId });
-}
-
-/** Resolves once a frame has been painted: the section never competes with the page's first row. */
-function afterFirstPaint(): Promise<void> {
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 }

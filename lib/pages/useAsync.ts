@@ -8,6 +8,11 @@ export interface AsyncState<T> {
   reload: () => void;
 }
 
+/** Resolves once a frame has been painted: work that can wait never competes with the first one. */
+export function afterFirstPaint(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
 export function errorText(error: unknown): string {
   return error instanceof MessageError ? error.message : 'Something went wrong. Try again.';
 }

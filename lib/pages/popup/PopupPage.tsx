@@ -4,10 +4,10 @@ import { PopupView, type ListScope, type ListView, type VisibilityFilter } from 
 import { problemOf, type WireLike } from './format';
 import { log } from '@/lib/log';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
-import type { AppState, PlaybookPage, ServiceOverview } from '@/lib/messaging/protocol';
+import type { AppState, PlaybookPage, PopupOpened, ServiceOverview } from '@/lib/messaging/protocol';
 import { openConfirmWindow } from '@/lib/pages/navigation';
-import { errorText } from '@/lib/pages/useAsync';
-import { readPopupSnapshot, type PopupDraft, type PopupSnapshot } from '@/lib/store/snapshot';
+import { afterFirstPaint, errorText } from '@/lib/pages/useAsync';
+import { readPopupSnapshotOnce, type PopupDraft, type PopupSnapshot } from '@/lib/store/snapshot';
 import { mergeInPlace } from './listMerge';
 import { openPlaybookInSidePanel, openSidePanel, prepareSidePanel } from './openSidePanel';
 import { PageMatchesSection } from './PageMatchesSection';
@@ -17,6 +17,23 @@ function openInSidePanel(id: string): void {
 }
 
 const EMPTY_LIST: ListView = { items: [], hasMore: false, loading: true, loadingMore: false };
+
+/** A saved copy says so ("Cached … · Refreshing…") until the worker's answer replaces it. */
+function savedCopy(page: PlaybookPage): PlaybookPage {
+  return { ...page, source: 'cache', staleReason: 'Refreshing…' };
+}
+
+function listOf(page: PlaybookPage): ListView {
+  return {
+    items: page.items,
+    hasMore: page.hasMore,
+    source: page.source,
+    fetchedAt: page.fetchedAt,
+    staleReason: page.staleReason,
+    loading: false,
+    loadingMore: false,
+  };
+}
 
 function wireOf(error: unknown): WireLike {
   if (error instanceof MessageError) return error.wire;
@@ -31,25 +48,35 @@ function wireOf(error: unknown): WireLike {
 export interface PopupPageProps {
   /** The snapshot read, started before the first render (entrypoints/popup/main.tsx) so it overlaps it. */
   snapshotRead?: Promise<PopupSnapshot | undefined>;
+  /** The snapshot, when it was read before the first render: that frame already shows its rows. */
+  initialSnapshot?: PopupSnapshot;
+  /** True when `initialSnapshot` is the worker's fresh answer rather than a saved copy. */
+  initialIsFresh?: boolean;
+  /** The `openPopup` request already sent (lib/pages/popup/start.ts): answered here, not sent again. */
+  opening?: Promise<PopupOpened>;
 }
 
-export function PopupPage({ snapshotRead }: PopupPageProps = {}) {
+export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, opening }: PopupPageProps = {}) {
   const [now, setNow] = useState(() => Date.now());
-  const [state, setState] = useState<AppState>();
+  const [state, setState] = useState<AppState | undefined>(initialSnapshot?.state);
   const [stateError, setStateError] = useState<string>();
-  const [overview, setOverview] = useState<ServiceOverview>();
+  const [overview, setOverview] = useState<ServiceOverview | undefined>(initialSnapshot?.overview);
   const [overviewError, setOverviewError] = useState<string>();
-  const [overviewLoading, setOverviewLoading] = useState(true);
-  const [outbox, setOutbox] = useState<PopupDraft[]>();
+  const [overviewLoading, setOverviewLoading] = useState(!initialSnapshot?.overview);
+  const [outbox, setOutbox] = useState<PopupDraft[] | undefined>(initialSnapshot?.outbox);
   const [outboxBusy, setOutboxBusy] = useState<string[]>([]);
   const [scope, setScope] = useState<ListScope>('mine');
   const [visibility, setVisibility] = useState<VisibilityFilter>('all');
-  const [list, setList] = useState<ListView>(EMPTY_LIST);
+  const [list, setList] = useState<ListView>(() =>
+    initialSnapshot?.page
+      ? listOf(initialIsFresh ? initialSnapshot.page : savedCopy(initialSnapshot.page))
+      : EMPTY_LIST,
+  );
   const [offline, setOffline] = useState(() => !navigator.onLine);
   const [reloads, setReloads] = useState(0);
   const generation = useRef(0);
-  const cursor = useRef<string | null>(null);
-  const pages = useRef(0);
+  const cursor = useRef<string | null>(initialSnapshot?.page?.nextCursor ?? null);
+  const pages = useRef(initialSnapshot?.page ? 1 : 0);
   const opened = useRef(false);
   const hovered = useRef(false);
   /** A fresh first page that arrived while the pointer was over the list: its order waits for it to leave. */
@@ -88,7 +115,10 @@ export function PopupPage({ snapshotRead }: PopupPageProps = {}) {
   }, []);
 
   useEffect(() => {
-    prepareSidePanel().catch((error: unknown) => log.warn('sidepanel.prepare-failed', { error }));
+    // Not needed before a click: it waits until the first frame is on screen.
+    afterFirstPaint()
+      .then(prepareSidePanel)
+      .catch((error: unknown) => log.warn('sidepanel.prepare-failed', { error }));
     const tick = setInterval(() => setNow(Date.now()), 30_000);
     const online = () => setOffline(!navigator.onLine);
     addEventListener('online', online);
@@ -113,15 +143,7 @@ export function PopupPage({ snapshotRead }: PopupPageProps = {}) {
         : hold
           ? mergeInPlace(current.items, page.items)
           : page.items;
-      return {
-        items,
-        hasMore: page.hasMore,
-        source: page.source,
-        fetchedAt: page.fetchedAt,
-        staleReason: page.staleReason,
-        loading: false,
-        loadingMore: false,
-      };
+      return { ...listOf(page), items };
     });
   };
 
@@ -129,9 +151,6 @@ export function PopupPage({ snapshotRead }: PopupPageProps = {}) {
     const mine = generation.current + 1;
     generation.current = mine;
     const live = () => generation.current === mine;
-    cursor.current = null;
-    pages.current = 0;
-    setList((current) => ({ ...EMPTY_LIST, items: reloads > 0 ? current.items : [] }));
     const query = visibility === 'all' ? {} : { visibility };
     const fail = (error: unknown) => {
       if (!live()) return;
@@ -141,6 +160,7 @@ export function PopupPage({ snapshotRead }: PopupPageProps = {}) {
     if (!opened.current) {
       // The first open: the snapshot paints, the one message revalidates everything it holds.
       opened.current = true;
+      if (!initialSnapshot) setList(EMPTY_LIST);
       let answered = false;
       let failure: unknown;
       const show = (snapshot: PopupSnapshot, saved: boolean) => {
@@ -151,23 +171,23 @@ export function PopupPage({ snapshotRead }: PopupPageProps = {}) {
           setOverviewLoading(false);
         }
         setOutbox(snapshot.outbox);
-        // A saved copy says so ("Cached … · Refreshing…") until the worker's answer replaces it.
-        if (snapshot.page && live())
-          apply(
-            saved ? { ...snapshot.page, source: 'cache', staleReason: 'Refreshing…' } : snapshot.page,
-            false,
-          );
+        if (snapshot.page && live()) apply(saved ? savedCopy(snapshot.page) : snapshot.page, false);
       };
-      (snapshotRead ?? readPopupSnapshot()).then(
-        (snapshot) => {
-          if (!snapshot || answered) return;
-          show(snapshot, true);
-          // The worker failed before the snapshot was read: the rows show, and so does why they are old.
-          if (failure !== undefined) fail(failure);
-        },
-        (error: unknown) => log.warn('popup.snapshot-read-failed', { error }),
-      );
-      sendMessage('openPopup', {}).then(
+      if (!initialSnapshot)
+        (snapshotRead ?? readPopupSnapshotOnce()).then(
+          (snapshot) => {
+            if (!snapshot || answered) return;
+            show(snapshot, true);
+            // The worker failed before the snapshot was read: the rows show, and so does why they are old.
+            if (failure !== undefined) fail(failure);
+          },
+          (error: unknown) => log.warn('popup.snapshot-read-failed', { error }),
+        );
+      // Rows already on screen: the revalidation (which may wake the worker) waits for that frame.
+      const answer =
+        opening ??
+        (initialSnapshot ? afterFirstPaint() : Promise.resolve()).then(() => sendMessage('openPopup', {}));
+      answer.then(
         (fresh) => {
           answered = true;
           show(fresh, false);
@@ -182,8 +202,12 @@ export function PopupPage({ snapshotRead }: PopupPageProps = {}) {
           fail(error);
         },
       );
-      return;
+      // Without a key (known from the snapshot) the public library is read as well.
+      if (effectiveScope !== 'public') return;
     }
+    cursor.current = null;
+    pages.current = 0;
+    setList((current) => ({ ...EMPTY_LIST, items: reloads > 0 ? current.items : [] }));
     if (effectiveScope === 'public') {
       sendMessage('listPublicPlaybooks', {}).then((page) => live() && apply(page, false), fail);
       return;

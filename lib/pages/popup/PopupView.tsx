@@ -42,7 +42,7 @@ export interface PopupViewProps {
   now: number;
   onOpenSidePanel: () => void;
   onOpenPlaybook: (id: string) => void;
-  /** "On this page" (PageMatchesSection), drawn above the list. */
+  /** "On this page" (PageMatchesSection), pinned to the bottom of the popup's view. */
   pageMatches?: ComponentChildren;
   onScope: (scope: ListScope) => void;
   onVisibility: (visibility: VisibilityFilter) => void;
@@ -81,7 +81,6 @@ export function PopupView(props: PopupViewProps) {
         </nav>
       </header>
 
-      {props.pageMatches}
       {props.stateError ? <p class="error">{props.stateError}</p> : null}
       {needsKey && serviceUrl ? (
         <div class="callout first-run">
@@ -187,6 +186,9 @@ export function PopupView(props: PopupViewProps) {
           onRetry={props.onRetryDraft}
         />
       ) : null}
+
+      {/* Last in the page and pinned to the bottom of the view: it arrives after the rows and moves none. */}
+      <div class="popup-page-matches">{props.pageMatches}</div>
 
       <Disclaimer />
     </main>

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import 'fake-indexeddb/auto';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Playbook } from '@/lib/api/schemas';
 import type { AppState, PlaybookPage, PopupOpened } from '@/lib/messaging/protocol';
@@ -41,8 +41,8 @@ function opened(over: Partial<PopupOpened> = {}): PopupOpened {
   return { binding: 'b', state, overview: { deprecations: [] }, outbox: [], savedAt: Date.now(), ...over };
 }
 
-function saved(over: Partial<PopupSnapshot> = {}): Promise<void> {
-  return writePopupSnapshot({ ...opened(), ...over });
+async function saved(over: Partial<PopupSnapshot> = {}): Promise<void> {
+  await writePopupSnapshot({ ...opened(), ...over });
 }
 
 const rowTitles = () =>
@@ -80,8 +80,29 @@ describe('PopupPage', () => {
     expect(rowTitles()).toEqual(['Fresh title', 'New one']);
     // One message for the list; the only other is "On this page", asked after the first paint.
     const types = worker.received.map((message) => message.type);
-    expect(types[0]).toBe('openPopup');
     expect(types.filter((type) => type !== 'getPageMatches')).toEqual(['openPopup']);
+  });
+
+  it('draws the rows of a snapshot read before it rendered in its first frame, and asks the worker only after that frame', async () => {
+    const frames: FrameRequestCallback[] = [];
+    const frame = vi
+      .spyOn(globalThis, 'requestAnimationFrame')
+      .mockImplementation((callback) => frames.push(callback));
+    onTestFinished(() => frame.mockRestore());
+    const worker = serveMessages({
+      ...base,
+      openPopup: () => opened({ page: page([playbook('f', 'Fresh')]) }),
+    });
+    const snapshot = { ...opened(), page: page([playbook('s', 'From snapshot')]) };
+    render(<PopupPage snapshotRead={Promise.resolve(snapshot)} initialSnapshot={snapshot} />);
+    // Synchronously, in the first render: no effect, message or promise has run yet.
+    expect(screen.getByRole('button', { name: 'From snapshot' })).toBeTruthy();
+    expect(screen.getByText('Cached')).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(worker.received).toEqual([]);
+    for (const callback of frames.splice(0)) callback(performance.now());
+    await screen.findByRole('button', { name: 'Fresh' });
+    expect(worker.received.map((message) => message.type)).toContain('openPopup');
   });
 
   it('paints from a snapshot read started before it rendered', async () => {

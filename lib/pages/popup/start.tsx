@@ -1,0 +1,42 @@
+import { render } from 'preact';
+import { sendMessage } from '@/lib/messaging/client';
+import type { PopupOpened } from '@/lib/messaging/protocol';
+import { readPopupSnapshotOnce, type PopupSnapshot } from '@/lib/store/snapshot';
+import { PopupPage } from './PopupPage';
+
+/** A database slower than this gets a first frame without rows; the rows follow when it answers. */
+const SNAPSHOT_WAIT_MS = 150;
+/** Without a snapshot (first open, right after Save) the worker's answer is awaited this long. */
+const ANSWER_WAIT_MS = 400;
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  const timeout = new Promise<undefined>((resolve) => setTimeout(resolve, ms));
+  return Promise.race([promise.catch(() => undefined), timeout]);
+}
+
+/**
+ * Opens the popup so that its first frame is its final layout: the rows of the snapshot it reads
+ * itself (no worker involved), or else the worker's answer when it comes soon. Rendering a shell
+ * first would only make the rows push everything below them a moment later.
+ */
+export async function startPopup(container: HTMLElement): Promise<void> {
+  const snapshotRead: Promise<PopupSnapshot | undefined> = readPopupSnapshotOnce();
+  // Marked handled until the page attaches its own handler (which logs a failure).
+  snapshotRead.catch(() => undefined);
+  const snapshot = await within(snapshotRead, SNAPSHOT_WAIT_MS);
+  let opening: Promise<PopupOpened> | undefined;
+  let answered: PopupOpened | undefined;
+  if (!snapshot) {
+    opening = sendMessage('openPopup', {});
+    answered = await within(opening, ANSWER_WAIT_MS);
+  }
+  render(
+    <PopupPage
+      snapshotRead={snapshotRead}
+      initialSnapshot={snapshot ?? answered}
+      initialIsFresh={answered !== undefined}
+      opening={opening}
+    />,
+    container,
+  );
+}

@@ -1,0 +1,93 @@
+// @vitest-environment happy-dom
+import 'fake-indexeddb/auto';
+import { cleanup, screen } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import type { Playbook } from '@/lib/api/schemas';
+import type { AppState, PopupOpened } from '@/lib/messaging/protocol';
+import { startPopup } from '@/lib/pages/popup/start';
+import { database } from '@/lib/store/db';
+import { clearPopupSnapshot, writePopupSnapshot } from '@/lib/store/snapshot';
+import { serveMessages } from '../support';
+
+const state: AppState = {
+  version: '0.1.0',
+  settings: { serviceUrl: 'http://127.0.0.1:8787', apiUrl: 'http://127.0.0.1:8787/api/v1', pollMinutes: 5 },
+  key: { set: true, last4: 'abcd' },
+  hostAccess: { missingOrigins: [] },
+};
+
+function answer(title: string): PopupOpened {
+  const item: Playbook = {
+    id: title,
+    title,
+    thesis: 't',
+    visibility: 'private',
+    status: 'draft',
+    tickers: [],
+    owner: { id: 'u', name: 'U' },
+    created_at: '2026-01-01T00:00:00Z',
+    updated_at: '2026-01-01T00:00:00Z',
+    etag: '"1"',
+  };
+  return {
+    binding: 'b',
+    state,
+    page: { items: [item], nextCursor: null, hasMore: false, source: 'network', fetchedAt: Date.now() },
+    overview: { deprecations: [] },
+    outbox: [],
+    savedAt: Date.now(),
+  };
+}
+
+const base = { getPageMatches: () => ({ tickers: [], matches: [] }) };
+
+/** Resolves once the container's first render happened (the popup renders once, when ready). */
+async function started(container: HTMLElement): Promise<string[]> {
+  await startPopup(container);
+  return [...container.querySelectorAll('li button')].map((button) => button.textContent ?? '');
+}
+
+describe('startPopup: the first frame is the final layout', () => {
+  afterEach(cleanup);
+  beforeEach(async () => {
+    vi.spyOn(fakeBrowser.windows, 'getCurrent').mockResolvedValue({ id: 1 } as never);
+    await database();
+    await clearPopupSnapshot();
+  });
+
+  it('with a snapshot: its rows are in the first render, and the worker is asked only afterwards', async () => {
+    await writePopupSnapshot(answer('Saved'));
+    const worker = serveMessages({ ...base, openPopup: () => answer('Fresh') });
+    const container = document.body.appendChild(document.createElement('div'));
+    expect(await started(container)).toEqual(['Saved']);
+    expect(worker.received.map((message) => message.type)).not.toContain('openPopup');
+    await screen.findByRole('button', { name: 'Fresh' });
+  });
+
+  it('without one (first open, right after Save): the first render waits for the answer, sent once', async () => {
+    const worker = serveMessages({ ...base, openPopup: () => answer('Fresh') });
+    const container = document.body.appendChild(document.createElement('div'));
+    expect(await started(container)).toEqual(['Fresh']);
+    expect(container.textContent).not.toContain('Refreshing');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(worker.received.filter((message) => message.type === 'openPopup')).toHaveLength(1);
+  });
+
+  it('a worker too slow to answer gets a first frame without rows, filled in when it answers', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    serveMessages({
+      ...base,
+      openPopup: async () => {
+        await held;
+        return answer('Late');
+      },
+    });
+    const container = document.body.appendChild(document.createElement('div'));
+    expect(await started(container)).toEqual([]);
+    expect(container.querySelector('h1')?.textContent).toBe('Playbooks');
+    release();
+    await screen.findByRole('button', { name: 'Late' });
+  });
+});
