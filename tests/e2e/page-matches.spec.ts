@@ -20,6 +20,14 @@ async function visibleTexts(page: Page): Promise<string[]> {
   }
 }
 
+/** Layout shift of each page so far (shifts after input left out), counted before its scripts run. */
+const COUNT_LAYOUT_SHIFT = `(() => {
+  globalThis.__layoutShift = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (!entry.hadRecentInput) globalThis.__layoutShift += entry.value;
+  }).observe({ type: 'layout-shift', buffered: true });
+})();`;
+
 /** The popup and the side panel ask for the active tab: put the finance page in front, then load them. */
 async function loadBehind(surface: Page, finance: Page): Promise<void> {
   await finance.bringToFront();
@@ -32,6 +40,7 @@ test('"On this page" lists the playbooks that track the page in the popup and th
   pages,
   sandbox,
 }) => {
+  await context.addInitScript({ content: COUNT_LAYOUT_SHIFT });
   await extension.configure();
   sandbox.db.createPlaybook(DEMO_USER_ID, {
     title: TRACKED,
@@ -58,6 +67,8 @@ test('"On this page" lists the playbooks that track the page in the popup and th
   await loadBehind(popup, finance);
   const popupSection = popup.getByRole('region', { name: 'On this page' });
   await expect(popupSection.getByRole('button', { name: TRACKED })).toBeVisible();
+  // It came after the rows were painted, pinned at the bottom: not one row moved for it.
+  expect(await popup.evaluate(() => (globalThis as { __layoutShift?: number }).__layoutShift)).toBe(0);
 
   const panel = await extension.open('sidepanel.html');
   await loadBehind(panel, finance);

@@ -248,7 +248,42 @@ test('a second opening paints from the cache at once, then shows the network ans
   }
 });
 
+/**
+ * Layout shift of each page so far (Layout Instability API, shifts after input left out), counted
+ * from the first moment: added to the pages of the context before their own scripts run.
+ */
+const COUNT_LAYOUT_SHIFT = `(() => {
+  globalThis.__layoutShift = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (!entry.hadRecentInput) globalThis.__layoutShift += entry.value;
+  }).observe({ type: 'layout-shift', buffered: true });
+})();`;
+
+const layoutShift = (page: Page) =>
+  page.evaluate(() => (globalThis as { __layoutShift?: number }).__layoutShift);
+
+test('right after Save the list shows without waiting for discovery, in a first frame nothing later moves', async ({
+  context,
+  extension,
+  sandbox,
+}) => {
+  await context.addInitScript({ content: COUNT_LAYOUT_SHIFT });
+  sandbox.clearRequests();
+  // Answers take a quarter second: long enough for a first frame without them.
+  sandbox.setFaults({ latencyMs: 250 });
+  await extension.configure();
+  const popup = await openPopup(extension.open);
+  const expected = sandbox.db.listPlaybooks({ ownerId: DEMO_USER_ID }, null, 20).rows;
+  await expect(popup.list.getByRole('listitem').first()).toContainText(expected[0].title);
+  // Discovery (llms.txt first) is deferred until after the popup has its rows.
+  expect(sandbox.requests().filter((request) => request.path === '/llms.txt')).toHaveLength(0);
+  await expect(popup.status).toContainText('Operational');
+  expect(await layoutShift(popup.page)).toBe(0);
+  sandbox.resetFaults();
+});
+
 test('fresh rows never move the row under the pointer: new ones are appended until it leaves', async ({
+  context,
   extension,
   sandbox,
 }) => {
@@ -264,6 +299,7 @@ test('fresh rows never move the row under the pointer: new ones are appended unt
   });
 
   sandbox.setFaults({ latencyMs: 1_500 });
+  await context.addInitScript({ content: COUNT_LAYOUT_SHIFT });
   try {
     const popup = await openPopup(extension.open);
     const rows = popup.list.getByRole('listitem');
@@ -278,6 +314,8 @@ test('fresh rows never move the row under the pointer: new ones are appended unt
     expect(await rows.nth(2).getByRole('button').textContent()).toBe(title);
     expect(await rows.nth(2).boundingBox()).toEqual(before);
     await expect(rows.last()).toContainText(added.title);
+    // Nothing on the page moved when the answer replaced the saved copy (appending moves nothing).
+    expect(await layoutShift(popup.page)).toBe(0);
     // The pointer leaves: now the service's order.
     await popup.page.mouse.move(0, 0);
     await popup.list.hover({ position: { x: 1, y: 1 } }).catch(() => undefined);
