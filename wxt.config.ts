@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
 import { noCodeGeneration } from './build/noCodeGeneration';
@@ -30,7 +31,15 @@ export default defineConfig({
     ],
   },
   // moduleSizes records chunk contents only when the bench asks (BENCH_MODULE_SIZES).
-  vite: () => ({ plugins: [preact(), noCodeGeneration(), moduleSizes()] }),
+  vite: () => ({
+    plugins: [preact(), noCodeGeneration(), moduleSizes()],
+    // The MCP SDK's environment shim, with our bounded validator as its default (lib/mcp/sdkShims.ts).
+    resolve: {
+      alias: [
+        { find: /^@modelcontextprotocol\/client\/_shims$/, replacement: resolve('lib/mcp/sdkShims.ts') },
+      ],
+    },
+  }),
   hooks: {
     // The bench's floor (bench/browser.ts): one element, no script, same origin; never in a store build.
     'build:publicAssets': (wxt, files) => {
