@@ -2,4 +2,4 @@ import '@/lib/zodConfig';
 import { defineBackground } from 'wxt/utils/define-background';
 import { startBackground } from '@/lib/background';
 
-export default defineBackground({ type: 'module', main: startBackground });
+export default defineBackground({ main: startBackground });
