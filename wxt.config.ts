@@ -3,6 +3,7 @@ import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
 import { noCodeGeneration } from './build/noCodeGeneration';
 import { mcpWithoutOAuth } from './build/mcpWithoutOAuth';
+import { zodWithoutJsonSchema } from './build/zodWithoutJsonSchema';
 import { moduleSizes } from './bench/moduleSizes';
 // `npm run zip` / `build:store`: no loopback host; lib/pages/offer/matches.ts drops the demo pages too.
 import { STORE_MODE } from './lib/pages/offer/storeMode';
@@ -33,7 +34,7 @@ export default defineConfig({
   },
   // moduleSizes records chunk contents only when the bench asks (BENCH_MODULE_SIZES).
   vite: () => ({
-    plugins: [preact(), noCodeGeneration(), mcpWithoutOAuth(), moduleSizes()],
+    plugins: [preact(), noCodeGeneration(), zodWithoutJsonSchema(), mcpWithoutOAuth(), moduleSizes()],
     // The MCP SDK's environment shim, with our bounded validator as its default (lib/mcp/sdkShims.ts).
     resolve: {
       alias: [
