@@ -48,6 +48,8 @@ export function mcpWithoutOAuth(): Plugin {
   const chunks = new Map<string, { index: string; chunk: string }>();
   return {
     name: 'playbook-companion:mcp-without-oauth',
+    // Size only: the dev server serves the libraries whole.
+    apply: 'build',
     enforce: 'pre',
     resolveId(source, importer) {
       if (!importer || !SDK_INDEX.test(importer) || !PUBLIC_CHUNK.test(source)) return null;

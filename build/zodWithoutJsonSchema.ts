@@ -39,6 +39,8 @@ export function conversionStandIn(id: string, exports: Record<string, unknown>):
 export function zodWithoutJsonSchema(): Plugin {
   return {
     name: 'playbook-companion:zod-without-json-schema',
+    // Size only: the dev server serves the libraries whole.
+    apply: 'build',
     enforce: 'pre',
     async load(id) {
       if (id.endsWith(ORIGINAL)) return readFileSync(id.slice(0, -ORIGINAL.length), 'utf8');
