@@ -1,8 +1,7 @@
-import { resolve } from 'node:path';
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
 import { noCodeGeneration } from './build/noCodeGeneration';
-import { mcpWithoutOAuth } from './build/mcpWithoutOAuth';
+import { slimMcpSdk } from './build/mcpSdk';
 import { zodWithoutJsonSchema } from './build/zodWithoutJsonSchema';
 import { moduleSizes } from './bench/moduleSizes';
 // `npm run zip` / `build:store`: no loopback host; lib/pages/offer/matches.ts drops the demo pages too.
@@ -33,14 +32,9 @@ export default defineConfig({
     ],
   },
   // moduleSizes records chunk contents only when the bench asks (BENCH_MODULE_SIZES).
+  // zodWithoutJsonSchema and slimMcpSdk leave unused library code out of the bundles (build/).
   vite: () => ({
-    plugins: [preact(), noCodeGeneration(), zodWithoutJsonSchema(), mcpWithoutOAuth(), moduleSizes()],
-    // The MCP SDK's environment shim, with our bounded validator as its default (lib/mcp/sdkShims.ts).
-    resolve: {
-      alias: [
-        { find: /^@modelcontextprotocol\/client\/_shims$/, replacement: resolve('lib/mcp/sdkShims.ts') },
-      ],
-    },
+    plugins: [preact(), noCodeGeneration(), zodWithoutJsonSchema(), slimMcpSdk(), moduleSizes()],
   }),
   hooks: {
     // The bench's floor (bench/browser.ts): one element, no script, same origin; never in a store build.

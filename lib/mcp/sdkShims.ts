@@ -1,5 +1,5 @@
 /**
- * The extension's build of `@modelcontextprotocol/client/_shims` (aliased in wxt.config.ts). The
+ * The extension's build of `@modelcontextprotocol/client/_shims` (swapped in by build/mcpSdk.ts). The
  * SDK's browser shim makes a bundled copy of @cfworker/json-schema the Client's default validator,
  * which the bundle kept although connectMcp always passes its own; here the default is the
  * bounded validator, so there is one @cfworker copy and no unbounded path.

@@ -1,6 +1,6 @@
 /**
  * What the MCP SDK's Streamable HTTP transport gets in place of its OAuth client (swapped in by
- * build/mcpWithoutOAuth.ts): connectMcp never passes an `authProvider` (the endpoint is public
+ * build/mcpSdk.ts): connectMcp never passes an `authProvider` (the endpoint is public
  * and requests carry no credentials), so the OAuth flow is dead code in the worker. Each stand-in
  * keeps the no-provider answer and throws on anything else, so nothing can run half of a flow.
  */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chunkWithoutOAuth, OAUTH_ENTRY_POINTS } from '../../../build/mcpWithoutOAuth';
+import { chunkWithoutOAuth, OAUTH_ENTRY_POINTS } from '../../../build/mcpSdk';
 import {
   adaptOAuthProvider,
   auth,

@@ -3,7 +3,14 @@ import { dirname, join } from 'node:path';
 import type { Plugin } from 'vite';
 
 /**
- * The MCP SDK's Streamable HTTP transport (in @modelcontextprotocol/client's index.mjs) reaches the
+ * Two swaps in the MCP SDK as the extension bundles it, both for size; tests/unit/mcp/workerBuild.test.ts
+ * runs the client built this way.
+ *
+ * 1. `@modelcontextprotocol/client/_shims` is lib/mcp/sdkShims.ts: the SDK's browser shim makes
+ * its own bundled copy of @cfworker/json-schema the Client's default validator (≈6 KB gzip), kept
+ * although connectMcp always passes the bounded one.
+ *
+ * 2. The MCP SDK's Streamable HTTP transport (in @modelcontextprotocol/client's index.mjs) reaches the
  * whole OAuth client (discovery, PKCE, token exchange: ≈5 KB gzip) through four imports from the
  * SDK's `public-*.mjs` chunk, though it runs them only for an `authProvider`, which connectMcp
  * never passes. This gives index.mjs that chunk with those four swapped for the stand-ins in
@@ -18,6 +25,8 @@ export const OAUTH_ENTRY_POINTS = [
   'resolveAuthorizationCallbackParams',
 ] as const;
 
+const SHIMS = '@modelcontextprotocol/client/_shims';
+const OUR_SHIMS = join(import.meta.dirname, '../lib/mcp/sdkShims.ts');
 const SDK_INDEX = /[\\/]@modelcontextprotocol[\\/]client[\\/]dist[\\/]index\.mjs$/;
 const PUBLIC_CHUNK = /^\.\/public-[\w-]+\.mjs$/;
 const VIRTUAL = '\0playbook-companion:mcp-public-without-oauth';
@@ -44,14 +53,15 @@ export function chunkWithoutOAuth(indexSource: string, chunk: string, chunkPath:
     .join('\n');
 }
 
-export function mcpWithoutOAuth(): Plugin {
+export function slimMcpSdk(): Plugin {
   const chunks = new Map<string, { index: string; chunk: string }>();
   return {
-    name: 'playbook-companion:mcp-without-oauth',
+    name: 'playbook-companion:slim-mcp-sdk',
     // Size only: the dev server serves the libraries whole.
     apply: 'build',
     enforce: 'pre',
     resolveId(source, importer) {
+      if (source === SHIMS) return OUR_SHIMS;
       if (!importer || !SDK_INDEX.test(importer) || !PUBLIC_CHUNK.test(source)) return null;
       const id = `${VIRTUAL}:${source}`;
       chunks.set(id, { index: importer, chunk: source });
@@ -67,7 +77,7 @@ export function mcpWithoutOAuth(): Plugin {
           join(dirname(found.index), found.chunk),
         );
       } catch (error) {
-        this.error(`${(error as Error).message}: update build/mcpWithoutOAuth.ts`);
+        this.error(`${(error as Error).message}: update build/mcpSdk.ts`);
       }
     },
   };
