@@ -1,6 +1,8 @@
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
 import { noCodeGeneration } from './build/noCodeGeneration';
+import { slimMcpSdk } from './build/mcpSdk';
+import { zodWithoutJsonSchema } from './build/zodWithoutJsonSchema';
 import { moduleSizes } from './bench/moduleSizes';
 // `npm run zip` / `build:store`: no loopback host; lib/pages/offer/matches.ts drops the demo pages too.
 import { STORE_MODE } from './lib/pages/offer/storeMode';
@@ -30,7 +32,10 @@ export default defineConfig({
     ],
   },
   // moduleSizes records chunk contents only when the bench asks (BENCH_MODULE_SIZES).
-  vite: () => ({ plugins: [preact(), noCodeGeneration(), moduleSizes()] }),
+  // zodWithoutJsonSchema and slimMcpSdk leave unused library code out of the bundles (build/).
+  vite: () => ({
+    plugins: [preact(), noCodeGeneration(), zodWithoutJsonSchema(), slimMcpSdk(), moduleSizes()],
+  }),
   hooks: {
     // The popup is opened most: built alone, it loads one script instead of the chunks it would share.
     'entrypoints:grouped': (_wxt, groups) => {

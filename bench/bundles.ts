@@ -1,6 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, normalize } from 'node:path';
+import { dirname, join, normalize, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
+
+/** One file an entrypoint loads, its path relative to the extension folder. */
+export interface BundleFile {
+  fileName: string;
+  rawBytes: number;
+  gzipBytes: number;
+}
 
 export interface BundleFigure {
   entrypoint: string;
@@ -8,6 +15,10 @@ export interface BundleFigure {
   rawBytes: number;
   gzipBytes: number;
   budgetGzipBytes?: number;
+  /** What the bundle aims at, below its budget (bench/budgets.json `goalGzipBytes`). */
+  goalGzipBytes?: number;
+  /** Every file counted above, biggest (gzip) first. */
+  fileFigures: BundleFile[];
 }
 
 const IMPORT =
@@ -43,7 +54,11 @@ function entryFiles(root: string, entrypoint: string): string[] {
   return [join(root, `${entrypoint}.js`), join(root, `${entrypoint}.css`)].filter((file) => existsSync(file));
 }
 
-export function measureBundles(root: string, budgets: Record<string, number>): BundleFigure[] {
+export function measureBundles(
+  root: string,
+  budgets: Record<string, number>,
+  goals: Record<string, number> = {},
+): BundleFigure[] {
   const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) as {
     content_scripts?: { js?: string[] }[];
   };
@@ -53,14 +68,21 @@ export function measureBundles(root: string, budgets: Record<string, number>): B
   return entrypoints
     .filter((entrypoint) => entryFiles(root, entrypoint).length > 0)
     .map((entrypoint) => {
-      const files = closure(root, entryFiles(root, entrypoint));
-      let rawBytes = 0;
-      let gzipBytes = 0;
-      for (const file of files) {
-        const bytes = readFileSync(file);
-        rawBytes += bytes.length;
-        gzipBytes += gzipSync(bytes, { level: 9 }).length;
-      }
-      return { entrypoint, files: files.size, rawBytes, gzipBytes, budgetGzipBytes: budgets[entrypoint] };
+      const fileFigures = [...closure(root, entryFiles(root, entrypoint))]
+        .map((file) => {
+          const bytes = readFileSync(file);
+          const gzipBytes = gzipSync(bytes, { level: 9 }).length;
+          return { fileName: relative(root, file), rawBytes: bytes.length, gzipBytes };
+        })
+        .sort((a, b) => b.gzipBytes - a.gzipBytes);
+      return {
+        entrypoint,
+        files: fileFigures.length,
+        rawBytes: fileFigures.reduce((sum, file) => sum + file.rawBytes, 0),
+        gzipBytes: fileFigures.reduce((sum, file) => sum + file.gzipBytes, 0),
+        budgetGzipBytes: budgets[entrypoint],
+        goalGzipBytes: goals[entrypoint],
+        fileFigures,
+      };
     });
 }

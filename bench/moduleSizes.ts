@@ -50,10 +50,14 @@ export interface CompositionRow {
   share: number;
 }
 
-/** What one output file is made of, by group, biggest first. */
-export function composition(chunks: ChunkModules[], fileName: string): CompositionRow[] {
+/**
+ * What a set of output files (an entrypoint and every chunk it loads, bench/bundles.ts) is made
+ * of, by group, biggest first.
+ */
+export function composition(chunks: ChunkModules[], fileNames: readonly string[]): CompositionRow[] {
+  const wanted = new Set(fileNames);
   const sizes = new Map<string, number>();
-  for (const chunk of chunks.filter((c) => c.fileName === fileName))
+  for (const chunk of chunks.filter((c) => wanted.has(c.fileName)))
     for (const module of chunk.modules)
       sizes.set(moduleGroup(module.id), (sizes.get(moduleGroup(module.id)) ?? 0) + module.renderedLength);
   const total = [...sizes.values()].reduce((sum, size) => sum + size, 0) || 1;

@@ -1,17 +1,21 @@
 import { browser } from 'wxt/browser';
 import { MatchPattern } from 'wxt/utils/match-patterns';
-import { storage } from 'wxt/utils/storage';
 import { parseSitePattern } from '@/lib/finance/sites';
 import { log } from '@/lib/log';
 import { HandledError, type HandlerRegistry } from '@/lib/messaging';
 import { getSettings, serviceOrigins } from '@/lib/store/settings';
+import { defineAreaItem } from '@/lib/store/areaItem';
 import { STORAGE_ITEMS } from '@/lib/store/inventory';
 
 /**
  * Finance sites beyond the built-in list: the options page asks the browser for the host
  * permission (a user gesture), then the background registers the content script there.
  */
-const extraSitesItem = storage.defineItem<string[]>(STORAGE_ITEMS.extraSites.key, { fallback: [] });
+const extraSitesItem = defineAreaItem(
+  STORAGE_ITEMS.extraSites,
+  [],
+  (value): value is string[] => Array.isArray(value) && value.every((site) => typeof site === 'string'),
+);
 const SCRIPT_ID = 'finance-extra-sites';
 const CONTENT_SCRIPT = 'content-scripts/finance.js';
 

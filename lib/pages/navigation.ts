@@ -1,5 +1,5 @@
 import { browser } from 'wxt/browser';
-import { storage } from 'wxt/utils/storage';
+import { defineAreaItem } from '@/lib/store/areaItem';
 import { STORAGE_ITEMS } from '@/lib/store/inventory';
 
 /**
@@ -48,9 +48,12 @@ export interface SidePanelFocus {
   at: number;
 }
 
-export const sidePanelFocusItem = storage.defineItem<SidePanelFocus | null>(
-  STORAGE_ITEMS.sidePanelFocus.key,
-  {
-    fallback: null,
-  },
+export const sidePanelFocusItem = defineAreaItem<SidePanelFocus | null>(
+  STORAGE_ITEMS.sidePanelFocus,
+  null,
+  (value): value is SidePanelFocus | null =>
+    value === null ||
+    (typeof value === 'object' &&
+      typeof (value as SidePanelFocus).playbookId === 'string' &&
+      typeof (value as SidePanelFocus).at === 'number'),
 );
