@@ -24,6 +24,10 @@ export interface PagingFigures {
   ratio: number;
   /** Client over raw within each back-to-back pair: less exposed to the machine's load drifting between runs. */
   pairedRatio: Spread;
+  /** The same walks in CPU time of this process (client, sandbox and fetch alike): blind to waiting for a busy core. */
+  clientCpu: Spread;
+  rawFetchCpu: Spread;
+  cpuRatio: number;
 }
 
 interface Walk {
@@ -99,33 +103,40 @@ export async function benchPaging(
   const openApi: unknown = await (await fetch(`${sandbox.baseUrl}/openapi.json`)).json();
   const clientTimes: number[] = [];
   const rawTimes: number[] = [];
+  const clientCpu: number[] = [];
+  const rawCpu: number[] = [];
   const pairedRatios: number[] = [];
   let shape: Walk | undefined;
-  const timed = async (walk: () => Promise<Walk>): Promise<number> => {
+  const timed = async (walk: () => Promise<Walk>): Promise<{ wall: number; cpu: number }> => {
+    const cpuBefore = process.cpuUsage();
     const started = performance.now();
     const result = await walk();
-    const elapsed = performance.now() - started;
+    const wall = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
     shape ??= result;
     if (result.items !== shape.items || result.pages !== shape.pages)
       throw new Error(`one walk saw ${result.items} playbooks, another ${shape.items}`);
-    return elapsed;
+    return { wall, cpu: (cpu.user + cpu.system) / 1000 };
   };
   for (let pair = -WARM_UP_PAIRS; pair < runs; pair++) {
     // Alternate which goes first, so neither always meets a warmer server or a pending GC.
     const clientFirst = pair % 2 === 0;
-    const times = { client: 0, raw: 0 };
+    const times = { client: { wall: 0, cpu: 0 }, raw: { wall: 0, cpu: 0 } };
     for (const which of clientFirst ? (['client', 'raw'] as const) : (['raw', 'client'] as const)) {
       times[which] = await timed(() =>
         which === 'client' ? pageWithClient(sandbox, openApi) : pageWithFetch(sandbox),
       );
     }
     if (pair < 0) continue;
-    clientTimes.push(times.client);
-    rawTimes.push(times.raw);
-    pairedRatios.push(times.client / times.raw);
+    clientTimes.push(times.client.wall);
+    rawTimes.push(times.raw.wall);
+    clientCpu.push(times.client.cpu);
+    rawCpu.push(times.raw.cpu);
+    pairedRatios.push(times.client.wall / times.raw.wall);
   }
   const client = spread(clientTimes);
   const rawFetch = spread(rawTimes);
+  const cpu = { client: spread(clientCpu), raw: spread(rawCpu) };
   return {
     playbooks: shape?.items ?? 0,
     pages: shape?.pages ?? 0,
@@ -133,6 +144,9 @@ export async function benchPaging(
     rawFetch,
     ratio: client.median / rawFetch.median,
     pairedRatio: spread(pairedRatios),
+    clientCpu: cpu.client,
+    rawFetchCpu: cpu.raw,
+    cpuRatio: cpu.client.median / cpu.raw.median,
   };
 }
 

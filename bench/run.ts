@@ -58,9 +58,14 @@ function printPaging(figures: PagingFigures): void {
   console.log(
     `\nPaging ${figures.playbooks} playbooks (${figures.pages} pages of 100) in Node: API client vs raw fetch loop`,
   );
-  console.table({ client: describe(figures.client), 'raw fetch': describe(figures.rawFetch) });
+  console.table({
+    client: describe(figures.client),
+    'raw fetch': describe(figures.rawFetch),
+    'client, CPU time': describe(figures.clientCpu),
+    'raw fetch, CPU time': describe(figures.rawFetchCpu),
+  });
   console.log(
-    `ratio client / raw (medians): ${figures.ratio.toFixed(2)}; per back-to-back pair: median ${figures.pairedRatio.median.toFixed(2)}, spread ${figures.pairedRatio.min.toFixed(2)} – ${figures.pairedRatio.max.toFixed(2)} (${figures.pairedRatio.runs} pairs)`,
+    `ratio client / raw (medians): ${figures.ratio.toFixed(2)}; per back-to-back pair: median ${figures.pairedRatio.median.toFixed(2)}, spread ${figures.pairedRatio.min.toFixed(2)} – ${figures.pairedRatio.max.toFixed(2)} (${figures.pairedRatio.runs} pairs); in CPU time: ${figures.cpuRatio.toFixed(2)}`,
   );
 }
 
