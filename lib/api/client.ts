@@ -82,7 +82,7 @@ export interface ApiClientDeps {
   now?: () => number;
   random?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** A signal that aborts after `ms` (AbortSignal.timeout in production). */
+  /** A signal that aborts after `ms`, for tests; by default each attempt runs its own timer. */
   timeoutSignal?: (ms: number) => AbortSignal;
   /** Shared by every client of the same API origin; made here when absent. */
   rateLimitGate?: RateLimitGate;
@@ -177,7 +177,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     siteUrl,
     fetch: deps.fetch,
     now,
-    timeoutSignal: deps.timeoutSignal ?? ((ms: number) => AbortSignal.timeout(ms)),
+    timeoutSignal: deps.timeoutSignal,
     attemptTimeoutMs: deps.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS,
     maxBodyBytes: deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     gate,
