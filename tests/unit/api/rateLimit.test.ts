@@ -112,6 +112,13 @@ describe('RateLimit and RateLimit-Policy (structured fields)', () => {
   it('keeps quoted commas and semicolons inside one item', () => {
     expect(parseStructuredList('"a,b;c";r=1')).toEqual([{ name: 'a,b;c', params: { r: 1 } }]);
   });
+
+  it('keeps an escaped quote from ending a quoted item, and splits after it', () => {
+    expect(parseStructuredList('"a\\",b";r=1, "day";r=2;t=60')).toEqual([
+      { name: 'a",b', params: { r: 1 } },
+      { name: 'day', params: { r: 2, t: 60 } },
+    ]);
+  });
 });
 
 describe('retryAtFrom', () => {
