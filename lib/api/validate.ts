@@ -165,6 +165,9 @@ function malformed(operationId: string, message: string, status?: number): ApiEr
   });
 }
 
+// One decoder for every body: without `stream`, decode() keeps no state between calls.
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /** Reads at most `maxBytes` of a body; a longer one is cancelled and refused. */
 export async function readBoundedText(
   response: Response,
@@ -183,7 +186,7 @@ export async function readBoundedText(
     throw malformed(operationId, detail, response.status);
   }
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(joined);
+    return UTF8.decode(joined);
   } catch {
     throw malformed(operationId, 'the response is not valid UTF-8 text.', response.status);
   }
