@@ -5,6 +5,7 @@
 // The worker validates with zod jitless (its CSP forbids new Function): measure what it runs.
 import '@/lib/zodConfig';
 import 'fake-indexeddb/auto';
+import { loadavg } from 'node:os';
 import { abortableSleep, createApiClient, sharedRateLimitGate } from '@/lib/api';
 import { clearDiscoveryCache, runDiscovery } from '@/lib/discovery';
 import type { Sandbox } from '../sandbox/server';
@@ -28,6 +29,8 @@ export interface PagingFigures {
   clientCpu: Spread;
   rawFetchCpu: Spread;
   cpuRatio: number;
+  /** One-minute load average before and after: on a shared machine, a figure taken under load says so. */
+  loadAverage: [number, number];
 }
 
 interface Walk {
@@ -101,6 +104,7 @@ export async function benchPaging(
   runs = Number(process.env.BENCH_PAGING_RUNS ?? 21),
 ): Promise<PagingFigures> {
   const openApi: unknown = await (await fetch(`${sandbox.baseUrl}/openapi.json`)).json();
+  const loadBefore = loadavg()[0] ?? 0;
   const clientTimes: number[] = [];
   const rawTimes: number[] = [];
   const clientCpu: number[] = [];
@@ -147,6 +151,7 @@ export async function benchPaging(
     clientCpu: cpu.client,
     rawFetchCpu: cpu.raw,
     cpuRatio: cpu.client.median / cpu.raw.median,
+    loadAverage: [loadBefore, loadavg()[0] ?? 0],
   };
 }
 

@@ -9,6 +9,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { setLogSink } from '@/lib/log';
 import { startSandbox } from '../sandbox/server';
@@ -66,6 +67,9 @@ function printPaging(figures: PagingFigures): void {
   });
   console.log(
     `ratio client / raw (medians): ${figures.ratio.toFixed(2)}; per back-to-back pair: median ${figures.pairedRatio.median.toFixed(2)}, spread ${figures.pairedRatio.min.toFixed(2)} – ${figures.pairedRatio.max.toFixed(2)} (${figures.pairedRatio.runs} pairs); in CPU time: ${figures.cpuRatio.toFixed(2)}`,
+  );
+  console.log(
+    `load average (1 min) before / after: ${figures.loadAverage.map((load) => load.toFixed(1)).join(' / ')} on ${availableParallelism()} cores`,
   );
 }
 
