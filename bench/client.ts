@@ -101,7 +101,7 @@ async function pageWithFetch(sandbox: Sandbox): Promise<Walk> {
 /** Client and raw loop in back-to-back pairs (ABAB, the order alternating), after warm-up pairs. */
 export async function benchPaging(
   sandbox: Sandbox,
-  runs = Number(process.env.BENCH_PAGING_RUNS ?? 21),
+  runs = Number(process.env.BENCH_PAGING_RUNS ?? 31),
 ): Promise<PagingFigures> {
   const openApi: unknown = await (await fetch(`${sandbox.baseUrl}/openapi.json`)).json();
   const loadBefore = loadavg()[0] ?? 0;

@@ -5,7 +5,7 @@
  * BENCH_REUSE_BUILD=1 skips the build; WXT_OUT_DIR picks the build folder; BENCH_RUNS sets the
  * repetitions of the browser figures (default 20); BENCH_SKIP_BROWSER=1 leaves out the browser.
  * BENCH_ONLY_PARSERS=1 prints the parser figures alone (no build, no sandbox); BENCH_ONLY=paging
- * prints the paging figures alone (no build, no browser; BENCH_PAGING_RUNS pairs, default 21).
+ * prints the paging figures alone (no build, no browser; BENCH_PAGING_RUNS pairs, default 31).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
