@@ -4,11 +4,13 @@
  *
  * BENCH_REUSE_BUILD=1 skips the build; WXT_OUT_DIR picks the build folder; BENCH_RUNS sets the
  * repetitions of the browser figures (default 20); BENCH_SKIP_BROWSER=1 leaves out the browser.
- * BENCH_ONLY_PARSERS=1 prints the parser figures alone (no build, no sandbox); BENCH_ONLY_BROWSER=1
- * the browser figures alone (results.json is then left as it was).
+ * BENCH_ONLY_PARSERS=1 prints the parser figures alone (no build, no sandbox). BENCH_ONLY=paging
+ * prints the paging figures alone (no build, no browser; BENCH_PAGING_RUNS pairs, default 31);
+ * BENCH_ONLY=browser the browser figures alone. With BENCH_ONLY, results.json is left as it was.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { setLogSink } from '@/lib/log';
 import { startSandbox } from '../sandbox/server';
@@ -69,8 +71,18 @@ function printPaging(figures: PagingFigures): void {
   console.log(
     `\nPaging ${figures.playbooks} playbooks (${figures.pages} pages of 100) in Node: API client vs raw fetch loop`,
   );
-  console.table({ client: describe(figures.client), 'raw fetch': describe(figures.rawFetch) });
-  console.log(`ratio client / raw (medians): ${figures.ratio.toFixed(2)}`);
+  console.table({
+    client: describe(figures.client),
+    'raw fetch': describe(figures.rawFetch),
+    'client, CPU time': describe(figures.clientCpu),
+    'raw fetch, CPU time': describe(figures.rawFetchCpu),
+  });
+  console.log(
+    `ratio client / raw (medians): ${figures.ratio.toFixed(2)}; per back-to-back pair: median ${figures.pairedRatio.median.toFixed(2)}, spread ${figures.pairedRatio.min.toFixed(2)} – ${figures.pairedRatio.max.toFixed(2)} (${figures.pairedRatio.runs} pairs); in CPU time: ${figures.cpuRatio.toFixed(2)}`,
+  );
+  console.log(
+    `load average (1 min) before / after: ${figures.loadAverage.map((load) => load.toFixed(1)).join(' / ')} on ${availableParallelism()} cores`,
+  );
 }
 
 function printDiscovery(figures: DiscoveryFigures): void {
@@ -134,10 +146,24 @@ function printBrowser(figures: BrowserFigures): void {
   for (const note of figures.notes) console.log(`- ${note}`);
 }
 
+/** A sandbox seeded like the full bench's: 10,000 playbooks, a quota the walks never reach. */
+function benchSandbox() {
+  return startSandbox({ port: 0, db: ':memory:', seed: 10_000, quiet: true, rateQuota: 1_000_000 });
+}
+
 async function main(): Promise<void> {
   // The library logs every response; the bench measures the work, not the console.
   setLogSink(() => undefined);
-  const onlyBrowser = process.env.BENCH_ONLY_BROWSER === '1';
+  if (process.env.BENCH_ONLY === 'paging') {
+    const sandbox = await benchSandbox();
+    try {
+      printPaging(await benchPaging(sandbox));
+    } finally {
+      await sandbox.close();
+    }
+    return;
+  }
+  const onlyBrowser = process.env.BENCH_ONLY === 'browser';
   const parsers: ParserFigure[] = onlyBrowser ? [] : await benchParsers();
   if (!onlyBrowser) printParsers(parsers);
   if (process.env.BENCH_ONLY_PARSERS === '1') return;
@@ -168,13 +194,7 @@ async function main(): Promise<void> {
     benchArticle(OUTPUT);
   }
 
-  const sandbox = await startSandbox({
-    port: 0,
-    db: ':memory:',
-    seed: 10_000,
-    quiet: true,
-    rateQuota: 1_000_000,
-  });
+  const sandbox = await benchSandbox();
   try {
     if (onlyBrowser) {
       printBrowser(

@@ -16,9 +16,11 @@ import { ApiError, errorFromStatus, isApiError, scrubSecret } from './errors';
 import {
   assertUnambiguousDocument,
   buildOperationUrl,
+  operationResolver,
   parseOpenApiDocument,
   resolveOperation,
   type OpenApiDocument,
+  type OperationResolver,
   type ResolvedOperation,
   type UrlArguments,
 } from './operations';
@@ -80,7 +82,7 @@ export interface ApiClientDeps {
   now?: () => number;
   random?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** A signal that aborts after `ms` (AbortSignal.timeout in production). */
+  /** A signal that aborts after `ms`, for tests; by default each attempt runs its own timer. */
   timeoutSignal?: (ms: number) => AbortSignal;
   /** Shared by every client of the same API origin; made here when absent. */
   rateLimitGate?: RateLimitGate;
@@ -168,13 +170,14 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   const deprecationRecord = new DeprecationRecord();
   const inFlightReads = new Map<string, Promise<AttemptResult>>();
   let document: OpenApiDocument | undefined;
+  let resolveRead: OperationResolver | undefined;
 
   const transport = createTransport({
     apiOrigin,
     siteUrl,
     fetch: deps.fetch,
     now,
-    timeoutSignal: deps.timeoutSignal ?? ((ms: number) => AbortSignal.timeout(ms)),
+    timeoutSignal: deps.timeoutSignal,
     attemptTimeoutMs: deps.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS,
     maxBodyBytes: deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     gate,
@@ -211,9 +214,15 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     });
   }
 
+  /** Reads resolve once per operation and document (until the next x-sunset), not on every page. */
+  function lookupRead(operationId: string): ResolvedOperation {
+    resolveRead ??= operationResolver(openApi(), { documentUrl });
+    return resolveRead(operationId, now());
+  }
+
   /** A read: follows x-replaced-by to the successor, and says so. */
   function resolve(operationId: string): ResolvedOperation {
-    const operation = resolveOperation(openApi(), operationId, now(), { documentUrl });
+    const operation = lookupRead(operationId);
     if (operation.requestedOperationId !== operation.operationId) {
       noteDeprecation({
         operationId: operation.requestedOperationId,
@@ -351,7 +360,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   const pagination = createPagination({
     call,
     resolve,
-    lookup: (operationId) => resolveOperation(openApi(), operationId, now(), { documentUrl }),
+    lookup: lookupRead,
   });
   const writes = createWrites({
     apiUrl: deps.apiUrl,

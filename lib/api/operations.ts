@@ -390,6 +390,47 @@ export function resolveOperation(
   };
 }
 
+/** Every readable `x-sunset` of the document, as sorted epoch ms: the only instants a resolution can change. */
+function sunsetsOf(doc: OpenApiDocument): number[] {
+  const sunsets: number[] = [];
+  for (const item of Object.values(doc.paths)) {
+    for (const method of HTTP_METHODS) {
+      const at = parseSunset(item[method]?.['x-sunset'])?.getTime();
+      if (at !== undefined && !Number.isNaN(at)) sunsets.push(at);
+    }
+  }
+  return sunsets.sort((a, b) => a - b);
+}
+
+function frozen(operation: ResolvedOperation): ResolvedOperation {
+  Object.freeze(operation.warnings);
+  for (const parameter of operation.parameters) Object.freeze(parameter);
+  Object.freeze(operation.parameters);
+  return Object.freeze(operation);
+}
+
+export type OperationResolver = (operationId: string, now: number) => ResolvedOperation;
+
+/**
+ * resolveOperation for one document, each operation worked out once: time enters a resolution only
+ * as "is this x-sunset past?", so an answer holds (frozen, shared) until the clock crosses another
+ * sunset of the document. Refusals are not kept: they are worked out again on every call.
+ */
+export function operationResolver(doc: OpenApiDocument, options: ResolveOptions): OperationResolver {
+  const sunsets = sunsetsOf(doc);
+  const resolved = new Map<string, { operation: ResolvedOperation; from: number; until: number }>();
+  return (operationId, now) => {
+    const hit = resolved.get(operationId);
+    if (hit && now >= hit.from && now < hit.until) return hit.operation;
+    const operation = frozen(resolveOperation(doc, operationId, now, options));
+    // The sunsets at or before `now` stay past, the later ones stay ahead, for now in [from, until).
+    const from = sunsets.findLast((at) => at <= now) ?? -Infinity;
+    const until = sunsets.find((at) => at > now) ?? Infinity;
+    resolved.set(operationId, { operation, from, until });
+    return operation;
+  };
+}
+
 export type ParameterValue = string | number | boolean;
 export type QueryValue = ParameterValue | ParameterValue[] | null | undefined;
 

@@ -50,8 +50,8 @@ export interface TransportDeps {
   siteUrl: string;
   fetch: typeof fetch;
   now: () => number;
-  /** A signal that aborts after `ms` (AbortSignal.timeout in production). */
-  timeoutSignal: (ms: number) => AbortSignal;
+  /** A signal that aborts after `ms`, for tests; without it each attempt runs a timer it clears when it ends. */
+  timeoutSignal?: (ms: number) => AbortSignal;
   /** Per attempt, until the whole body is read (a stream is exempt once its headers are in). */
   attemptTimeoutMs: number;
   maxBodyBytes: number;
@@ -100,25 +100,45 @@ export function callerHeaders(
   return out;
 }
 
-/** Aborts on the caller's signal or the attempt timeout; the timeout can be detached once a stream is open. */
-function attemptAbort(timeout: AbortSignal, caller: AbortSignal | undefined) {
+/**
+ * Aborts on the caller's signal or the attempt timeout; the timeout can be detached once a stream
+ * is open. The timeout is a plain timer, cleared when the attempt ends: AbortSignal.timeout and a
+ * listener on it cost some 10 µs per request, and these are paid on every page of a walk.
+ */
+function attemptAbort(
+  timeoutMs: number,
+  timeoutSignal: ((ms: number) => AbortSignal) | undefined,
+  caller: AbortSignal | undefined,
+) {
   const controller = new AbortController();
   let timedOut = false;
-  const onTimeout = () => {
+  const onTimeout = (reason: unknown) => {
     timedOut = true;
-    controller.abort(timeout.reason);
+    controller.abort(reason);
   };
   const onCaller = () => controller.abort(caller?.reason);
-  if (timeout.aborted) onTimeout();
-  else timeout.addEventListener('abort', onTimeout, { once: true });
+  let stopTimeout: () => void;
+  if (timeoutSignal) {
+    const timeout = timeoutSignal(timeoutMs);
+    const onTimeoutSignal = () => onTimeout(timeout.reason);
+    if (timeout.aborted) onTimeoutSignal();
+    else timeout.addEventListener('abort', onTimeoutSignal, { once: true });
+    stopTimeout = () => timeout.removeEventListener('abort', onTimeoutSignal);
+  } else {
+    const timer = setTimeout(
+      () => onTimeout(new DOMException('The attempt timed out.', 'TimeoutError')),
+      timeoutMs,
+    );
+    stopTimeout = () => clearTimeout(timer);
+  }
   if (caller?.aborted) onCaller();
   else caller?.addEventListener('abort', onCaller, { once: true });
   return {
     signal: controller.signal,
     timedOut: () => timedOut,
-    detachTimeout: () => timeout.removeEventListener('abort', onTimeout),
+    detachTimeout: stopTimeout,
     dispose: () => {
-      timeout.removeEventListener('abort', onTimeout);
+      stopTimeout();
       caller?.removeEventListener('abort', onCaller);
     },
   };
@@ -139,8 +159,13 @@ async function discardBody(response: Response): Promise<void> {
 export function createTransport(deps: TransportDeps): Transport {
   const { apiOrigin, now, gate } = deps;
 
+  // One document has one server URL: its origin is parsed once, not on every call.
+  let checkedServer: { url: string; origin: string } | undefined;
+
   function refuseForeignServer(operation: ResolvedOperation): void {
-    const serverOrigin = originOf(operation.serverUrl);
+    if (checkedServer?.url !== operation.serverUrl)
+      checkedServer = { url: operation.serverUrl, origin: originOf(operation.serverUrl) };
+    const serverOrigin = checkedServer.origin;
     if (serverOrigin === apiOrigin) return;
     throw new ApiError({
       kind: 'origin-refused',
@@ -166,7 +191,7 @@ export function createTransport(deps: TransportDeps): Transport {
     const { operation } = plan;
     const operationId = operation.operationId;
     await gate.waitTurn(operationId, plan.signal);
-    const abort = attemptAbort(deps.timeoutSignal(deps.attemptTimeoutMs), plan.signal);
+    const abort = attemptAbort(deps.attemptTimeoutMs, deps.timeoutSignal, plan.signal);
     let keepCallerSignal = false;
     try {
       let url = plan.url;
@@ -181,7 +206,8 @@ export function createTransport(deps: TransportDeps): Transport {
         if (bodyText !== undefined) headers.set('Content-Type', 'application/json');
         if (plan.idempotencyKey) headers.set('Idempotency-Key', plan.idempotencyKey);
         // Origin pinning: the key is attached only for this exact origin, checked on every hop.
-        if (key !== undefined && originOf(url) === apiOrigin) headers.set('Authorization', `Bearer ${key}`);
+        const requestOrigin = originOf(url);
+        if (key !== undefined && requestOrigin === apiOrigin) headers.set('Authorization', `Bearer ${key}`);
         // Nothing goes over plain http to a non-loopback host, whatever a redirect or document says.
         if (serviceUrlProblem(url) !== undefined) {
           throw new ApiError({
@@ -250,12 +276,13 @@ export function createTransport(deps: TransportDeps): Transport {
           continue;
         }
         // A fetch that followed a redirect on its own must not have left the origin either.
-        if (response.url && originOf(response.url) !== apiOrigin) {
+        const answerOrigin = response.url === url ? requestOrigin : response.url && originOf(response.url);
+        if (answerOrigin && answerOrigin !== apiOrigin) {
           await discardBody(response);
           throw new ApiError({
             kind: 'origin-refused',
             operationId,
-            message: `${operationId} was refused: its answer came from ${originOf(response.url)}, not the API origin ${apiOrigin}.`,
+            message: `${operationId} was refused: its answer came from ${answerOrigin}, not the API origin ${apiOrigin}.`,
           });
         }
         const result = await settle(plan, response, heldUntil);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api';
 import {
   API_ORIGIN,
@@ -111,6 +111,29 @@ describe('retries', () => {
     const result = await client.call('getAccount');
     expect(result.data.id).toBe('u1');
     expect(requests).toHaveLength(2);
+  });
+
+  it('without an injected timeout signal, the attempt runs its own timer: a hung attempt ends and is retried', async () => {
+    let calls = 0;
+    const { client, requests } = clientFor(
+      () => (++calls === 1 ? new Promise<Response>(() => undefined) : json(account)),
+      { timeoutSignal: undefined, attemptTimeoutMs: 20 },
+    );
+    const result = await client.call('getAccount');
+    expect(result.data.id).toBe('u1');
+    expect(requests).toHaveLength(2);
+  });
+
+  it("the attempt's own timer is cleared once the answer is read, so none is left per page", async () => {
+    vi.useFakeTimers();
+    try {
+      const { client } = clientFor(() => json(account), { timeoutSignal: undefined });
+      await client.call('getAccount');
+      await client.call('getAccount');
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('attempts that keep timing out end as a timeout naming the operation', async () => {

@@ -3,6 +3,7 @@ import {
   ApiError,
   buildOperationUrl,
   choosePageSize,
+  operationResolver,
   pageSizeBounds,
   parseOpenApiDocument,
   parseSunset,
@@ -194,6 +195,41 @@ describe('resolveOperation', () => {
   ])('refuses a document that is %s', async (_name, raw) => {
     const error = (await rejection(Promise.resolve().then(() => parseOpenApiDocument(raw)))) as ApiError;
     expect(error.kind).toBe('malformed-response');
+  });
+});
+
+describe('operationResolver', () => {
+  it('works an operation out once and hands back the same frozen answer', () => {
+    const resolve = operationResolver(doc(), { documentUrl });
+    const first = resolve('listPlaybooksLegacy', BEFORE_SUNSET);
+    expect(resolve('listPlaybooksLegacy', BEFORE_SUNSET - 60_000)).toBe(first);
+    expect(first).toEqual(resolveOperation(doc(), 'listPlaybooksLegacy', BEFORE_SUNSET, { documentUrl }));
+    expect(Object.isFrozen(first) && Object.isFrozen(first.warnings)).toBe(true);
+    expect(() => first.warnings.push('changed by a caller')).toThrow(TypeError);
+  });
+
+  it('answers anew when the clock crosses a sunset of the document, either way', () => {
+    // The replacement goes first (2025-06-30), the deprecated list itself later (2026-01-01).
+    const twoSunsets = doc((raw) => {
+      (raw.paths['/playbooks'].get as Record<string, unknown>)['x-sunset'] = '2025-06-30';
+      (raw.paths['/legacy/playbooks'].get as Record<string, unknown>)['x-sunset'] = '2026-01-01';
+    });
+    const resolve = operationResolver(twoSunsets, { documentUrl });
+    const between = Date.UTC(2025, 8, 1);
+    const after = Date.UTC(2026, 0, 2);
+    expect(resolve('listPlaybooksLegacy', BEFORE_SUNSET).operationId).toBe('listPlaybooks');
+    expect(resolve('listPlaybooksLegacy', between).operationId).toBe('listPlaybooksLegacy');
+    expect(thrown(() => resolve('listPlaybooksLegacy', after)).kind).toBe('sunset');
+    expect(resolve('listPlaybooksLegacy', between).operationId).toBe('listPlaybooksLegacy');
+    expect(resolve('listPlaybooksLegacy', BEFORE_SUNSET).operationId).toBe('listPlaybooks');
+  });
+
+  it('does not keep a refusal', () => {
+    const resolve = operationResolver(doc(), { documentUrl });
+    expect(thrown(() => resolve('deleteEverything', BEFORE_SUNSET)).kind).toBe('not-found');
+    expect(thrown(() => resolve('deleteEverything', BEFORE_SUNSET))).not.toBe(
+      thrown(() => resolve('deleteEverything', BEFORE_SUNSET)),
+    );
   });
 });
 

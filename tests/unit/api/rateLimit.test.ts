@@ -112,6 +112,13 @@ describe('RateLimit and RateLimit-Policy (structured fields)', () => {
   it('keeps quoted commas and semicolons inside one item', () => {
     expect(parseStructuredList('"a,b;c";r=1')).toEqual([{ name: 'a,b;c', params: { r: 1 } }]);
   });
+
+  it('keeps an escaped quote from ending a quoted item, and splits after it', () => {
+    expect(parseStructuredList('"a\\",b";r=1, "day";r=2;t=60')).toEqual([
+      { name: 'a",b', params: { r: 1 } },
+      { name: 'day', params: { r: 2, t: 60 } },
+    ]);
+  });
 });
 
 describe('retryAtFrom', () => {
@@ -190,6 +197,30 @@ describe('RateLimitGate', () => {
     });
     instance.observe(429, new Headers({ 'retry-after': '2' }));
     expect(instance.state().heldUntil).toBe(START + 2_000);
+  });
+
+  it('reads every response afresh: a repeated header counts from its own response, a changed one is re-read', () => {
+    const { instance, clock } = gate();
+    const headers = new Headers({
+      ratelimit: '"default";r=4;t=30',
+      'ratelimit-policy': '"default";q=120;w=60',
+    });
+    instance.observe(200, headers);
+    clock.advance(10_000);
+    instance.observe(200, headers);
+    expect(instance.state()).toMatchObject({ remaining: 4, quota: 120, resetAt: START + 40_000 });
+    instance.observe(
+      200,
+      new Headers({ ratelimit: '"default";r=3;t=5', 'ratelimit-policy': '"default";q=60;w=30' }),
+    );
+    expect(instance.state()).toMatchObject({
+      remaining: 3,
+      quota: 60,
+      windowSeconds: 30,
+      resetAt: START + 15_000,
+    });
+    instance.observe(200, headers);
+    expect(instance.state()).toMatchObject({ remaining: 4, quota: 120, windowSeconds: 60 });
   });
 
   it('holds back when nothing remains in the window instead of provoking a 429', async () => {

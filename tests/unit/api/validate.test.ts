@@ -110,6 +110,19 @@ describe('readJsonBody guards', () => {
     expect(error.message.startsWith('getStatus')).toBe(true);
   });
 
+  it('a body of broken UTF-8 leaves nothing behind for the next body (one shared decoder)', async () => {
+    const half = new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3]); // {"a":" then half of "é"
+    await rejection(readJsonBody(response(half, { 'content-type': 'application/json' }), 'getStatus'));
+    const rest = new Uint8Array([0xa9, 0x22, 0x7d]); // the other half of "é", then "}
+    const error = (await rejection(
+      readJsonBody(response(rest, { 'content-type': 'application/json' }), 'getStatus'),
+    )) as ApiError;
+    expect(error.message).toMatch(/UTF-8/);
+    expect(
+      await readJsonBody(response('{"a":"é"}', { 'content-type': 'application/json' }), 'getStatus'),
+    ).toEqual({ a: 'é' });
+  });
+
   it('refuses a body over the cap without reading it all (declared length)', async () => {
     const error = (await rejection(
       readJsonBody(
