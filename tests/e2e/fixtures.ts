@@ -126,6 +126,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           };
           await send('saveSettings', { serviceUrl, apiUrl });
           if (key) await send('saveApiKey', { key });
+          // Save starts the popup's snapshot read in the worker; openPopup joins it, so its
+          // requests are over before the test starts counting.
+          await send('openPopup', {});
         },
         { serviceUrl: sandbox.baseUrl, apiUrl: sandbox.apiUrl, key },
       );
