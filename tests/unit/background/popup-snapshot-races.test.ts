@@ -224,7 +224,9 @@ describe('a popup joining a revalidation under way', () => {
     await vi.waitFor(() => expect(seam.held.some((read) => read.what === 'list')).toBe(true));
     // …when the user corrects the API URL's path (same origin: the key stays bound to it).
     const movedApi = `${DEFAULT_SETTINGS.apiUrl.replace(/\/$/, '')}-moved`;
-    await dispatch('saveSettings', { apiUrl: movedApi });
+    expect(
+      await dispatch('saveSettings', { serviceUrl: DEFAULT_SETTINGS.serviceUrl, apiUrl: movedApi }),
+    ).toMatchObject({ ok: true });
     // The next popup opens right after that Save.
     const nextPopup = dispatch('openPopup', {}) as Promise<{ ok: boolean; value?: PopupOpened }>;
     await new Promise((resolve) => setTimeout(resolve, 20));
