@@ -131,6 +131,18 @@ async function answerAll(): Promise<void> {
   }
 }
 
+/** Saves a key and answers reads until the snapshot for it is written (the warm read Save starts). */
+async function saveKeyAndSettle(key: string): Promise<void> {
+  await dispatch('saveApiKey', { key });
+  await vi.waitFor(
+    async () => {
+      for (const read of seam.held.splice(0)) read.answer();
+      expect((await readPopupSnapshot())?.state.key.last4).toBe(key.slice(-4));
+    },
+    { timeout: 5000, interval: 10 },
+  );
+}
+
 /** Answers the held reads that match, leaving the others held. */
 function answerWhere(what: HeldRead['what'], tagPart: string): number {
   const matching = seam.held.filter((read) => read.what === what && read.tag.includes(tagPart));
@@ -152,17 +164,25 @@ async function snapshotTags(): Promise<string[]> {
 
 describe('reads of the side panel or popup under way when the key changes', () => {
   it("a first page read for key A and answered after key B was saved never lands in B's snapshot", async () => {
-    await dispatch('saveApiKey', { key: KEY_A });
-    await answerAll();
+    await saveKeyAndSettle(KEY_A);
     // The side panel (or a popup reload) asks for the default list with key A…
     const sidePanelRead = dispatch('listPlaybooks', { preferCache: false });
-    await vi.waitFor(() => expect(seam.held.some((read) => read.tag.includes(KEY_A))).toBe(true));
+    await vi.waitFor(() => expect(seam.held.some((read) => read.tag.includes(KEY_A))).toBe(true), {
+      timeout: 5000,
+    });
     // …and the user saves key B in the options page meanwhile; the warm read for B completes.
     await dispatch('saveApiKey', { key: KEY_B });
-    await vi.waitFor(() => expect(seam.held.some((read) => read.tag.includes(KEY_B))).toBe(true));
-    while (answerWhere('list', KEY_B) + answerWhere('account', KEY_B) > 0)
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    await vi.waitFor(async () => expect((await readPopupSnapshot())?.state.key.last4).toBe('BBBB'));
+    await vi.waitFor(() => expect(seam.held.some((read) => read.tag.includes(KEY_B))).toBe(true), {
+      timeout: 5000,
+    });
+    await vi.waitFor(
+      async () => {
+        answerWhere('list', KEY_B);
+        answerWhere('account', KEY_B);
+        expect((await readPopupSnapshot())?.state.key.last4).toBe('BBBB');
+      },
+      { timeout: 5000, interval: 10 },
+    );
     // Now key A's page arrives.
     answerWhere('list', KEY_A);
     await sidePanelRead;
@@ -173,17 +193,23 @@ describe('reads of the side panel or popup under way when the key changes', () =
   });
 
   it("an account read for key A and answered after key B was saved never lands in B's snapshot", async () => {
-    await dispatch('saveApiKey', { key: KEY_A });
-    await answerAll();
+    await saveKeyAndSettle(KEY_A);
     const overviewRead = dispatch('getOverview', {});
     await vi.waitFor(() =>
       expect(seam.held.some((read) => read.what === 'account' && read.tag.includes(KEY_A))).toBe(true),
     );
     await dispatch('saveApiKey', { key: KEY_B });
-    await vi.waitFor(() => expect(seam.held.some((read) => read.tag.includes(KEY_B))).toBe(true));
-    while (answerWhere('list', KEY_B) + answerWhere('account', KEY_B) > 0)
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    await vi.waitFor(async () => expect((await readPopupSnapshot())?.state.key.last4).toBe('BBBB'));
+    await vi.waitFor(() => expect(seam.held.some((read) => read.tag.includes(KEY_B))).toBe(true), {
+      timeout: 5000,
+    });
+    await vi.waitFor(
+      async () => {
+        answerWhere('list', KEY_B);
+        answerWhere('account', KEY_B);
+        expect((await readPopupSnapshot())?.state.key.last4).toBe('BBBB');
+      },
+      { timeout: 5000, interval: 10 },
+    );
     answerWhere('account', KEY_A);
     await overviewRead;
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -191,20 +217,26 @@ describe('reads of the side panel or popup under way when the key changes', () =
   });
 
   it("the snapshot does not outlive the key's removal when a fresh page lands during the removal", async () => {
-    await dispatch('saveApiKey', { key: KEY_A });
-    await answerAll();
+    await saveKeyAndSettle(KEY_A);
     const sidePanelRead = dispatch('listPlaybooks', { preferCache: false });
-    await vi.waitFor(() => expect(seam.held.some((read) => read.tag.includes(KEY_A))).toBe(true));
+    await vi.waitFor(() => expect(seam.held.some((read) => read.tag.includes(KEY_A))).toBe(true), {
+      timeout: 5000,
+    });
     // The page arrives; the snapshot update then checks the binding (fingerprint of key A)…
     let openGate: () => void = () => undefined;
     seam.fingerprintGate = new Promise((resolve) => (openGate = resolve));
     answerWhere('list', KEY_A);
     await sidePanelRead;
-    await vi.waitFor(() => expect(seam.atGate).toBe(1));
+    await vi.waitFor(() => expect(seam.atGate).toBe(1), { timeout: 5000 });
     // …while the user removes the key, and the warm read for "no key" completes.
     await dispatch('removeApiKey', {});
-    await answerAll();
-    await vi.waitFor(async () => expect((await readPopupSnapshot())?.state.key.set).toBe(false));
+    await vi.waitFor(
+      async () => {
+        answerWhere('account', 'key=none');
+        expect((await readPopupSnapshot())?.state.key.set).toBe(false);
+      },
+      { timeout: 5000, interval: 10 },
+    );
     openGate();
     seam.fingerprintGate = undefined;
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -217,8 +249,7 @@ describe('reads of the side panel or popup under way when the key changes', () =
 
 describe('a popup joining a revalidation under way', () => {
   it('never joins one started before the API URL moved: its rows were read from the old API', async () => {
-    await dispatch('saveApiKey', { key: KEY_A });
-    await answerAll();
+    await saveKeyAndSettle(KEY_A);
     // A popup's revalidation is under way against the API URL saved now…
     const firstPopup = dispatch('openPopup', {});
     await vi.waitFor(() => expect(seam.held.some((read) => read.what === 'list')).toBe(true));
