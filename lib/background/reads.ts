@@ -118,9 +118,10 @@ async function overview(refresh: boolean, mayDiscover = true): Promise<ServiceOv
 
 export function registerReadHandlers(registry: HandlerRegistry): void {
   registry.register('listPlaybooks', async ({ visibility, cursor, preferCache }) => {
+    const readAt = snapshotGeneration();
     const page = await playbookPage('listPlaybooks', { visibility, cursor }, preferCache ?? false);
     // A fresh first page of the popup's default list is what its snapshot holds.
-    if (page.source === 'network' && !visibility && !cursor) updateSnapshot({ page });
+    if (page.source === 'network' && !visibility && !cursor) updateSnapshot({ page }, readAt);
     return page;
   });
   registry.register('listPublicPlaybooks', ({ cursor }) =>
@@ -140,8 +141,9 @@ export function registerReadHandlers(registry: HandlerRegistry): void {
   });
   registry.register('openPopup', () => openPopup());
   registry.register('getOverview', async ({ refresh }) => {
+    const readAt = snapshotGeneration();
     const fresh = await overview(refresh ?? false);
-    updateSnapshot({ overview: fresh });
+    updateSnapshot({ overview: fresh }, readAt);
     return fresh;
   });
   registry.register('testConnection', () => overview(true));
@@ -183,13 +185,13 @@ async function currentBinding(serviceUrl: string): Promise<string> {
 }
 
 /** Fresh data from another handler goes into the snapshot too, if it was read for the same service and key. */
-function updateSnapshot(change: Partial<Pick<PopupSnapshot, 'page' | 'overview'>>): void {
+function updateSnapshot(change: Partial<Pick<PopupSnapshot, 'page' | 'overview'>>, readAt: number): void {
   (async () => {
     const snapshot = await readPopupSnapshot();
     if (!snapshot) return;
     if (snapshot.binding !== (await currentBinding((await getSettings()).serviceUrl)))
       return clearPopupSnapshot();
-    await writePopupSnapshot({ ...snapshot, ...change, savedAt: Date.now() });
+    await writePopupSnapshot({ ...snapshot, ...change, savedAt: Date.now() }, readAt);
   })().catch((error: unknown) => log.warn('popup.snapshot-update-failed', { error }));
 }
 
@@ -215,7 +217,7 @@ function discoverLater(): void {
 }
 
 /** The revalidation under way, and the service and key it reads for: a popup opened meanwhile joins it. */
-let revalidating: { binding: string; answer: Promise<PopupOpened> } | undefined;
+let revalidating: { binding: string; readAt: number; answer: Promise<PopupOpened> } | undefined;
 
 /**
  * The popup's revalidation: state, first page, status and account read in parallel, saved as its
@@ -226,9 +228,9 @@ async function openPopup(): Promise<PopupOpened> {
   const readAt = snapshotGeneration();
   const state = await readAppState();
   const binding = await currentBinding(state.settings.serviceUrl);
-  if (revalidating?.binding === binding) return revalidating.answer;
+  if (revalidating?.binding === binding && revalidating.readAt === readAt) return revalidating.answer;
   const answer = revalidate(state, binding, readAt);
-  const mine = { binding, answer };
+  const mine = { binding, readAt, answer };
   revalidating = mine;
   const done = () => {
     if (revalidating === mine) revalidating = undefined;

@@ -192,7 +192,8 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
           answered = true;
           show(fresh, false);
           if (fresh.pageError) fail(new MessageError(fresh.pageError));
-          else if (!fresh.page && live()) setList((current) => ({ ...current, loading: false }));
+          else if (!fresh.page && fresh.state.key.set && live())
+            setList((current) => ({ ...current, loading: false }));
         },
         (error: unknown) => {
           failure = error;
