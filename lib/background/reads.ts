@@ -9,7 +9,6 @@ import { keyFingerprint } from '@/lib/store/apiKey';
 import { getSettings } from '@/lib/store/settings';
 import { discover, lastDiscoveryReport, readCache, serviceClient } from '@/lib/api/service';
 import {
-  clearPopupSnapshot,
   dropPopupSnapshot,
   readPopupSnapshot,
   snapshotGeneration,
@@ -189,8 +188,9 @@ function updateSnapshot(change: Partial<Pick<PopupSnapshot, 'page' | 'overview'>
   (async () => {
     const snapshot = await readPopupSnapshot();
     if (!snapshot) return;
+    // Another binding's record goes; a revalidation under way for this one may still save.
     if (snapshot.binding !== (await currentBinding((await getSettings()).serviceUrl)))
-      return clearPopupSnapshot();
+      return dropPopupSnapshot();
     await writePopupSnapshot({ ...snapshot, ...change, savedAt: Date.now() }, readAt);
   })().catch((error: unknown) => log.warn('popup.snapshot-update-failed', { error }));
 }

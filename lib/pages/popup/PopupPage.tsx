@@ -171,7 +171,18 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
           setOverviewLoading(false);
         }
         setOutbox(snapshot.outbox);
-        if (snapshot.page && live()) apply(saved ? savedCopy(snapshot.page) : snapshot.page, false);
+        const first = snapshot.page;
+        if (!first || !live()) return;
+        // Paged further already: the first page's rows are refreshed in place, the later ones stay.
+        if (pages.current > 1)
+          setList((current) => ({
+            ...current,
+            items: mergeInPlace(current.items, first.items),
+            source: first.source,
+            fetchedAt: first.fetchedAt,
+            staleReason: first.staleReason,
+          }));
+        else apply(saved ? savedCopy(first) : first, false);
       };
       if (!initialSnapshot)
         (snapshotRead ?? readPopupSnapshotOnce()).then(

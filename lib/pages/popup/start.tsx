@@ -1,4 +1,5 @@
 import { render } from 'preact';
+import { log } from '@/lib/log';
 import { sendMessage } from '@/lib/messaging/client';
 import type { PopupOpened } from '@/lib/messaging/protocol';
 import { readPopupSnapshotOnce, type PopupSnapshot } from '@/lib/store/snapshot';
@@ -30,13 +31,29 @@ export async function startPopup(container: HTMLElement): Promise<void> {
     opening = sendMessage('openPopup', {});
     answered = await within(opening, ANSWER_WAIT_MS);
   }
-  render(
-    <PopupPage
-      snapshotRead={snapshotRead}
-      initialSnapshot={snapshot ?? answered}
-      initialIsFresh={answered !== undefined}
-      opening={opening}
-    />,
-    container,
-  );
+  try {
+    render(
+      <PopupPage
+        snapshotRead={snapshotRead}
+        initialSnapshot={snapshot ?? answered}
+        initialIsFresh={answered !== undefined}
+        opening={opening}
+      />,
+      container,
+    );
+  } catch (error) {
+    // A saved record this build cannot draw (an older shape): start again without it, in a fresh
+    // element, and let the worker's answer replace the record.
+    log.warn('popup.snapshot-unusable', { error });
+    const fresh = document.createElement(container.tagName);
+    fresh.id = container.id;
+    container.replaceWith(fresh);
+    render(
+      <PopupPage
+        snapshotRead={Promise.resolve(undefined)}
+        opening={opening ?? sendMessage('openPopup', {})}
+      />,
+      fresh,
+    );
+  }
 }

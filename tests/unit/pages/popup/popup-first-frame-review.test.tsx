@@ -82,8 +82,7 @@ describe('popup first frame (review)', () => {
     await screen.findByRole('button', { name: 'Public one' });
   });
 
-  // Review finding (not fixed): it.fails documents the bug; make it `it` with the fix.
-  it.fails('a saved record the current build cannot draw still lets the worker replace it', async () => {
+  it('a saved record the current build cannot draw still lets the worker replace it', async () => {
     // A record that passes the shape check but not the row (e.g. written by an older build).
     const odd = { ...playbook('x', 'Odd'), tickers: undefined } as unknown as Playbook;
     await writePopupSnapshot(opened(keyed, { page: page([odd]) }));
@@ -95,28 +94,24 @@ describe('popup first frame (review)', () => {
     expect(worker.received.map((message) => message.type)).toContain('openPopup');
   });
 
-  // Review finding (not fixed, older than issue 14): it.fails documents the bug; make it `it` with the fix.
-  it.fails(
-    'rows fetched with Load more on a snapshot paint are not dropped when the fresh first page lands',
-    async () => {
-      const answer = held<PopupOpened>();
-      serveMessages({
-        ...base,
-        openPopup: () => answer.promise,
-        listPlaybooks: ({ cursor }) =>
-          cursor === 'c1' ? page([playbook('b', 'Second page row')]) : page([playbook('a', 'First')]),
-      });
-      const snapshot = opened(keyed, {
-        page: page([playbook('a', 'First')], { nextCursor: 'c1', hasMore: true }),
-      });
-      render(<PopupPage initialSnapshot={snapshot} />);
-      fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
-      await screen.findByRole('button', { name: 'Second page row' });
-      answer.release(
-        opened(keyed, { page: page([playbook('a', 'First')], { nextCursor: 'c1', hasMore: true }) }),
-      );
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(screen.queryByRole('button', { name: 'Second page row' })).not.toBeNull();
-    },
-  );
+  it('rows fetched with Load more on a snapshot paint are not dropped when the fresh first page lands', async () => {
+    const answer = held<PopupOpened>();
+    serveMessages({
+      ...base,
+      openPopup: () => answer.promise,
+      listPlaybooks: ({ cursor }) =>
+        cursor === 'c1' ? page([playbook('b', 'Second page row')]) : page([playbook('a', 'First')]),
+    });
+    const snapshot = opened(keyed, {
+      page: page([playbook('a', 'First')], { nextCursor: 'c1', hasMore: true }),
+    });
+    render(<PopupPage initialSnapshot={snapshot} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await screen.findByRole('button', { name: 'Second page row' });
+    answer.release(
+      opened(keyed, { page: page([playbook('a', 'First')], { nextCursor: 'c1', hasMore: true }) }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByRole('button', { name: 'Second page row' })).not.toBeNull();
+  });
 });
