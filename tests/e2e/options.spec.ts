@@ -72,21 +72,23 @@ test('changing the service URL clears what was cached from the old service', asy
   await expect(first.list.getByRole('listitem')).toHaveCount(20);
   await first.page.close();
 
-  // Away to another service (the same sandbox under another origin) and back: a cache that
-  // survived the switch would come back with the old URL.
-  const other = sandbox.baseUrl.replace('127.0.0.1', 'localhost');
-  const options = new OptionsPage(await extension.open('options.html'));
-  for (const serviceUrl of [other, sandbox.baseUrl]) {
-    await options.serviceUrl.fill(serviceUrl);
-    await options.save.click();
-    await expect(options.status).toHaveText(
-      'Saved. Everything cached from the previous service was cleared.',
-    );
-    await expect(options.save).toBeEnabled();
-  }
-
-  sandbox.setFaults({ resetConnection: 99 });
+  // The API is down from here on, so nothing can be read anew (not even the snapshot read each
+  // Save starts): any row the popup shows afterwards would have survived the switch.
+  sandbox.setFaults({ resetConnection: 999 });
   try {
+    // Away to another service (the same sandbox under another origin) and back: a cache that
+    // survived the switch would come back with the old URL.
+    const other = sandbox.baseUrl.replace('127.0.0.1', 'localhost');
+    const options = new OptionsPage(await extension.open('options.html'));
+    for (const serviceUrl of [other, sandbox.baseUrl]) {
+      await options.serviceUrl.fill(serviceUrl);
+      await options.save.click();
+      await expect(options.status).toHaveText(
+        'Saved. Everything cached from the previous service was cleared.',
+      );
+      await expect(options.save).toBeEnabled();
+    }
+
     const popup = new PopupPage(await extension.open('popup.html'));
     // With the network down, a surviving cache would show 20 rows; a cleared one shows the failure.
     await expect(popup.page.getByRole('alert')).toContainText('could not be reached', { timeout: 30_000 });
