@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Plugin } from 'vite';
+import type { Argument, Expression, Program } from '@oxc-project/types';
+import { parseAst, type Plugin } from 'vite';
 
 /**
- * Two swaps in the MCP SDK as the extension bundles it, both for size; tests/unit/mcp/workerBuild.test.ts
+ * Four changes to the MCP SDK as the extension bundles it, all for size; tests/unit/mcp/workerBuild.test.ts
  * runs the client built this way.
  *
  * 1. `@modelcontextprotocol/client/_shims` is lib/mcp/sdkShims.ts: the SDK's browser shim makes
@@ -17,6 +18,19 @@ import type { Plugin } from 'vite';
  * lib/mcp/sdkWithoutOAuth.ts, so the bundler drops the rest; every other import is the SDK's own.
  * COMPAT(@modelcontextprotocol/client-2): if index.mjs stops importing the four from one
  * `public-*.mjs` chunk, the build fails here, on purpose.
+ *
+ * 3. The SDK's dist files build ~180 zod schemas at module level (`const XSchema = z.object(…)…`);
+ * the bundler keeps every one, not knowing zod's methods are pure. pureZodSchemas marks each
+ * initializer that is nothing but zod calls on the `z` namespace pure, so the unused ones go.
+ * A dropped schema's `.describe()` entry in zod's global registry goes with it: only JSON Schema
+ * conversion reads that registry, and the extension has none (build/zodWithoutJsonSchema.ts).
+ *
+ * 4. That alone drops nothing: the SDK's `specTypeSchemas`/`isSpecType` registry reaches every
+ * schema at module level, and the Client reads one guard of it (`isSpecType.Implementation`).
+ * specTypeRegistryOnDemand builds the registry only where it is read; clientWithoutSpecTypeRegistry
+ * gives the Client that one guard straight from the schema, exactly as the registry defines it.
+ * COMPAT(@modelcontextprotocol/client-2): if the registry or the Client's one read changes shape,
+ * the build fails here, on purpose.
  */
 export const OAUTH_ENTRY_POINTS = [
   'isOAuthClientProvider',
@@ -67,6 +81,18 @@ export function slimMcpSdk(): Plugin {
       chunks.set(id, { index: importer, chunk: source });
       return id;
     },
+    transform(code, id) {
+      if (!SDK_DIST.test(id)) return null;
+      try {
+        let slimmed = code;
+        if (SDK_SRC_CHUNK.test(id)) slimmed = specTypeRegistryOnDemand(slimmed);
+        if (SDK_PUBLIC_CHUNK.test(id)) slimmed = clientWithoutSpecTypeRegistry(slimmed);
+        slimmed = pureZodSchemas(slimmed).code;
+        return slimmed === code ? null : { code: slimmed, map: null };
+      } catch (error) {
+        this.error(`${(error as Error).message} (${id}): update build/mcpSdk.ts`);
+      }
+    },
     load(id) {
       const found = chunks.get(id);
       if (!found) return null;
@@ -81,4 +107,156 @@ export function slimMcpSdk(): Plugin {
       }
     },
   };
+}
+
+const SDK_DIST = /[\\/]@modelcontextprotocol[\\/](client|core)[\\/]dist[\\/][^\\/]+\.mjs$/;
+const SDK_SRC_CHUNK = /[\\/]@modelcontextprotocol[\\/]client[\\/]dist[\\/]src-[\w-]+\.mjs$/;
+const SDK_PUBLIC_CHUNK = /[\\/]@modelcontextprotocol[\\/]client[\\/]dist[\\/]public-[\w-]+\.mjs$/;
+const PURE = '/* @__PURE__ */';
+/** `z.<name>` calls with an effect beyond the schema they return: never marked. */
+const ZOD_EFFECTS = new Set(['config', 'setErrorMap']);
+/** `z.<namespace>.<name>` namespaces of schema builders. */
+const ZOD_BUILDER_NAMESPACES = new Set(['iso', 'coerce']);
+/** Schema methods that validate (may throw): a top-level call to one is not a definition. */
+const VALIDATING_METHOD = /^(?:safe)?(?:parse|encode|decode)(?:Async)?$|^spa$/;
+
+/**
+ * The module with every top-level `const X = <zod schema>` initializer wrapped in a pure
+ * arrow call, so the bundler drops the schemas nothing reads. An initializer qualifies only if
+ * it is calls on the module's `import * as z from "zod…"` namespace (or on schemas defined so
+ * above), with arguments that are literals, bindings, functions, object and array literals of
+ * those, `...schema.shape` spreads, or such calls again: nothing else runs while it is built.
+ */
+export function pureZodSchemas(code: string): { code: string; schemas: string[] } {
+  const program: Program = parseAst(code);
+  const namespace = zodNamespace(program);
+  if (!namespace) return { code, schemas: [] };
+  const schemas = new Set<string>();
+
+  const onZod = (node: Expression): boolean =>
+    node.type === 'Identifier'
+      ? node.name === namespace
+      : node.type === 'MemberExpression' &&
+        !node.computed &&
+        node.object.type === 'Identifier' &&
+        node.object.name === namespace &&
+        node.property.type === 'Identifier' &&
+        ZOD_BUILDER_NAMESPACES.has(node.property.name);
+
+  const isSchema = (node: Expression): boolean => {
+    if (node.type === 'Identifier') return schemas.has(node.name);
+    if (node.type !== 'CallExpression' || node.optional) return false;
+    const callee = node.callee;
+    if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier')
+      return false;
+    const name = callee.property.name;
+    const built = onZod(callee.object)
+      ? !ZOD_EFFECTS.has(name)
+      : isSchema(callee.object) && !VALIDATING_METHOD.test(name);
+    return built && node.arguments.every(isInert);
+  };
+
+  const isShape = (node: Expression): boolean =>
+    node.type === 'MemberExpression' &&
+    !node.computed &&
+    node.property.type === 'Identifier' &&
+    node.property.name === 'shape' &&
+    isSchema(node.object);
+
+  const isInert = (node: Argument | null): boolean => {
+    if (!node) return false;
+    switch (node.type) {
+      case 'Literal':
+      case 'Identifier':
+      case 'ArrowFunctionExpression':
+      case 'FunctionExpression':
+        return true;
+      case 'TemplateLiteral':
+        return node.expressions.every(isInert);
+      case 'UnaryExpression':
+        return node.operator !== 'delete' && isInert(node.argument);
+      case 'ArrayExpression':
+        return node.elements.every((element) => element?.type !== 'SpreadElement' && isInert(element));
+      case 'ObjectExpression':
+        return node.properties.every((property) =>
+          property.type === 'SpreadElement'
+            ? isShape(property.argument)
+            : (!property.computed || property.key.type === 'Identifier' || property.key.type === 'Literal') &&
+              isInert(property.value),
+        );
+      default:
+        return node.type !== 'SpreadElement' && isSchema(node);
+    }
+  };
+
+  const edits: { at: number; text: string }[] = [];
+  for (const statement of program.body) {
+    const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement;
+    if (declaration?.type !== 'VariableDeclaration' || declaration.kind !== 'const') continue;
+    for (const declarator of declaration.declarations) {
+      const { id, init } = declarator;
+      if (id.type !== 'Identifier' || !init || init.type !== 'CallExpression' || !isSchema(init)) continue;
+      schemas.add(id.name);
+      edits.push({ at: init.start, text: `${PURE} (() => ` }, { at: init.end, text: ')()' });
+    }
+  }
+  let marked = code;
+  for (const { at, text } of edits.reverse()) marked = marked.slice(0, at) + text + marked.slice(at);
+  return { code: marked, schemas: [...schemas] };
+}
+
+/** The local name of `import * as z from "zod" | "zod/v4"`, if the module has one. */
+function zodNamespace(program: Program): string | undefined {
+  for (const statement of program.body) {
+    if (statement.type !== 'ImportDeclaration' || !/^zod(?:\/v4)?$/.test(statement.source.value)) continue;
+    for (const specifier of statement.specifiers)
+      if (specifier.type === 'ImportNamespaceSpecifier') return specifier.local.name;
+  }
+  return undefined;
+}
+
+const REGISTRATION =
+  'for (const key of SPEC_SCHEMA_KEYS) register(key, schemas_exports[key]);\nfor (const [key, schema] of Object.entries(authSchemas)) register(key, schema);\n';
+const FROZEN = (name: string) => `const ${name} = Object.freeze(_${name});`;
+const REGISTERED = (name: string) => `const ${name} = ${PURE} registeredSpecTypes(_${name});`;
+const ON_DEMAND = `let specTypesRegistered = false;
+function registeredSpecTypes(registry) {
+\tif (!specTypesRegistered) {
+\t\tspecTypesRegistered = true;
+\t\t${REGISTRATION.trimEnd().replace('\n', '\n\t\t')}
+\t}
+\treturn Object.freeze(registry);
+}
+`;
+
+/**
+ * src-*.mjs with the spec-type registry filled by the first of its two frozen views to be
+ * built, at the same point of module evaluation as before; each view is a pure call, so the
+ * bundler drops the registry (and the schemas only it reaches) when neither is read.
+ */
+export function specTypeRegistryOnDemand(source: string): string {
+  const views = ['specTypeSchemas', 'isSpecType'];
+  const found = [REGISTRATION, ...views.map(FROZEN)].filter((text) => source.split(text).length === 2);
+  if (found.length !== 3)
+    throw new Error('src-*.mjs no longer registers spec types as build/mcpSdk.ts expects');
+  let rewritten = source.replace(REGISTRATION, ON_DEMAND);
+  for (const view of views) rewritten = rewritten.replace(FROZEN(view), REGISTERED(view));
+  return rewritten;
+}
+
+const GUARD_READ = 'isSpecType.Implementation(fromMeta)';
+const CORE = '@modelcontextprotocol/core/internal';
+
+/**
+ * public-*.mjs (the Client) with its one spec-type guard read made what the registry makes it,
+ * `(v) => ImplementationSchema.safeParse(v).success`, on the same schema from core.
+ */
+export function clientWithoutSpecTypeRegistry(source: string): string {
+  const reads = source.match(/(?<!\bas )\bisSpecType\b/g) ?? [];
+  if (reads.length !== 1 || source.split(GUARD_READ).length !== 2)
+    throw new Error('public-*.mjs no longer reads the spec-type registry only as build/mcpSdk.ts expects');
+  return (
+    `import { ImplementationSchema as ImplementationSpecTypeSchema } from ${JSON.stringify(CORE)};\n` +
+    source.replace(GUARD_READ, 'ImplementationSpecTypeSchema.safeParse(fromMeta).success')
+  );
 }

@@ -1,11 +1,18 @@
-/** Discovery's public surface: what the background wiring and the API client import. */
-export { runDiscovery, getOpenApiDocument, DiscoveryDocumentError } from './run';
+/** Discovery's public surface: what the background wiring, the API client and the side panel import. */
+export {
+  runDiscovery,
+  getOpenApiDocument,
+  DiscoveryDocumentError,
+  isCurrentDiscoveryReport,
+  pricingSource,
+} from './run';
 export type {
   DiscoveryReport,
   DiscoveryStep,
   DiscoveryStepStatus,
   DiscoverySkill,
   DiscoveryDocuments,
+  MarkdownSource,
   DiscoveryOptions,
   OpenApiDocument,
   OpenApiFetchDeps,

@@ -16,10 +16,8 @@ import {
   type FetchLike,
 } from './fetchDocument';
 import { parseLlmsTxt, type LlmsTxt } from './llmsTxt';
-import { markdownToSafeBlocks, type SafeBlock } from './markdown';
 import { parseMcpCard, type McpCard } from './mcpCard';
 import { checkOpenApiDocument, type OpenApiSummary } from './openapi';
-import { parsePricingTable, type PricingRow } from './pricing';
 import { parseSkillMarkdown, parseSkillsIndex, type SkillIndexEntry } from './skills';
 import { documentUrlFor, normalizeBaseUrl } from './urls';
 import { verifySkillDigest, type SkillVerification } from './verify';
@@ -43,23 +41,32 @@ export interface DiscoverySkill {
   description: string;
   url: string;
   verification: SkillVerification;
-  /** Present only for a verified skill whose SKILL.md parsed. */
-  body?: SafeBlock[];
+  /** Present only for a verified skill whose SKILL.md parsed: its body, after the front matter. */
+  body?: MarkdownSource;
   error?: string;
+}
+
+/**
+ * A Markdown document as fetched (already bounded by the fetch) with the URL its relative links
+ * resolve against. The worker stores the text; the side panel turns it into blocks when it shows
+ * it (lib/discovery/markdown.ts, pricing.ts), so the Markdown lexer stays out of the worker.
+ */
+export interface MarkdownSource {
+  text: string;
+  baseUrl: string;
 }
 
 export interface DiscoveryDocuments {
   llms: LlmsTxt | null;
   llmsFull: LlmsTxt | null;
   developersLlms: LlmsTxt | null;
-  pricing: PricingRow[] | null;
   agentCard: AgentCard | null;
   mcpCard: McpCard | null;
   /** Where the MCP client connects: the card's endpoint, else the contract's `/mcp`. */
   mcpEndpoint: string;
   skills: DiscoverySkill[];
-  /** Render-ready blocks of every Markdown document, keyed by contract path (`/auth.md`). */
-  markdown: Record<string, SafeBlock[]>;
+  /** Every Markdown document (pricing included: pricingSource), keyed by contract path (`/auth.md`). */
+  markdownSources: Record<string, MarkdownSource>;
   openapi?: unknown;
   openapiSummary?: OpenApiSummary;
 }
@@ -70,6 +77,24 @@ export interface DiscoveryReport {
   finishedAt: string;
   steps: DiscoveryStep[];
   documents: DiscoveryDocuments;
+}
+
+/**
+ * Whether a stored report has this shape: one stored before the worker stopped converting
+ * Markdown has `markdown` blocks and pricing rows instead, and is treated as no report.
+ */
+export function isCurrentDiscoveryReport(
+  report: DiscoveryReport | null | undefined,
+): report is DiscoveryReport {
+  const sources: unknown = report?.documents?.markdownSources;
+  return typeof sources === 'object' && sources !== null;
+}
+
+const PRICING_PATH = DISCOVERY_DOCUMENTS.find((document) => document.format === 'pricing')?.path ?? '';
+
+/** The pricing document as fetched, if it was. */
+export function pricingSource(documents: DiscoveryDocuments): MarkdownSource | null {
+  return documents.markdownSources[PRICING_PATH] ?? null;
 }
 
 export interface DiscoveryDeps {
@@ -204,7 +229,7 @@ async function runSkill(context: RunContext, entry: SkillIndexEntry): Promise<vo
       }
       const parsed = parseSkillMarkdown(document.body);
       skill.description = parsed.description || entry.description;
-      skill.body = markdownToSafeBlocks(parsed.body, document.baseUrl);
+      skill.body = { text: parsed.body, baseUrl: document.baseUrl };
     },
   ).then((fetched) => {
     if (fetched.body === null) {
@@ -248,15 +273,11 @@ async function runDocument(context: RunContext, definition: DiscoveryDocument): 
         documents.openapi = json;
       });
       return;
+    // Stored as fetched: the side panel reads the plans out of it (pricingSource).
     case 'pricing':
-      await runStep(context, step, (doc) => {
-        documents.markdown[definition.path] = markdownToSafeBlocks(doc.body, doc.baseUrl);
-        documents.pricing = parsePricingTable(doc.body, doc.baseUrl);
-      });
-      return;
     case 'markdown':
       await runStep(context, step, (doc) => {
-        documents.markdown[definition.path] = markdownToSafeBlocks(doc.body, doc.baseUrl);
+        documents.markdownSources[definition.path] = { text: doc.body, baseUrl: doc.baseUrl };
       });
       return;
     case 'mcp-card': {
@@ -314,12 +335,11 @@ export async function runDiscovery(options: DiscoveryOptions): Promise<Discovery
       llms: null,
       llmsFull: null,
       developersLlms: null,
-      pricing: null,
       agentCard: null,
       mcpCard: null,
       mcpEndpoint: documentUrlFor(baseUrl, '/mcp'),
       skills: [],
-      markdown: {},
+      markdownSources: {},
     },
   };
   const startedAt = new Date(now()).toISOString();

@@ -1,8 +1,10 @@
 import type { ComponentChildren } from 'preact';
+import { useMemo } from 'preact/hooks';
 import type { DeprecationNotice } from '@/lib/api/deprecations';
 import type { DiscoveryReport, DiscoveryStep } from '@/lib/discovery';
 import type { LlmsTxt } from '@/lib/discovery/llmsTxt';
 import type { SkillVerification } from '@/lib/discovery/verify';
+import { shownDocuments, type ShownDocuments } from './discoveryDocuments';
 import { SafeMarkdown, safeHref } from './SafeMarkdown';
 import { ErrorMessage } from '@/components/ErrorMessage';
 
@@ -67,9 +69,14 @@ function LlmsSections({ llms }: { llms: LlmsTxt }) {
   );
 }
 
-function StepContent({ step, report }: { step: DiscoveryStep; report: DiscoveryReport }) {
+interface ReportProps {
+  report: DiscoveryReport;
+  shown: ShownDocuments;
+}
+
+function StepContent({ step, report, shown }: ReportProps & { step: DiscoveryStep }) {
   const { documents } = report;
-  const blocks = documents.markdown[pathOf(step.url)];
+  const blocks = shown.markdown.get(pathOf(step.url));
   if (blocks) return <SafeMarkdown blocks={blocks} headingOffset={3} />;
   if (step.id === 'llms' && documents.llms) return <LlmsSections llms={documents.llms} />;
   if (step.id === 'llms-full' && documents.llmsFull) return <LlmsSections llms={documents.llmsFull} />;
@@ -87,9 +94,9 @@ function StepContent({ step, report }: { step: DiscoveryStep; report: DiscoveryR
   return null;
 }
 
-function hasContent(step: DiscoveryStep, report: DiscoveryReport): boolean {
+function hasContent(step: DiscoveryStep, { report, shown }: ReportProps): boolean {
   const { documents } = report;
-  if (documents.markdown[pathOf(step.url)]) return true;
+  if (shown.markdown.has(pathOf(step.url))) return true;
   if (step.id === 'llms') return Boolean(documents.llms);
   if (step.id === 'llms-full') return Boolean(documents.llmsFull);
   if (step.id === 'developers-llms') return Boolean(documents.developersLlms);
@@ -102,10 +109,17 @@ function statusClass(status: DiscoveryStep['status']): string {
   return 'ok';
 }
 
-function Timeline({ report }: { report: DiscoveryReport }) {
+/** The step as shown: a fetched pricing document without a plan table is invalid, as the run used to mark it. */
+function shownStep(step: DiscoveryStep, shown: ShownDocuments): DiscoveryStep {
+  if (step.id !== 'pricing' || step.status !== 'ok' || !shown.pricingError) return step;
+  return { ...step, status: 'invalid', error: shown.pricingError };
+}
+
+function Timeline({ report, shown }: ReportProps) {
   return (
     <ol aria-label="Discovery run" class="timeline">
-      {report.steps.map((step) => {
+      {report.steps.map((reported) => {
+        const step = shownStep(reported, shown);
         return (
           <li key={step.id} class="card">
             <div class="row">
@@ -118,10 +132,10 @@ function Timeline({ report }: { report: DiscoveryReport }) {
               </span>
             </div>
             {step.error ? <p class="error">{step.error}</p> : null}
-            {hasContent(step, report) ? (
+            {hasContent(step, { report, shown }) ? (
               <details>
                 <summary>Read {step.title}</summary>
-                <StepContent step={step} report={report} />
+                <StepContent step={step} report={report} shown={shown} />
               </details>
             ) : null}
           </li>
@@ -131,8 +145,8 @@ function Timeline({ report }: { report: DiscoveryReport }) {
   );
 }
 
-function Pricing({ report }: { report: DiscoveryReport }) {
-  const rows = report.documents.pricing;
+function Pricing({ shown }: { shown: ShownDocuments }) {
+  const rows = shown.pricing;
   if (!rows || rows.length === 0) return null;
   return (
     <section aria-label="Pricing" class="stack">
@@ -181,7 +195,7 @@ function AgentCardSection({ report }: { report: DiscoveryReport }) {
   );
 }
 
-function Skills({ report }: { report: DiscoveryReport }) {
+function Skills({ report, shown }: ReportProps) {
   const skills = report.documents.skills;
   if (skills.length === 0) return null;
   return (
@@ -200,10 +214,10 @@ function Skills({ report }: { report: DiscoveryReport }) {
             {skill.error ? <p class="error">{skill.error}</p> : null}
             {skill.verification !== 'verified' ? (
               <p class="warn">Not shown: its content does not match what the index promises.</p>
-            ) : skill.body ? (
+            ) : shown.skillBodies.has(skill.name) ? (
               <details>
                 <summary>Read {skill.name}</summary>
-                <SafeMarkdown blocks={skill.body} headingOffset={3} />
+                <SafeMarkdown blocks={shown.skillBodies.get(skill.name) ?? []} headingOffset={3} />
               </details>
             ) : null}
           </li>
@@ -272,6 +286,7 @@ function Deprecations({ deprecations }: { deprecations: DeprecationNotice[] }) {
 
 /** Everything the service publishes, in the order discovery read it. */
 export function DiscoveryView({ report, running, error, deprecations, onRun, mcpTools }: DiscoveryViewProps) {
+  const shown = useMemo(() => (report ? shownDocuments(report) : undefined), [report]);
   return (
     <div class="stack discovery">
       <div class="row">
@@ -283,12 +298,12 @@ export function DiscoveryView({ report, running, error, deprecations, onRun, mcp
       <ErrorMessage message={error} />
       {report === undefined && !error ? <p class="hint">Loading the discovery report…</p> : null}
       {report === null && !running ? <p class="hint">No discovery run yet.</p> : null}
-      {report ? (
+      {report && shown ? (
         <>
-          <Timeline report={report} />
-          <Pricing report={report} />
+          <Timeline report={report} shown={shown} />
+          <Pricing shown={shown} />
           <AgentCardSection report={report} />
-          <Skills report={report} />
+          <Skills report={report} shown={shown} />
           <McpCardSection report={report} />
         </>
       ) : null}

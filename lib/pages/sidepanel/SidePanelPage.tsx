@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { DiscoveryReport } from '@/lib/discovery';
+import { isCurrentDiscoveryReport, type DiscoveryReport } from '@/lib/discovery';
 import { sendMessage } from '@/lib/messaging/client';
 import { playbookFromUrl, sidePanelFocusItem, type SidePanelFocus } from '@/lib/pages/navigation';
 import { errorText } from '@/lib/pages/useAsync';
+import { shownPricing } from './discoveryDocuments';
 import { DiscoveryTab } from './DiscoveryTab';
 import { EventsTab } from './EventsTab';
 import { useEventsPort } from './eventsPort';
@@ -40,7 +41,7 @@ export function SidePanelPage({ search = '' }: { search?: string }) {
 
   useEffect(() => {
     sendMessage('getDiscoveryReport', {}).then(
-      (stored) => (stored ? setReport(stored) : runDiscovery()),
+      (stored) => (isCurrentDiscoveryReport(stored) ? setReport(stored) : runDiscovery()),
       (error: unknown) => setReportError(errorText(error)),
     );
     const show = (value: SidePanelFocus | null) => {
@@ -55,7 +56,8 @@ export function SidePanelPage({ search = '' }: { search?: string }) {
 
   const plans = useMemo(() => {
     const declared = bodyEnum(report?.documents.openapi, 'createCheckoutSession', 'plan');
-    return declared.length > 0 ? declared : (report?.documents.pricing ?? []).map((row) => row.name);
+    if (declared.length > 0 || !report) return declared;
+    return (shownPricing(report).pricing ?? []).map((row) => row.name);
   }, [report]);
   const providers = useMemo(
     () => bodyEnum(report?.documents.openapi, 'createBrokerageLink', 'provider'),

@@ -1,7 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearDiscoveryCache, idbDocumentCache } from '@/lib/discovery/cache';
 import { DISCOVERY_DOCUMENTS } from '@/lib/discovery/documents';
-import { getOpenApiDocument, runDiscovery, DiscoveryDocumentError } from '@/lib/discovery/run';
+import { markdownToSafeBlocks } from '@/lib/discovery/markdown';
+import {
+  getOpenApiDocument,
+  isCurrentDiscoveryReport,
+  pricingSource,
+  runDiscovery,
+  DiscoveryDocumentError,
+} from '@/lib/discovery/run';
 import { setLogSink, type LogRecord } from '@/lib/log';
 import { BASE, FakeService, healthyDocuments, sha256, skillMarkdown, steppingClock } from './fakeService';
 
@@ -104,15 +111,16 @@ describe('runDiscovery', () => {
     ]);
     expect(documents.llmsFull?.summary).toBe('Everything.');
     expect(documents.developersLlms?.sections[0]?.links[0]?.url).toBe(`${BASE}/developers/guide.md`);
-    expect(documents.pricing?.map((r) => [r.name, r.monthlyPriceAmount])).toEqual([
-      ['Free', 0],
-      ['Pro', 29],
-    ]);
+    // Markdown is stored as fetched; the side panel converts it (lib/pages/sidepanel/discoveryDocuments.ts).
+    expect(pricingSource(documents)).toEqual({
+      text: expect.stringContaining('| Pro') as unknown,
+      baseUrl: `${BASE}/pricing.md`,
+    });
     expect(documents.mcpCard?.endpoint).toBe(`${BASE}/mcp`);
     expect(documents.mcpEndpoint).toBe(`${BASE}/mcp`);
     expect(documents.openapiSummary?.apiUrl).toBe(`${BASE}/v1`);
     expect(documents.agentCard?.links).toEqual([{ rel: 'openapi', href: `${BASE}/openapi.json`, type: '' }]);
-    expect(Object.keys(documents.markdown).sort()).toEqual(
+    expect(Object.keys(documents.markdownSources).sort()).toEqual(
       [
         '/AGENTS.md',
         '/api-docs.md',
@@ -127,7 +135,7 @@ describe('runDiscovery', () => {
       ].sort(),
     );
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
-    expect(JSON.stringify(report)).not.toMatch(/javascript:|<script/i);
+    expect(isCurrentDiscoveryReport(report)).toBe(true);
   });
 
   it('logs one discovery.step event per step, with status and timing', async () => {
@@ -206,7 +214,7 @@ describe('runDiscovery', () => {
     });
     expect(report.documents.llms?.name).toBe('Investing Agent');
     expect(report.steps.find((s) => s.id === 'auth')).toMatchObject({ status: 'failed', httpStatus: 404 });
-    expect(report.documents.markdown['/auth.md']).toBeUndefined();
+    expect(report.documents.markdownSources['/auth.md']).toBeUndefined();
   });
 
   it('records a failure offline without a cache, and keeps going', async () => {
@@ -239,7 +247,7 @@ describe('runDiscovery', () => {
     documents['/AGENTS.md'] = { body: 'a'.repeat(1_000_001), contentType: 'text/markdown' };
     const report = await run(new FakeService(documents));
     expect(report.steps.find((s) => s.id === 'agents')?.status).toBe('invalid');
-    expect(report.documents.markdown['/AGENTS.md']).toBeUndefined();
+    expect(report.documents.markdownSources['/AGENTS.md']).toBeUndefined();
   });
 
   it.each([
@@ -250,7 +258,6 @@ describe('runDiscovery', () => {
       { body: '{"openapi":"2.0","servers":[{"url":"/"}],"paths":{}}' },
       'openapi',
     ],
-    ['pricing without table', '/pricing.md', { body: '# Pricing\n\nAsk us.' }, 'pricing'],
     ['unknown card shape', '/.well-known/mcp/server-card.json', { body: '{"hello":"world"}' }, 'mcp-card'],
     ['agent card without name', '/agent.json', { body: '{}' }, 'agent-card'],
     ['invalid UTF-8', '/auth.md', { body: new Uint8Array([0x23, 0x20, 0xff, 0xfe]) }, 'auth'],
@@ -268,6 +275,23 @@ describe('runDiscovery', () => {
     expect(step?.status).toBe('invalid');
     expect(step?.error).toBeTruthy();
     expect(report.steps.at(-1)?.id).toBe('agent-card');
+  });
+
+  it('stores a pricing document without a plan table as fetched: the side panel finds it has no plans', async () => {
+    const documents = healthyDocuments();
+    documents['/pricing.md'] = { body: '# Pricing\n\nAsk us.' };
+    const report = await run(new FakeService(documents));
+    expect(report.steps.find((s) => s.id === 'pricing')?.status).toBe('ok');
+    expect(pricingSource(report.documents)?.text).toBe('# Pricing\n\nAsk us.');
+  });
+
+  it('treats a report stored in the old shape (converted blocks, pricing rows) as no report', async () => {
+    const report = await run(new FakeService());
+    const { markdownSources: _sources, ...documents } = report.documents;
+    const old = { ...report, documents: { ...documents, markdown: {}, pricing: [] } };
+    expect(isCurrentDiscoveryReport(old as unknown as typeof report)).toBe(false);
+    expect(isCurrentDiscoveryReport(null)).toBe(false);
+    expect(isCurrentDiscoveryReport(report)).toBe(true);
   });
 
   it('records the card endpoint for /mcp, resolving a relative one against the card URL', async () => {
@@ -360,14 +384,17 @@ describe('skills in a run', () => {
       url: `${BASE}/.well-known/agent-skills/good/SKILL.md`,
       description: 'The good skill',
     });
-    expect(byName.good?.body?.[0]).toEqual({
+    const goodBody = byName.good?.body;
+    expect(goodBody?.baseUrl).toBe(`${BASE}/.well-known/agent-skills/good/SKILL.md`);
+    const blocks = markdownToSafeBlocks(goodBody?.text ?? '', goodBody?.baseUrl ?? '');
+    expect(blocks[0]).toEqual({
       type: 'heading',
       depth: 1,
       children: [{ type: 'text', text: 'good' }],
     });
     // The body's relative link resolves against the SKILL.md URL; the javascript: link is gone.
-    expect(JSON.stringify(byName.good?.body)).toContain(`"href":"${BASE}/openapi.json"`);
-    expect(JSON.stringify(byName.good?.body)).not.toContain('javascript');
+    expect(JSON.stringify(blocks)).toContain(`"href":"${BASE}/openapi.json"`);
+    expect(JSON.stringify(blocks)).not.toContain('javascript');
 
     expect(byName.tampered).toMatchObject({ verification: 'digest-mismatch' });
     expect(byName.tampered?.body).toBeUndefined();

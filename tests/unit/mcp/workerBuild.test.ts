@@ -11,7 +11,7 @@ import { zodWithoutJsonSchema } from '../../../build/zodWithoutJsonSchema';
 import type * as McpClient from '@/lib/mcp/client';
 
 /**
- * lib/mcp/client.ts bundled with the extension's library swaps (build/mcpSdk.ts,
+ * lib/mcp/client.ts bundled with the extension's library swaps and pure marks (build/mcpSdk.ts,
  * build/zodWithoutJsonSchema.ts), then run: the unit tests import the SDK whole, so this is
  * where the swapped build itself must connect, list, call, check outputs and refuse.
  */
@@ -101,11 +101,28 @@ describe('the MCP client as the extension builds it', () => {
     expect(bundle).not.toMatch(/function stringProcessor\b/);
   });
 
+  it("leaves out the SDK's spec-type registry and the module-level schemas nothing reads", () => {
+    expect(bundle).not.toMatch(/schemas_exports|SPEC_SCHEMA_KEYS|registeredSpecTypes/);
+    // Read by the Client (the server identity guard, the JSON-RPC envelope): kept.
+    expect(bundle).toMatch(/^var ImplementationSchema = /m);
+    expect(bundle).toMatch(/^var JSONRPCMessageSchema = /m);
+    // Server-side, OAuth and subscription schemas: dropped.
+    for (const unused of [
+      'OAuthTokensSchema',
+      'OAuthMetadataSchema',
+      'SubscriptionsListenRequestSchema',
+      'CreateMessageRequestSchema',
+    ])
+      expect(bundle).not.toMatch(new RegExp(`^var ${unused} = `, 'm'));
+  });
+
   it.each(['auto', 'legacy'] as const)(
     'connects (%s), lists, calls a read-only tool and checks its output with the bounded validator',
     async (protocol) => {
       const session = await built.connectMcp(ENDPOINT, { fetch: fetchFromHandler, protocol });
       try {
+        // `auto` takes it from server/discover through the Client's Implementation guard.
+        expect([session.serverName, session.serverVersion]).toEqual(['built-client-check', '1.0.0']);
         expect((await session.listTools()).map((tool) => tool.name)).toEqual(['get_quote', 'place_order']);
         const result = await session.callReadOnlyTool('get_quote', { symbol: 'ACME' });
         expect(result.structuredContent).toEqual({ symbol: 'ACME', price: 1 });
