@@ -110,7 +110,7 @@ test('the visibility filter asks the service for that visibility only', async ({
   await popup.page.getByLabel('Visibility').selectOption('unlisted');
   const rows = popup.list.getByRole('listitem');
   await expect(rows.first()).toContainText('unlisted');
-  for (const text of await rows.allInnerTexts()) expect(text.toLowerCase()).toContain('unlisted');
+  for (const text of await rows.allTextContents()) expect(text.toLowerCase()).toContain('unlisted');
   const calls = apiCalls(sandbox.requests(), '/api/v1/playbooks');
   expect(calls.length).toBeGreaterThan(0);
   expect(calls.every((r) => r.query.includes('visibility=unlisted'))).toBe(true);
@@ -145,7 +145,7 @@ test('offline after a first load: the saved list, marked, with a retry', async (
   await extension.configure();
   const first = await openPopup(extension.open);
   await expect(first.list.getByRole('listitem')).toHaveCount(20);
-  const titles = await first.list.getByRole('listitem').allInnerTexts();
+  const titles = await first.list.getByRole('listitem').allTextContents();
   await first.page.close();
 
   sandbox.setFaults({ resetConnection: 99 });
@@ -153,7 +153,7 @@ test('offline after a first load: the saved list, marked, with a retry', async (
     sandbox.clearRequests();
     const popup = await openPopup(extension.open);
     await expect(popup.list.getByRole('listitem')).toHaveCount(20);
-    expect(await popup.list.getByRole('listitem').allInnerTexts()).toEqual(titles);
+    expect(await popup.list.getByRole('listitem').allTextContents()).toEqual(titles);
     await expect(popup.page.getByText('Cached', { exact: true })).toBeVisible({ timeout: 30_000 });
     await expect(popup.page.getByText(/could not be reached|failed/i).first()).toBeVisible({
       timeout: 30_000,
