@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { DEMO_USER_ID } from '../../sandbox/store';
 import { expect, test } from './fixtures';
+import { COUNT_LAYOUT_SHIFT, layoutShift } from './helpers/layoutShift';
 import { offerCount } from './helpers/offer';
 
 const TRACKED = 'Zeta test: NVDA inference margins';
@@ -19,14 +20,6 @@ async function visibleTexts(page: Page): Promise<string[]> {
     await cdp.detach();
   }
 }
-
-/** Layout shift of each page so far (shifts after input left out), counted before its scripts run. */
-const COUNT_LAYOUT_SHIFT = `(() => {
-  globalThis.__layoutShift = 0;
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) if (!entry.hadRecentInput) globalThis.__layoutShift += entry.value;
-  }).observe({ type: 'layout-shift', buffered: true });
-})();`;
 
 /** The popup and the side panel ask for the active tab: put the finance page in front, then load them. */
 async function loadBehind(surface: Page, finance: Page): Promise<void> {
@@ -68,7 +61,7 @@ test('"On this page" lists the playbooks that track the page in the popup and th
   const popupSection = popup.getByRole('region', { name: 'On this page' });
   await expect(popupSection.getByRole('button', { name: TRACKED })).toBeVisible();
   // It came after the rows were painted, pinned at the bottom: not one row moved for it.
-  expect(await popup.evaluate(() => (globalThis as { __layoutShift?: number }).__layoutShift)).toBe(0);
+  expect(await layoutShift(popup)).toBe(0);
 
   const panel = await extension.open('sidepanel.html');
   await loadBehind(panel, finance);

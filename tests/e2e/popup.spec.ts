@@ -4,6 +4,7 @@ import type { RecordedRequest } from '../../sandbox/admin';
 import { DEMO_USER_ID } from '../../sandbox/store';
 import { PopupPage } from './pages/surfaces';
 import { expect, test } from './fixtures';
+import { COUNT_LAYOUT_SHIFT, layoutShift } from './helpers/layoutShift';
 
 /** Saves what the user saw as a test artifact. */
 async function snap(page: Page, name: string, testInfo: TestInfo): Promise<void> {
@@ -249,20 +250,6 @@ test('a second opening paints from the cache at once, then shows the network ans
     sandbox.resetFaults();
   }
 });
-
-/**
- * Layout shift of each page so far (Layout Instability API, shifts after input left out), counted
- * from the first moment: added to the pages of the context before their own scripts run.
- */
-const COUNT_LAYOUT_SHIFT = `(() => {
-  globalThis.__layoutShift = 0;
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) if (!entry.hadRecentInput) globalThis.__layoutShift += entry.value;
-  }).observe({ type: 'layout-shift', buffered: true });
-})();`;
-
-const layoutShift = (page: Page) =>
-  page.evaluate(() => (globalThis as { __layoutShift?: number }).__layoutShift);
 
 test('right after Save the list shows without waiting for discovery, in a first frame nothing later moves', async ({
   context,

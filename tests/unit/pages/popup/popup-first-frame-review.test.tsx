@@ -4,45 +4,18 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Playbook } from '@/lib/api/schemas';
-import type { AppState, PlaybookPage, PopupOpened } from '@/lib/messaging/protocol';
+import type { PlaybookPage, PopupOpened } from '@/lib/messaging/protocol';
 import { PopupPage } from '@/lib/pages/popup/PopupPage';
 import { startPopup } from '@/lib/pages/popup/start';
 import { database } from '@/lib/store/db';
 import { clearPopupSnapshot, writePopupSnapshot } from '@/lib/store/snapshot';
 import { serveMessages, type StubHandlers } from '../support';
+import { keyedState, keylessState, opened, page, playbook } from './fixtures';
 
 afterEach(cleanup);
 
-const keyed: AppState = {
-  version: '0.1.0',
-  settings: { serviceUrl: 'http://127.0.0.1:8787', apiUrl: 'http://127.0.0.1:8787/api/v1', pollMinutes: 5 },
-  key: { set: true, last4: 'abcd' },
-  hostAccess: { missingOrigins: [] },
-};
-const keyless: AppState = { ...keyed, key: { set: false } };
-
-function playbook(id: string, title: string): Playbook {
-  return {
-    id,
-    title,
-    thesis: 't',
-    visibility: 'public',
-    status: 'active',
-    tickers: [],
-    owner: { id: 'u', name: 'U' },
-    created_at: '2026-01-01T00:00:00Z',
-    updated_at: '2026-01-01T00:00:00Z',
-    etag: '"1"',
-  };
-}
-
-function page(items: Playbook[], over: Partial<PlaybookPage> = {}): PlaybookPage {
-  return { items, nextCursor: null, hasMore: false, source: 'network', fetchedAt: Date.now(), ...over };
-}
-
-function opened(state: AppState, over: Partial<PopupOpened> = {}): PopupOpened {
-  return { binding: 'b', state, overview: { deprecations: [] }, outbox: [], savedAt: Date.now(), ...over };
-}
+const keyed = keyedState;
+const keyless = keylessState;
 
 const base: StubHandlers = { getPageMatches: () => ({ tickers: [], matches: [] }) };
 

@@ -3,43 +3,16 @@ import 'fake-indexeddb/auto';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import type { Playbook } from '@/lib/api/schemas';
-import type { AppState, PlaybookPage, PopupOpened } from '@/lib/messaging/protocol';
+import type { PopupOpened } from '@/lib/messaging/protocol';
 import { clearPopupSnapshot, writePopupSnapshot, type PopupSnapshot } from '@/lib/store/snapshot';
 import { PopupPage } from '@/lib/pages/popup/PopupPage';
 import { serveMessages, workerFailure, type StubHandlers } from '../support';
+import { keyedState, opened as openedFor, page, playbook } from './fixtures';
 
 afterEach(cleanup);
 
-const state: AppState = {
-  version: '0.1.0',
-  settings: { serviceUrl: 'http://127.0.0.1:8787', apiUrl: 'http://127.0.0.1:8787/api/v1', pollMinutes: 5 },
-  key: { set: true, last4: 'abcd' },
-  hostAccess: { missingOrigins: [] },
-};
-
-function playbook(id: string, title: string): Playbook {
-  return {
-    id,
-    title,
-    thesis: 't',
-    visibility: 'private',
-    status: 'draft',
-    tickers: [],
-    owner: { id: 'u', name: 'U' },
-    created_at: '2026-01-01T00:00:00Z',
-    updated_at: '2026-01-01T00:00:00Z',
-    etag: '"1"',
-  };
-}
-
-function page(items: Playbook[], over: Partial<PlaybookPage> = {}): PlaybookPage {
-  return { items, nextCursor: null, hasMore: false, source: 'network', fetchedAt: Date.now(), ...over };
-}
-
-function opened(over: Partial<PopupOpened> = {}): PopupOpened {
-  return { binding: 'b', state, overview: { deprecations: [] }, outbox: [], savedAt: Date.now(), ...over };
-}
+const state = keyedState;
+const opened = (over: Partial<PopupOpened> = {}) => openedFor(state, over);
 
 async function saved(over: Partial<PopupSnapshot> = {}): Promise<void> {
   await writePopupSnapshot({ ...opened(), ...over });

@@ -3,41 +3,15 @@ import 'fake-indexeddb/auto';
 import { cleanup, screen } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import type { Playbook } from '@/lib/api/schemas';
-import type { AppState, PopupOpened } from '@/lib/messaging/protocol';
+import type { PopupOpened } from '@/lib/messaging/protocol';
 import { startPopup } from '@/lib/pages/popup/start';
 import { database } from '@/lib/store/db';
 import { clearPopupSnapshot, writePopupSnapshot } from '@/lib/store/snapshot';
 import { serveMessages } from '../support';
-
-const state: AppState = {
-  version: '0.1.0',
-  settings: { serviceUrl: 'http://127.0.0.1:8787', apiUrl: 'http://127.0.0.1:8787/api/v1', pollMinutes: 5 },
-  key: { set: true, last4: 'abcd' },
-  hostAccess: { missingOrigins: [] },
-};
+import { keyedState, opened, page, playbook } from './fixtures';
 
 function answer(title: string): PopupOpened {
-  const item: Playbook = {
-    id: title,
-    title,
-    thesis: 't',
-    visibility: 'private',
-    status: 'draft',
-    tickers: [],
-    owner: { id: 'u', name: 'U' },
-    created_at: '2026-01-01T00:00:00Z',
-    updated_at: '2026-01-01T00:00:00Z',
-    etag: '"1"',
-  };
-  return {
-    binding: 'b',
-    state,
-    page: { items: [item], nextCursor: null, hasMore: false, source: 'network', fetchedAt: Date.now() },
-    overview: { deprecations: [] },
-    outbox: [],
-    savedAt: Date.now(),
-  };
+  return opened(keyedState, { page: page([playbook(title, title)]) });
 }
 
 const base = { getPageMatches: () => ({ tickers: [], matches: [] }) };
