@@ -77,9 +77,10 @@ export function snapshotGeneration(): number {
 
 /**
  * Saves the snapshot unless it was cleared since `readAt` (a Save or a new key while its data
- * was read): a snapshot is never written for a service or key that is already gone.
+ * was read): a snapshot is never written for a service or key that is already gone. No default:
+ * a generation taken at write time would let any stale read through.
  */
-export async function writePopupSnapshot(snapshot: PopupSnapshot, readAt = clears): Promise<boolean> {
+export async function writePopupSnapshot(snapshot: PopupSnapshot, readAt: number): Promise<boolean> {
   const db = await database();
   if (readAt !== clears) return false;
   await db.put('snapshot', snapshot, POPUP_SNAPSHOT);

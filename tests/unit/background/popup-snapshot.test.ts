@@ -9,6 +9,7 @@ import { DEFAULT_SETTINGS, getSettings, saveSettings } from '@/lib/store/setting
 import {
   readPopupSnapshot,
   snapshotBinding,
+  snapshotGeneration,
   writePopupSnapshot,
   type PopupSnapshot,
 } from '@/lib/store/snapshot';
@@ -45,7 +46,7 @@ beforeEach(async () => {
     version: '1.2.3',
   });
   vi.spyOn(fakeBrowser.permissions, 'contains').mockResolvedValue(true);
-  await writePopupSnapshot(snapshot);
+  await writePopupSnapshot(snapshot, snapshotGeneration());
   return setLogSink(() => undefined);
 });
 

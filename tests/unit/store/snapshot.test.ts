@@ -7,6 +7,7 @@ import {
   readPopupSnapshot,
   readPopupSnapshotOnce,
   snapshotBinding,
+  snapshotGeneration,
   writePopupSnapshot,
   type PopupSnapshot,
 } from '@/lib/store/snapshot';
@@ -28,14 +29,14 @@ describe('popup snapshot', () => {
   beforeEach(() => clearPopupSnapshot());
 
   it('reads back what the worker wrote, and nothing once cleared', async () => {
-    await writePopupSnapshot(snapshot);
+    await writePopupSnapshot(snapshot, snapshotGeneration());
     expect(await readPopupSnapshot()).toEqual(snapshot);
     await clearPopupSnapshot();
     expect(await readPopupSnapshot()).toBeUndefined();
   });
 
   it('the popup reads it on a connection of its own, closed after the read', async () => {
-    await writePopupSnapshot(snapshot);
+    await writePopupSnapshot(snapshot, snapshotGeneration());
     expect(await readPopupSnapshotOnce()).toEqual(snapshot);
     // Nothing left open blocks an upgrade (the worker's connection steps aside by itself).
     const db = await database();

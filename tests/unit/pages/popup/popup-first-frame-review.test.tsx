@@ -8,7 +8,7 @@ import type { PlaybookPage, PopupOpened } from '@/lib/messaging/protocol';
 import { PopupPage } from '@/lib/pages/popup/PopupPage';
 import { startPopup } from '@/lib/pages/popup/start';
 import { database } from '@/lib/store/db';
-import { clearPopupSnapshot, writePopupSnapshot } from '@/lib/store/snapshot';
+import { clearPopupSnapshot, snapshotGeneration, writePopupSnapshot } from '@/lib/store/snapshot';
 import { serveMessages, type StubHandlers } from '../support';
 import { keyedState, keylessState, opened, page, playbook } from './fixtures';
 
@@ -58,7 +58,7 @@ describe('popup first frame (review)', () => {
   it('a saved record the current build cannot draw still lets the worker replace it', async () => {
     // A record that passes the shape check but not the row (e.g. written by an older build).
     const odd = { ...playbook('x', 'Odd'), tickers: undefined } as unknown as Playbook;
-    await writePopupSnapshot(opened(keyed, { page: page([odd]) }));
+    await writePopupSnapshot(opened(keyed, { page: page([odd]) }), snapshotGeneration());
     const worker = serveMessages({ ...base, openPopup: () => opened(keyed, { page: page([]) }) });
     const container = document.body.appendChild(document.createElement('div'));
     await startPopup(container).catch(() => undefined);

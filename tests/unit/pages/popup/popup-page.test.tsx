@@ -4,7 +4,12 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { PopupOpened } from '@/lib/messaging/protocol';
-import { clearPopupSnapshot, writePopupSnapshot, type PopupSnapshot } from '@/lib/store/snapshot';
+import {
+  clearPopupSnapshot,
+  snapshotGeneration,
+  writePopupSnapshot,
+  type PopupSnapshot,
+} from '@/lib/store/snapshot';
 import { PopupPage } from '@/lib/pages/popup/PopupPage';
 import { serveMessages, workerFailure, type StubHandlers } from '../support';
 import { keyedState, opened as openedFor, page, playbook } from './fixtures';
@@ -15,7 +20,7 @@ const state = keyedState;
 const opened = (over: Partial<PopupOpened> = {}) => openedFor(state, over);
 
 async function saved(over: Partial<PopupSnapshot> = {}): Promise<void> {
-  await writePopupSnapshot({ ...opened(), ...over });
+  await writePopupSnapshot({ ...opened(), ...over }, snapshotGeneration());
 }
 
 const rowTitles = () =>

@@ -6,7 +6,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { PopupOpened } from '@/lib/messaging/protocol';
 import { startPopup } from '@/lib/pages/popup/start';
 import { database } from '@/lib/store/db';
-import { clearPopupSnapshot, writePopupSnapshot } from '@/lib/store/snapshot';
+import { clearPopupSnapshot, snapshotGeneration, writePopupSnapshot } from '@/lib/store/snapshot';
 import { serveMessages } from '../support';
 import { keyedState, opened, page, playbook } from './fixtures';
 
@@ -31,7 +31,7 @@ describe('startPopup: the first frame is the final layout', () => {
   });
 
   it('with a snapshot: its rows are in the first render, and the worker is asked only afterwards', async () => {
-    await writePopupSnapshot(answer('Saved'));
+    await writePopupSnapshot(answer('Saved'), snapshotGeneration());
     const worker = serveMessages({ ...base, openPopup: () => answer('Fresh') });
     const container = document.body.appendChild(document.createElement('div'));
     expect(await started(container)).toEqual(['Saved']);
