@@ -289,9 +289,7 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
         openSidePanel().catch((error: unknown) => log.warn('sidepanel.open-failed', { error }));
       }}
       pageMatches={<PageMatchesSection onOpen={openInSidePanel} />}
-      onOpenPlaybook={(id) => {
-        openPlaybookInSidePanel(id).catch((error: unknown) => log.warn('sidepanel.open-failed', { error }));
-      }}
+      onOpenPlaybook={openInSidePanel}
       onScope={setScope}
       onVisibility={setVisibility}
       onLoadMore={loadMore}
