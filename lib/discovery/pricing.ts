@@ -42,7 +42,11 @@ function priceAmount(price: string): number | null {
 
 /** Rows of the first table that has a plan-name and a price column. */
 export function parsePricingTable(markdown: string, documentUrl: string): PricingRow[] {
-  const blocks = markdownToSafeBlocks(markdown, documentUrl);
+  return pricingRows(markdownToSafeBlocks(markdown, documentUrl));
+}
+
+/** The same, from the document's blocks when they are lexed already (to show it). */
+export function pricingRows(blocks: SafeBlock[]): PricingRow[] {
   const tables = blocks.filter(
     (block): block is Extract<SafeBlock, { type: 'table' }> => block.type === 'table',
   );

@@ -1,6 +1,6 @@
-import { pricingSource, type DiscoveryReport } from '@/lib/discovery';
+import { pricingSource, type DiscoveryReport, type MarkdownSource } from '@/lib/discovery';
 import { markdownToSafeBlocks, type SafeBlock } from '@/lib/discovery/markdown';
-import { parsePricingTable, type PricingRow } from '@/lib/discovery/pricing';
+import { pricingRows, type PricingRow } from '@/lib/discovery/pricing';
 
 /** A report's Markdown as the side panel shows it, converted here so the lexer stays out of the worker. */
 export interface ShownDocuments {
@@ -18,28 +18,37 @@ function pricingProblem(error: unknown): string {
   return 'The document does not have the expected shape.';
 }
 
-/** The plans of the report's pricing document, or why it has none. */
-export function shownPricing(report: DiscoveryReport): Pick<ShownDocuments, 'pricing' | 'pricingError'> {
-  const source = pricingSource(report.documents);
-  if (!source) return { pricing: null };
+/** The plans of the pricing document (its blocks, lexed once), or why it has none. */
+function pricingOf(blocks: SafeBlock[] | undefined): Pick<ShownDocuments, 'pricing' | 'pricingError'> {
+  if (!blocks) return { pricing: null };
   try {
-    return { pricing: parsePricingTable(source.text, source.baseUrl) };
+    return { pricing: pricingRows(blocks) };
   } catch (error) {
     return { pricing: null, pricingError: pricingProblem(error) };
   }
 }
 
+/** The plans of the report's pricing document, or why it has none. */
+export function shownPricing(report: DiscoveryReport): Pick<ShownDocuments, 'pricing' | 'pricingError'> {
+  const source = pricingSource(report.documents);
+  return pricingOf(source ? markdownToSafeBlocks(source.text, source.baseUrl) : undefined);
+}
+
 /** Every document of the report converted once, with the same bounded code the worker used to run. */
 export function shownDocuments(report: DiscoveryReport): ShownDocuments {
   const { markdownSources, skills } = report.documents;
+  const blocksOf = new Map<MarkdownSource, SafeBlock[]>();
   const markdown = new Map(
-    Object.entries(markdownSources).map(([path, source]) => [
-      path,
-      markdownToSafeBlocks(source.text, source.baseUrl),
-    ]),
+    Object.entries(markdownSources).map(([path, source]) => {
+      const blocks = markdownToSafeBlocks(source.text, source.baseUrl);
+      blocksOf.set(source, blocks);
+      return [path, blocks];
+    }),
   );
+  const pricing = pricingSource(report.documents);
   const skillBodies = new Map<string, SafeBlock[]>();
   for (const skill of skills)
     if (skill.body) skillBodies.set(skill.name, markdownToSafeBlocks(skill.body.text, skill.body.baseUrl));
-  return { markdown, skillBodies, ...shownPricing(report) };
+  // The pricing document is one of them: its plans come from the blocks just made, not a second lexing.
+  return { markdown, skillBodies, ...pricingOf(pricing ? blocksOf.get(pricing) : undefined) };
 }
