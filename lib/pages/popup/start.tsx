@@ -3,6 +3,7 @@ import { log } from '@/lib/log';
 import { sendMessage } from '@/lib/messaging/client';
 import type { PopupOpened } from '@/lib/messaging/protocol';
 import { readPopupSnapshotOnce, type PopupSnapshot } from '@/lib/store/snapshot';
+import { clockFormat } from './format';
 import { PopupPage } from './PopupPage';
 
 /** A database slower than this gets a first frame without rows; the rows follow when it answers. */
@@ -20,10 +21,15 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
  * itself (no worker involved), or else the worker's answer when it comes soon. Rendering a shell
  * first would only make the rows push everything below them a moment later.
  */
-export async function startPopup(container: HTMLElement): Promise<void> {
-  const snapshotRead: Promise<PopupSnapshot | undefined> = readPopupSnapshotOnce();
+export async function startPopup(
+  container: HTMLElement,
+  snapshotRead: Promise<PopupSnapshot | undefined> = readPopupSnapshotOnce(),
+): Promise<void> {
   // Marked handled until the page attaches its own handler (which logs a failure).
   snapshotRead.catch(() => undefined);
+  // The page's thread is idle while the database answers: the first render's one costly piece of
+  // setup, the clock format, is built now.
+  clockFormat();
   const snapshot = await within(snapshotRead, SNAPSHOT_WAIT_MS);
   let opening: Promise<PopupOpened> | undefined;
   let answered: PopupOpened | undefined;
