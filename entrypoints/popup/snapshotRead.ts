@@ -1,0 +1,8 @@
+import { readPopupSnapshotOnce } from '@/lib/store/snapshot';
+
+/**
+ * The popup's snapshot read, started as this module is evaluated. main.tsx imports it first, so
+ * the database answers while the rest of the popup's code (Preact, the polyfill, the components)
+ * is evaluated, rather than after.
+ */
+export const snapshotRead = readPopupSnapshotOnce();
