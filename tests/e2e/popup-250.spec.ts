@@ -47,7 +47,6 @@ test('"Load more" follows the cursor to the end of 250 playbooks and only then s
   await page.screenshot({ path });
   await testInfo.attach('popup-250-end', { path, contentType: 'image/png' });
 
-  // Text content, not innerText: rows scrolled out of view are not rendered (content-visibility).
   const titles = await rows.allTextContents();
   expect(new Set(titles).size).toBe(total);
   const lists = sandbox.requests().filter((r) => r.method === 'GET' && r.path.endsWith('/api/v1/playbooks'));
