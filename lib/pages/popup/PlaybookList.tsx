@@ -5,6 +5,8 @@ import { ErrorMessage } from '@/components/ErrorMessage';
 
 export interface PlaybookListProps {
   items: Playbook[];
+  /** Draw only the first this many rows for now; the counts below still speak of all of them. */
+  rowLimit?: number;
   hasMore: boolean;
   source?: 'network' | 'cache';
   fetchedAt?: number;
@@ -57,7 +59,7 @@ export function PlaybookList(props: PlaybookListProps) {
         onPointerEnter={() => props.onHover?.(true)}
         onPointerLeave={() => props.onHover?.(false)}
       >
-        {items.map((playbook) => (
+        {(props.rowLimit === undefined ? items : items.slice(0, props.rowLimit)).map((playbook) => (
           <PlaybookRow key={playbook.id} playbook={playbook} now={now} onOpen={props.onOpen} />
         ))}
       </ul>

@@ -26,6 +26,8 @@ export interface ListView {
 }
 
 export interface PopupViewProps {
+  /** Rows drawn so far, when not all of them (the first frame: lib/pages/popup/PopupPage.tsx). */
+  rowLimit?: number;
   state?: AppState;
   stateError?: string;
   overview?: ServiceOverview;
@@ -155,6 +157,7 @@ export function PopupView(props: PopupViewProps) {
 
       <PlaybookList
         items={list.items}
+        rowLimit={props.rowLimit}
         hasMore={list.hasMore}
         source={list.source}
         fetchedAt={list.fetchedAt}

@@ -4,6 +4,7 @@ import { cleanup, screen } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { PopupOpened } from '@/lib/messaging/protocol';
+import { FIRST_FRAME_ROWS } from '@/lib/pages/popup/PopupPage';
 import { startPopup } from '@/lib/pages/popup/start';
 import { database } from '@/lib/store/db';
 import { clearPopupSnapshot, snapshotGeneration, writePopupSnapshot } from '@/lib/store/snapshot';
@@ -37,6 +38,32 @@ describe('startPopup: the first frame is the final layout', () => {
     expect(await started(container)).toEqual(['Saved']);
     expect(worker.received.map((message) => message.type)).not.toContain('openPopup');
     await screen.findByRole('button', { name: 'Fresh' });
+  });
+
+  it('a full first page: the first render draws the rows a popup can show, the rest follow that frame', async () => {
+    const twenty = Array.from({ length: 20 }, (_, index) => playbook(`p${index}`, `Playbook ${index}`));
+    const titles = twenty.map((item) => item.title);
+    await writePopupSnapshot(
+      opened(keyedState, { page: page(twenty, { hasMore: true, nextCursor: 'c' }) }),
+      snapshotGeneration(),
+    );
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    serveMessages({
+      ...base,
+      openPopup: async () => {
+        await held;
+        return opened(keyedState, { page: page(twenty, { hasMore: true, nextCursor: 'c' }) });
+      },
+    });
+    const container = document.body.appendChild(document.createElement('div'));
+    expect(FIRST_FRAME_ROWS).toBeLessThan(20);
+    expect(await started(container)).toEqual(titles.slice(0, FIRST_FRAME_ROWS));
+    // What the list says of itself is about all of it from the first frame on.
+    expect(container.textContent).toContain('20 shown, more available');
+    await screen.findByRole('button', { name: 'Playbook 19' });
+    expect([...container.querySelectorAll('li button')].map((button) => button.textContent)).toEqual(titles);
+    release();
   });
 
   it('without one (first open, right after Save): the first render waits for the answer, sent once', async () => {
