@@ -23,6 +23,20 @@ async function started(container: HTMLElement): Promise<string[]> {
   return [...container.querySelectorAll('li button')].map((button) => button.textContent ?? '');
 }
 
+/** The worker answers `openPopup` only once the returned function is called. */
+function answerWhenReleased(fresh: () => PopupOpened): () => void {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  serveMessages({
+    ...base,
+    openPopup: async () => {
+      await held;
+      return fresh();
+    },
+  });
+  return release;
+}
+
 describe('startPopup: the first frame is the final layout', () => {
   afterEach(cleanup);
   beforeEach(async () => {
@@ -47,15 +61,9 @@ describe('startPopup: the first frame is the final layout', () => {
       opened(keyedState, { page: page(twenty, { hasMore: true, nextCursor: 'c' }) }),
       snapshotGeneration(),
     );
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    serveMessages({
-      ...base,
-      openPopup: async () => {
-        await held;
-        return opened(keyedState, { page: page(twenty, { hasMore: true, nextCursor: 'c' }) });
-      },
-    });
+    const release = answerWhenReleased(() =>
+      opened(keyedState, { page: page(twenty, { hasMore: true, nextCursor: 'c' }) }),
+    );
     const container = document.body.appendChild(document.createElement('div'));
     expect(FIRST_FRAME_ROWS).toBeLessThan(20);
     expect(await started(container)).toEqual(titles.slice(0, FIRST_FRAME_ROWS));
@@ -76,15 +84,7 @@ describe('startPopup: the first frame is the final layout', () => {
   });
 
   it('a worker too slow to answer gets a first frame without rows, filled in when it answers', async () => {
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    serveMessages({
-      ...base,
-      openPopup: async () => {
-        await held;
-        return answer('Late');
-      },
-    });
+    const release = answerWhenReleased(() => answer('Late'));
     const container = document.body.appendChild(document.createElement('div'));
     expect(await started(container)).toEqual([]);
     expect(container.querySelector('h1')?.textContent).toBe('Playbooks');
