@@ -25,7 +25,24 @@ export function snapshotBinding(serviceUrl: string, keyFingerprint: string | und
   return `${serviceUrl}|${keyFingerprint ?? 'no-key'}`;
 }
 
-/** A record that may predate this shape is dropped, not trusted. */
+/** What a popup row reads of a playbook (lib/pages/popup/PlaybookRow.tsx). */
+function isDrawableRow(value: unknown): boolean {
+  const row = value as Record<string, unknown> | null | undefined;
+  return (
+    typeof row?.id === 'string' &&
+    typeof row.title === 'string' &&
+    typeof row.visibility === 'string' &&
+    typeof row.status === 'string' &&
+    typeof row.updated_at === 'string' &&
+    Array.isArray(row.tickers)
+  );
+}
+
+/**
+ * A record that may predate this shape is dropped, not trusted. Every row is checked: the popup's
+ * first frame draws only the first rows, so a row it cannot draw further down would otherwise
+ * fail a frame later, past the point where start.tsx falls back to the worker's answer.
+ */
 function isPopupSnapshot(value: unknown): value is PopupSnapshot {
   const record = value as Partial<PopupSnapshot> | undefined;
   return (
@@ -34,7 +51,8 @@ function isPopupSnapshot(value: unknown): value is PopupSnapshot {
     typeof record.state === 'object' &&
     record.state !== null &&
     Array.isArray(record.outbox) &&
-    (record.page === undefined || Array.isArray(record.page.items))
+    (record.page === undefined ||
+      (Array.isArray(record.page.items) && record.page.items.every(isDrawableRow)))
   );
 }
 

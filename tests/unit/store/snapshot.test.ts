@@ -61,6 +61,25 @@ describe('popup snapshot', () => {
     expect(await readPopupSnapshot()).toBeUndefined();
   });
 
+  it('drops a record with any row the popup cannot draw, however far down the page it is', async () => {
+    const row = {
+      id: 'p',
+      title: 'T',
+      visibility: 'private',
+      status: 'draft',
+      tickers: ['ABC'],
+      updated_at: '2026-01-01T00:00:00Z',
+    };
+    const items = Array.from({ length: 20 }, (_, index) => ({ ...row, id: `p${index}` }));
+    const withPage = (rows: unknown[]) => ({ ...snapshot, page: { ...snapshot.page, items: rows } });
+    await writePopupSnapshot(withPage(items) as PopupSnapshot, snapshotGeneration());
+    expect((await readPopupSnapshotOnce())?.page?.items).toHaveLength(20);
+    const odd = items.map((item, index) => (index === 15 ? { ...item, tickers: undefined } : item));
+    await writePopupSnapshot(withPage(odd) as PopupSnapshot, snapshotGeneration());
+    expect(await readPopupSnapshotOnce()).toBeUndefined();
+    expect(await readPopupSnapshot()).toBeUndefined();
+  });
+
   it('binds to the service and the key: another of either is another binding', () => {
     const one = snapshotBinding('http://a', 'f1');
     expect(snapshotBinding('http://b', 'f1')).not.toBe(one);

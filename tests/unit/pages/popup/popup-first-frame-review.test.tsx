@@ -67,6 +67,17 @@ describe('popup first frame (review)', () => {
     expect(worker.received.map((message) => message.type)).toContain('openPopup');
   });
 
+  it('a saved row it cannot draw, below the rows of the first frame: the record is not used, the answer shows', async () => {
+    const items = Array.from({ length: 12 }, (_, index) => playbook(`p${index}`, `Saved ${index}`));
+    items[10] = { ...items[10], tickers: undefined } as unknown as Playbook;
+    await writePopupSnapshot(opened(keyed, { page: page(items) }), snapshotGeneration());
+    serveMessages({ ...base, openPopup: () => opened(keyed, { page: page([playbook('f', 'Fresh')]) }) });
+    const container = document.body.appendChild(document.createElement('div'));
+    await startPopup(container);
+    await screen.findByRole('button', { name: 'Fresh' });
+    expect(screen.queryByRole('button', { name: 'Saved 0' })).toBeNull();
+  });
+
   it('rows fetched with Load more on a snapshot paint are not dropped when the fresh first page lands', async () => {
     const answer = held<PopupOpened>();
     serveMessages({
