@@ -17,10 +17,12 @@ function openInSidePanel(id: string): void {
 }
 
 /**
- * Rows in the first frame when it is drawn from a snapshot. A popup is at most 600 px tall and a
- * row about 68 px, so ten fill it whatever is above them (down to 67 % zoom). The others follow one
- * frame later, below the fold, where they move nothing on screen. All twenty made that frame about
- * 3 ms longer (bench: the popup's first row against a blank page).
+ * Rows in the first frame when it is drawn from a snapshot. A popup is at most 600 px tall; ten
+ * rows of about 60 px below the header reach about 900 px, so they fill it down to 67 % zoom. The
+ * others follow once that frame is painted (a frame or two later), below the fold, where they move
+ * nothing on screen. Drawing all twenty made the frame about 3 ms longer (bench: the popup's first
+ * row against a blank page). In a hidden document (a preloaded popup) frames wait until it shows,
+ * and so do these rows.
  */
 export const FIRST_FRAME_ROWS = 10;
 
@@ -80,7 +82,9 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
       ? listOf(initialIsFresh ? initialSnapshot.page : savedCopy(initialSnapshot.page))
       : EMPTY_LIST,
   );
-  const [rowLimit, setRowLimit] = useState(initialSnapshot?.page ? FIRST_FRAME_ROWS : undefined);
+  const [rowLimit, setRowLimit] = useState(
+    (initialSnapshot?.page?.items.length ?? 0) > FIRST_FRAME_ROWS ? FIRST_FRAME_ROWS : undefined,
+  );
   const [offline, setOffline] = useState(() => !navigator.onLine);
   const [reloads, setReloads] = useState(0);
   const generation = useRef(0);
@@ -126,7 +130,7 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
   useEffect(() => {
     // Not needed before a click: it waits until the first frame is on screen, as do the rows below the fold.
     const painted = afterFirstPaint();
-    void painted.then(() => setRowLimit(undefined));
+    if (rowLimit !== undefined) void painted.then(() => setRowLimit(undefined));
     painted.then(prepareSidePanel).catch((error: unknown) => log.warn('sidepanel.prepare-failed', { error }));
     const tick = setInterval(() => setNow(Date.now()), 30_000);
     const online = () => setOffline(!navigator.onLine);
