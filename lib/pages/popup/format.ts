@@ -65,6 +65,7 @@ export function clockFormat(): Intl.DateTimeFormat {
   return (clock ??= new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }));
 }
 
+/** Hours and minutes in the user's locale; "unknown time" where toLocaleTimeString said "Invalid Date". */
 export function clockTime(at: number): string {
-  return clockFormat().format(at);
+  return Number.isFinite(at) ? clockFormat().format(at) : 'unknown time';
 }

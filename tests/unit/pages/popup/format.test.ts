@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { problemOf, relativeTime } from '@/lib/pages/popup/format';
+import { clockFormat, clockTime, problemOf, relativeTime } from '@/lib/pages/popup/format';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 
@@ -46,5 +46,20 @@ describe('problemOf', () => {
       }).link,
     ).toBe('https://s/apikey');
     expect(problemOf({ code: 'api.forbidden', message: 'm', details: { code: 42 } }).code).toBeUndefined();
+  });
+});
+
+describe('clockTime', () => {
+  it('says what toLocaleTimeString said, from one formatter built once', () => {
+    for (const at of [0, Date.UTC(2026, 10, 24, 2, 5), Date.UTC(2026, 5, 1, 23, 59)])
+      expect(clockTime(at)).toBe(
+        new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }),
+      );
+    expect(clockFormat()).toBe(clockFormat());
+  });
+
+  it('a time that is not one reads "unknown time" instead of throwing', () => {
+    expect(clockTime(Number.NaN)).toBe('unknown time');
+    expect(clockTime(Number.POSITIVE_INFINITY)).toBe('unknown time');
   });
 });
