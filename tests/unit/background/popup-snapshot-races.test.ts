@@ -162,6 +162,22 @@ async function snapshotTags(): Promise<string[]> {
   ];
 }
 
+/** The user saves key B; its warm-up reads are answered until B's snapshot is saved. */
+async function saveKeyBAndLetItsReadsLand(): Promise<void> {
+  await dispatch('saveApiKey', { key: KEY_B });
+  await vi.waitFor(() => expect(seam.held.some((read) => read.tag.includes(KEY_B))).toBe(true), {
+    timeout: 5000,
+  });
+  await vi.waitFor(
+    async () => {
+      answerWhere('list', KEY_B);
+      answerWhere('account', KEY_B);
+      expect((await readPopupSnapshot())?.state.key.last4).toBe('BBBB');
+    },
+    { timeout: 5000, interval: 10 },
+  );
+}
+
 describe('reads of the side panel or popup under way when the key changes', () => {
   it("a first page read for key A and answered after key B was saved never lands in B's snapshot", async () => {
     await saveKeyAndSettle(KEY_A);
@@ -171,18 +187,7 @@ describe('reads of the side panel or popup under way when the key changes', () =
       timeout: 5000,
     });
     // …and the user saves key B in the options page meanwhile; the warm read for B completes.
-    await dispatch('saveApiKey', { key: KEY_B });
-    await vi.waitFor(() => expect(seam.held.some((read) => read.tag.includes(KEY_B))).toBe(true), {
-      timeout: 5000,
-    });
-    await vi.waitFor(
-      async () => {
-        answerWhere('list', KEY_B);
-        answerWhere('account', KEY_B);
-        expect((await readPopupSnapshot())?.state.key.last4).toBe('BBBB');
-      },
-      { timeout: 5000, interval: 10 },
-    );
+    await saveKeyBAndLetItsReadsLand();
     // Now key A's page arrives.
     answerWhere('list', KEY_A);
     await sidePanelRead;
@@ -198,18 +203,7 @@ describe('reads of the side panel or popup under way when the key changes', () =
     await vi.waitFor(() =>
       expect(seam.held.some((read) => read.what === 'account' && read.tag.includes(KEY_A))).toBe(true),
     );
-    await dispatch('saveApiKey', { key: KEY_B });
-    await vi.waitFor(() => expect(seam.held.some((read) => read.tag.includes(KEY_B))).toBe(true), {
-      timeout: 5000,
-    });
-    await vi.waitFor(
-      async () => {
-        answerWhere('list', KEY_B);
-        answerWhere('account', KEY_B);
-        expect((await readPopupSnapshot())?.state.key.last4).toBe('BBBB');
-      },
-      { timeout: 5000, interval: 10 },
-    );
+    await saveKeyBAndLetItsReadsLand();
     answerWhere('account', KEY_A);
     await overviewRead;
     await new Promise((resolve) => setTimeout(resolve, 50));
