@@ -1,17 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from 'wxt/browser';
-import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { POLL_ALARM, schedulePolling } from '@/lib/events';
-import { setLogSink } from '@/lib/log';
-import { createHandlerRegistry, type HandlerRegistry } from '@/lib/messaging';
-import { registerHandlers } from '@/lib/background/handlers';
+import type { HandlerRegistry } from '@/lib/messaging';
 import { DEFAULT_SETTINGS, saveSettings } from '@/lib/store/settings';
-
-const self = {
-  extensionId: fakeBrowser.runtime.id,
-  extensionOrigin: `chrome-extension://${fakeBrowser.runtime.id}`,
-};
-const OPTIONS_PAGE = { id: self.extensionId, origin: self.extensionOrigin };
+import { OPTIONS_PAGE, workerRegistry } from './registry';
 
 let registry: HandlerRegistry;
 
@@ -21,16 +13,9 @@ afterEach(() => {
 
 beforeEach(async () => {
   await saveSettings(DEFAULT_SETTINGS);
-  registry = createHandlerRegistry(self);
-  registerHandlers(registry);
-  // WXT's fake browser leaves these two unimplemented; the state answer needs them.
-  vi.spyOn(fakeBrowser.runtime, 'getManifest').mockReturnValue({
-    manifest_version: 3,
-    name: 'x',
-    version: '1.2.3',
-  });
-  vi.spyOn(fakeBrowser.permissions, 'contains').mockResolvedValue(true);
-  return setLogSink(() => undefined);
+  const worker = workerRegistry();
+  registry = worker.registry;
+  return worker.restoreLog;
 });
 
 describe('saveSettings', () => {

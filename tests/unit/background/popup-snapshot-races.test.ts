@@ -1,13 +1,11 @@
 import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { setLogSink } from '@/lib/log';
-import { createHandlerRegistry, type HandlerRegistry } from '@/lib/messaging';
+import type { HandlerRegistry } from '@/lib/messaging';
 import type { PopupOpened } from '@/lib/messaging/protocol';
-import { registerHandlers } from '@/lib/background/handlers';
 import { removeApiKey } from '@/lib/store/apiKey';
 import { DEFAULT_SETTINGS, saveSettings } from '@/lib/store/settings';
 import { clearPopupSnapshot, readPopupSnapshot } from '@/lib/store/snapshot';
+import { OPTIONS_PAGE, workerRegistry } from './registry';
 
 /**
  * The service seam: every list page and account read is held until the test answers it, and
@@ -90,11 +88,6 @@ vi.mock('@/lib/api/service', async () => {
   };
 });
 
-const self = {
-  extensionId: fakeBrowser.runtime.id,
-  extensionOrigin: `chrome-extension://${fakeBrowser.runtime.id}`,
-};
-const OPTIONS_PAGE = { id: self.extensionId, origin: self.extensionOrigin };
 const KEY_A = 'sk_live_first_user_AAAA';
 const KEY_B = 'sk_live_other_user_BBBB';
 
@@ -108,15 +101,9 @@ beforeEach(async () => {
   await saveSettings(DEFAULT_SETTINGS);
   await removeApiKey();
   await clearPopupSnapshot();
-  registry = createHandlerRegistry(self);
-  registerHandlers(registry);
-  vi.spyOn(fakeBrowser.runtime, 'getManifest').mockReturnValue({
-    manifest_version: 3,
-    name: 'x',
-    version: '1.2.3',
-  });
-  vi.spyOn(fakeBrowser.permissions, 'contains').mockResolvedValue(true);
-  return setLogSink(() => undefined);
+  const worker = workerRegistry();
+  registry = worker.registry;
+  return worker.restoreLog;
 });
 
 function dispatch(type: string, payload: unknown): Promise<unknown> {

@@ -1,9 +1,6 @@
 import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { setLogSink } from '@/lib/log';
-import { createHandlerRegistry, type HandlerRegistry } from '@/lib/messaging';
-import { registerHandlers } from '@/lib/background/handlers';
+import type { HandlerRegistry } from '@/lib/messaging';
 import { keyFingerprint } from '@/lib/store/apiKey';
 import { DEFAULT_SETTINGS, getSettings, saveSettings } from '@/lib/store/settings';
 import {
@@ -13,12 +10,7 @@ import {
   writePopupSnapshot,
   type PopupSnapshot,
 } from '@/lib/store/snapshot';
-
-const self = {
-  extensionId: fakeBrowser.runtime.id,
-  extensionOrigin: `chrome-extension://${fakeBrowser.runtime.id}`,
-};
-const OPTIONS_PAGE = { id: self.extensionId, origin: self.extensionOrigin };
+import { OPTIONS_PAGE, workerRegistry } from './registry';
 
 const snapshot: PopupSnapshot = {
   binding: 'old',
@@ -38,16 +30,10 @@ let registry: HandlerRegistry;
 beforeEach(async () => {
   vi.restoreAllMocks();
   await saveSettings(DEFAULT_SETTINGS);
-  registry = createHandlerRegistry(self);
-  registerHandlers(registry);
-  vi.spyOn(fakeBrowser.runtime, 'getManifest').mockReturnValue({
-    manifest_version: 3,
-    name: 'x',
-    version: '1.2.3',
-  });
-  vi.spyOn(fakeBrowser.permissions, 'contains').mockResolvedValue(true);
+  const worker = workerRegistry();
+  registry = worker.registry;
   await writePopupSnapshot(snapshot, snapshotGeneration());
-  return setLogSink(() => undefined);
+  return worker.restoreLog;
 });
 
 /** The snapshot now: none, or one read for the service and key saved now. */
