@@ -3,7 +3,7 @@
  * bench/results.json. Figures, not assertions: a reader compares them with the budgets.
  *
  * BENCH_REUSE_BUILD=1 skips the build; WXT_OUT_DIR picks the build folder; BENCH_RUNS sets the
- * repetitions of the browser figures (default 20); BENCH_SKIP_BROWSER=1 leaves out the browser.
+ * pairs per condition of the browser figures (default 30); BENCH_SKIP_BROWSER=1 leaves out the browser.
  * BENCH_ONLY_PARSERS=1 prints the parser figures alone (no build, no sandbox). BENCH_ONLY=paging
  * prints the paging figures alone (no build, no browser; BENCH_PAGING_RUNS pairs, default 31);
  * BENCH_ONLY=browser the browser figures alone. With BENCH_ONLY, results.json is left as it was.
@@ -118,6 +118,8 @@ function printBrowser(figures: BrowserFigures): void {
           'popup first row painted': cell(figure.popupFirstRowPaint),
           'blank page painted': cell(figure.blankFirstPaint),
           ratio: `${figure.ratio.toFixed(2)}×`,
+          'ratio, 95 % interval': `${figure.ratioInterval.low.toFixed(2)} – ${figure.ratioInterval.high.toFixed(2)}`,
+          'paired ratio (median)': `${figure.pairedRatio.median.toFixed(2)}×`,
           'row in DOM': ms(figure.popupFirstRowInDom.median),
           'blank in DOM': ms(figure.blankInDom.median),
           'DOM ratio': `${figure.domRatio.toFixed(2)}×`,
@@ -195,11 +197,10 @@ async function main(): Promise<void> {
   }
 
   const sandbox = await benchSandbox();
+  const pageRuns = process.env.BENCH_RUNS ? { runs: Number(process.env.BENCH_RUNS) } : {};
   try {
     if (onlyBrowser) {
-      printBrowser(
-        await benchBrowser(resolve(OUTPUT), sandbox, { runs: Number(process.env.BENCH_RUNS ?? 20) }),
-      );
+      printBrowser(await benchBrowser(resolve(OUTPUT), sandbox, pageRuns));
       return;
     }
     const paging = await benchPaging(sandbox);
@@ -208,7 +209,7 @@ async function main(): Promise<void> {
     printDiscovery(discovery);
     let browser: BrowserFigures | undefined;
     if (process.env.BENCH_SKIP_BROWSER !== '1') {
-      browser = await benchBrowser(resolve(OUTPUT), sandbox, { runs: Number(process.env.BENCH_RUNS ?? 20) });
+      browser = await benchBrowser(resolve(OUTPUT), sandbox, pageRuns);
       printBrowser(browser);
     }
     if (backgroundComposition.length > 0) printComposition(backgroundComposition, background, browser);

@@ -11,9 +11,65 @@ export function spread(samples: number[]): Spread {
   if (samples.length === 0) throw new Error('no samples');
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  return {
+    runs: sorted.length,
+    median: median(sorted),
+    p95: at(0.95),
+    min: sorted[0],
+    max: sorted[sorted.length - 1],
+  };
+}
+
+function median(sorted: number[]): number {
   const mid = sorted.length / 2;
-  const median = sorted.length % 2 ? sorted[Math.floor(mid)] : (sorted[mid - 1] + sorted[mid]) / 2;
-  return { runs: sorted.length, median, p95: at(0.95), min: sorted[0], max: sorted[sorted.length - 1] };
+  return sorted.length % 2 ? sorted[Math.floor(mid)] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** A small seeded generator (mulberry32): the same samples give the same interval on every run. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+export interface Interval {
+  low: number;
+  high: number;
+}
+
+/**
+ * How far the ratio of two medians could move by chance: a 95 % percentile-bootstrap interval of
+ * median(numerators) / median(denominators), resampling the pairs (numerators[i], denominators[i])
+ * together, as they were measured together.
+ */
+export function medianRatioInterval(
+  numerators: number[],
+  denominators: number[],
+  resamples = 2000,
+): Interval {
+  if (numerators.length === 0 || numerators.length !== denominators.length)
+    throw new Error('the interval needs pairs');
+  const random = seeded(numerators.length);
+  const ratios: number[] = [];
+  const top: number[] = [];
+  const bottom: number[] = [];
+  for (let round = 0; round < resamples; round++) {
+    top.length = 0;
+    bottom.length = 0;
+    for (let pick = 0; pick < numerators.length; pick++) {
+      const index = Math.floor(random() * numerators.length);
+      top.push(numerators[index]);
+      bottom.push(denominators[index]);
+    }
+    ratios.push(median(top.sort((a, b) => a - b)) / median(bottom.sort((a, b) => a - b)));
+  }
+  ratios.sort((a, b) => a - b);
+  return { low: ratios[Math.floor(0.025 * resamples)], high: ratios[Math.ceil(0.975 * resamples) - 1] };
 }
 
 export function ms(value: number): string {
