@@ -12,6 +12,9 @@ const BLANK_PAGE = 'blank.html';
 const BLANK_PAGE_HTML =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Blank</title></head><body><p>Blank</p></body></html>\n';
 
+/** The popup's floor: its snapshot read and one bare row (entrypoints/popup-floor); never in a store build. */
+const POPUP_FLOOR = 'popup-floor';
+
 /** The sandbox runs on loopback; real services are reached only after the user grants them. */
 const SANDBOX_HOSTS = ['http://127.0.0.1/*', 'http://localhost/*'];
 
@@ -37,12 +40,19 @@ export default defineConfig({
     plugins: [preact(), noCodeGeneration(), zodWithoutJsonSchema(), slimMcpSdk(), moduleSizes()],
   }),
   hooks: {
-    // The popup is opened most: built alone, it loads one script instead of the chunks it would share.
+    'entrypoints:resolved': (wxt, entrypoints) => {
+      const floor = entrypoints.findIndex((entrypoint) => entrypoint.name === POPUP_FLOOR);
+      if (wxt.config.mode === STORE_MODE && floor >= 0) entrypoints.splice(floor, 1);
+    },
+    // The popup is opened most: built alone, it loads one script instead of the chunks it would
+    // share. So is its floor, to be compared with it.
     'entrypoints:grouped': (_wxt, groups) => {
-      for (const group of groups) {
+      const alone = (entrypoint: { type: string; name: string }) =>
+        entrypoint.type === 'popup' || entrypoint.name === POPUP_FLOOR;
+      for (const group of [...groups]) {
         if (!Array.isArray(group)) continue;
-        const popup = group.findIndex((entrypoint) => entrypoint.type === 'popup');
-        if (popup >= 0 && group.length > 1) groups.push(group.splice(popup, 1));
+        for (let index = group.length - 1; index >= 0 && group.length > 1; index--)
+          if (alone(group[index])) groups.push(group.splice(index, 1));
       }
     },
     // The bench's floor (bench/browser.ts): one element, no script, same origin; never in a store build.

@@ -1,7 +1,8 @@
 /**
  * Figures from the built extension in headless Chromium against a started sandbox: popup first
  * row beside a blank extension page (blank.html, non-store builds only) under the same
- * condition (warm, worker stopped, first open right after Save), the popup's requests,
+ * condition (warm, worker stopped, first open right after Save), and the popup's floor
+ * (popup-floor.html: its snapshot read and one bare row) beside the blank page, the popup's requests,
  * service-worker cold start to the first answered message, and the worker's heap after paging
  * 10,000 playbooks through it.
  */
@@ -38,6 +39,19 @@ export interface PageCondition {
   domRatio: number;
   /** Layout shift (CLS sum, no input) from open until the worker's fresh answer replaced the saved copy. */
   layoutShift: Spread;
+  /** The popup's floor under the same condition; none right after Save, when there is no snapshot to read. */
+  floor?: FloorFigure;
+}
+
+/**
+ * popup-floor.html (entrypoints/popup-floor): the popup's own snapshot read and one bare row, no
+ * Preact and no styles. Timed in pairs of its own with the blank page, like the popup.
+ */
+export interface FloorFigure {
+  firstRowPaint: Spread;
+  blankFirstPaint: Spread;
+  ratio: number;
+  ratioInterval: Interval;
 }
 
 export interface BrowserFigures {
@@ -232,13 +246,20 @@ export async function benchBrowser(
     type Samples = Record<'rowPaint' | 'blankPaint' | 'rowDom' | 'blankDom' | 'shift', number[]>;
     const empty = (): Samples => ({ rowPaint: [], blankPaint: [], rowDom: [], blankDom: [], shift: [] });
     const samples = { warm: empty(), stopped: empty(), afterSave: empty() };
+    const floors = { warm: empty(), stopped: empty() };
     // A tab closed just before the popup opens is a harness artefact (a real popup closes no
     // tab), and its tabs.onRemoved would reach a running worker at that moment: both tabs are
     // closed after the pair, and the worker gets a moment to handle that before the next one.
-    const measure = async (into: Samples) => {
+    const measure = async (into: Samples, page: 'popup.html' | 'popup-floor.html' = 'popup.html') => {
       const opened: Page[] = [];
       const blank = await marks(context, url('blank.html'), ['firstRender', 'firstPaint'], false, opened);
-      const popup = await marks(context, url('popup.html'), ['firstRow', 'firstRowPaint'], true, opened);
+      const popup = await marks(
+        context,
+        url(page),
+        ['firstRow', 'firstRowPaint'],
+        page === 'popup.html',
+        opened,
+      );
       await Promise.all(opened.map((page) => page.close()));
       await new Promise((resolve) => setTimeout(resolve, 250));
       into.blankDom.push(blank.firstRender!);
@@ -249,18 +270,35 @@ export async function benchBrowser(
     };
     // Each condition in a block of its own, the blank page measured beside the popup every time.
     // Warm means settled: the discovery run a first open defers (1.5 s) is over before it starts.
+    // The floor's pairs follow the popup's, not interleaved: a page that just read the database
+    // would keep it open for the next one.
     await send('runDiscovery', {});
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     for (let run = 0; run < runs; run++) await measure(samples.warm);
+    for (let run = 0; run < runs; run++) await measure(floors.warm, 'popup-floor.html');
     for (let run = 0; run < runs; run++) {
       await stopWorker(context, url);
       await measure(samples.stopped);
     }
     for (let run = 0; run < runs; run++) {
+      await stopWorker(context, url);
+      await measure(floors.stopped, 'popup-floor.html');
+    }
+    for (let run = 0; run < runs; run++) {
       await saveAsNew();
       await measure(samples.afterSave);
     }
-    const condition = (taken: Samples): PageCondition => {
+    const floorOf = (taken: Samples): FloorFigure => {
+      const firstRowPaint = spread(taken.rowPaint);
+      const blankFirstPaint = spread(taken.blankPaint);
+      return {
+        firstRowPaint,
+        blankFirstPaint,
+        ratio: firstRowPaint.median / blankFirstPaint.median,
+        ratioInterval: medianRatioInterval(taken.rowPaint, taken.blankPaint),
+      };
+    };
+    const condition = (taken: Samples, floor?: Samples): PageCondition => {
       const popupFirstRowPaint = spread(taken.rowPaint);
       const blankFirstPaint = spread(taken.blankPaint);
       const popupFirstRowInDom = spread(taken.rowDom);
@@ -275,6 +313,7 @@ export async function benchBrowser(
         blankInDom,
         domRatio: popupFirstRowInDom.median / blankInDom.median,
         layoutShift: spread(taken.shift),
+        ...(floor ? { floor: floorOf(floor) } : {}),
       };
     };
 
@@ -326,8 +365,8 @@ export async function benchBrowser(
     await cdp.detach();
 
     return {
-      warm: condition(samples.warm),
-      workerStopped: condition(samples.stopped),
+      warm: condition(samples.warm, floors.warm),
+      workerStopped: condition(samples.stopped, floors.stopped),
       afterSave: condition(samples.afterSave),
       popupRequests,
       workerColdStartToAnswer: spread(coldStart),
@@ -344,6 +383,7 @@ export async function benchBrowser(
         "Paint (the goal): the blank page's first-contentful-paint; the popup's first row by Element Timing (renderTime of the row's title, attribute set as the row is inserted). In the DOM: MutationObserver time of the blank page's element and of the first row.",
         'Warm: worker running, list cached. Worker stopped: CDP ServiceWorker.stopAllWorkers before both pages open. After Save: the service URL and key were just saved anew (caches and snapshot cleared; Save starts the snapshot read) and the popup opens the moment Save answers.',
         'Blank page: blank.html, one element and no script, from the same extension (not in store builds), opened right before the popup under the same condition; ratio = popup median / blank median, with its 95 % bootstrap interval over the pairs; paired ratio = popup / blank within each pair.',
+        "Floor: popup-floor.html, the popup's own snapshot read and its first row's title as a bare button (no Preact, no styles), in pairs of its own with the blank page after the popup's; not right after Save (no snapshot yet).",
         'Layout shift: the Layout Instability API\'s sum (without recent input) from open until the worker\'s answer replaced the saved copy ("Refreshing…" gone; at most 5 s).',
         'Worker heap: CDP Runtime.getHeapUsage on the worker target, after each full pass over the list and after a forced GC.',
       ],

@@ -128,6 +128,31 @@ function printBrowser(figures: BrowserFigures): void {
       ]),
     ),
   );
+  console.log(
+    "\nThe popup's floor: popup-floor.html, its snapshot read and one bare row (no Preact, no styles), against the blank page",
+  );
+  console.table(
+    Object.fromEntries(
+      Object.entries(conditions).flatMap(([name, figure]) =>
+        figure.floor
+          ? [
+              [
+                name,
+                {
+                  'floor first row painted': cell(figure.floor.firstRowPaint),
+                  'blank page painted': cell(figure.floor.blankFirstPaint),
+                  'floor ratio': `${figure.floor.ratio.toFixed(2)}×`,
+                  'ratio, 95 % interval': `${figure.floor.ratioInterval.low.toFixed(2)} – ${figure.floor.ratioInterval.high.toFixed(2)}`,
+                  'popup row − floor row': ms(
+                    figure.popupFirstRowPaint.median - figure.floor.firstRowPaint.median,
+                  ),
+                },
+              ],
+            ]
+          : [],
+      ),
+    ),
+  );
   const scripts = figures.popupRequests.filter((request) => request.type === 'script').length;
   const styles = figures.popupRequests.filter((request) => request.type === 'stylesheet').length;
   console.log(`Popup requests on open: ${scripts} script(s), ${styles} stylesheet(s)`);

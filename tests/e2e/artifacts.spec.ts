@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { OUTPUT_DIR, ROOT } from './paths';
 
@@ -104,6 +104,9 @@ test('the code-generation scan flags eval and Function and nothing that merely l
   expect(flagged('retrieval(x); obj.eval(y); evaluate(z); new FunctionCall()')).toEqual([]);
 });
 
+/** blank.html and popup-floor (wxt.config.ts): the floors bench/browser.ts measures the popup against. */
+const BENCH_PAGES = /^(blank\.html|popup-floor[.-])/;
+
 const STORE_BUILDS = [
   { target: 'chrome-mv3-store', args: ['wxt', 'build', '--mode', 'store'] },
   { target: 'firefox-mv2-store', args: ['wxt', 'build', '-b', 'firefox', '--mode', 'store'] },
@@ -132,7 +135,23 @@ for (const { target } of STORE_BUILDS) {
     // Ground the check: the finance sites are still there.
     expect(surface.content_script_matches).toContain('*://finance.yahoo.com/quote/*');
   });
+
+  test(`the ${target} build ships none of the bench's pages`, () => {
+    const files = filesUnder(join(OUTPUT_DIR, target)).map((file) => basename(file));
+    expect(files.filter((name) => BENCH_PAGES.test(name))).toEqual([]);
+    // Ground the check: it listed a build with the popup in it.
+    expect(files).toContain('popup.html');
+  });
 }
+
+test("the development build has the bench's pages (npm run bench)", () => {
+  const files = filesUnder(join(OUTPUT_DIR, 'chrome-mv3')).map((file) => basename(file));
+  expect(files.filter((name) => BENCH_PAGES.test(name)).sort()).toEqual([
+    'blank.html',
+    expect.stringMatching(/^popup-floor-.*\.js$/),
+    'popup-floor.html',
+  ]);
+});
 
 test('the development build keeps the sandbox hosts and demo pages (npm start, e2e)', () => {
   const surface = surfaceOf(builtManifest('chrome-mv3') ?? {});
