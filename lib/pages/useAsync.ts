@@ -8,9 +8,36 @@ export interface AsyncState<T> {
   reload: () => void;
 }
 
-/** Resolves once a frame has been painted: work that can wait never competes with the first one. */
+/** A browser that draws a frame but never reports its paint holds the page's later work back this long at most. */
+const PAINT_REPORT_WAIT_MS = 500;
+
+/**
+ * Resolves once the page's first content is on screen: work that can wait (a message that wakes
+ * the worker, rows below the fold) never competes with that frame. A frame's script and layout are
+ * done when `requestAnimationFrame` and a task later run, but its raster and display are not; the
+ * first contentful paint is reported once they are. Without paint timing, a frame's main-thread
+ * work is what it waits for. A hidden page (a preloaded popup) draws no frame and so waits.
+ */
 export function afterFirstPaint(): Promise<void> {
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  return new Promise((resolve) => {
+    const next = () => setTimeout(resolve, 0);
+    if (!PerformanceObserver.supportedEntryTypes?.includes('paint')) {
+      requestAnimationFrame(next);
+      return;
+    }
+    let waiting = true;
+    const observer = new PerformanceObserver((entries) => {
+      if (entries.getEntriesByName('first-contentful-paint').length > 0) finish();
+    });
+    const finish = () => {
+      if (!waiting) return;
+      waiting = false;
+      observer.disconnect();
+      next();
+    };
+    observer.observe({ type: 'paint', buffered: true });
+    requestAnimationFrame(() => setTimeout(finish, PAINT_REPORT_WAIT_MS));
+  });
 }
 
 export function errorText(error: unknown): string {
