@@ -28,7 +28,8 @@ export interface PageCondition {
   ratio: number;
   /**
    * How precise `ratio` is: its 95 % bootstrap interval over the pairs. Paint times come in 4 ms
-   * steps, so one step of the blank page's median moves the ratio by about 0.15.
+   * steps, so one step of the blank page's median moves the ratio by up to about 0.15 (half that
+   * when the median of an even count falls between two steps).
    */
   ratioInterval: Interval;
   /** Popup over blank within each pair (opened back to back): less exposed to the machine's load drifting between pairs. */
@@ -383,7 +384,7 @@ export async function benchBrowser(
         "Paint (the goal): the blank page's first-contentful-paint; the popup's first row by Element Timing (renderTime of the row's title, attribute set as the row is inserted). In the DOM: MutationObserver time of the blank page's element and of the first row.",
         'Warm: worker running, list cached. Worker stopped: CDP ServiceWorker.stopAllWorkers before both pages open. After Save: the service URL and key were just saved anew (caches and snapshot cleared; Save starts the snapshot read) and the popup opens the moment Save answers.',
         'Blank page: blank.html, one element and no script, from the same extension (not in store builds), opened right before the popup under the same condition; ratio = popup median / blank median, with its 95 % bootstrap interval over the pairs; paired ratio = popup / blank within each pair.',
-        "Floor: popup-floor.html, the popup's own snapshot read and its first row's title as a bare button (no Preact, no styles), in pairs of its own with the blank page after the popup's; not right after Save (no snapshot yet).",
+        "Floor: popup-floor.html, the popup's own snapshot read and its first row's title as a bare button (no Preact, no styles), in pairs of its own with the blank page after the popup's (so popup − floor is a difference of medians from two blocks, not a paired figure); not right after Save (no snapshot yet).",
         'Layout shift: the Layout Instability API\'s sum (without recent input) from open until the worker\'s answer replaced the saved copy ("Refreshing…" gone; at most 5 s).',
         'Worker heap: CDP Runtime.getHeapUsage on the worker target, after each full pass over the list and after a forced GC.',
       ],

@@ -143,7 +143,7 @@ function printBrowser(figures: BrowserFigures): void {
                   'blank page painted': cell(figure.floor.blankFirstPaint),
                   'floor ratio': `${figure.floor.ratio.toFixed(2)}×`,
                   'ratio, 95 % interval': `${figure.floor.ratioInterval.low.toFixed(2)} – ${figure.floor.ratioInterval.high.toFixed(2)}`,
-                  'popup row − floor row': ms(
+                  'popup row − floor row (medians)': ms(
                     figure.popupFirstRowPaint.median - figure.floor.firstRowPaint.median,
                   ),
                 },

@@ -54,7 +54,14 @@ export function medianRatioInterval(
 ): Interval {
   if (numerators.length === 0 || numerators.length !== denominators.length)
     throw new Error('the interval needs pairs');
-  const random = seeded(numerators.length);
+  // Seeded from the samples: the same samples give the same interval, other samples (another
+  // condition) other resamples.
+  const random = seeded(
+    [...numerators, ...denominators].reduce(
+      (hash, value) => Math.imul(hash ^ Math.round(value * 1000), 0x9e3779b1),
+      numerators.length,
+    ),
+  );
   const ratios: number[] = [];
   const top: number[] = [];
   const bottom: number[] = [];
@@ -68,8 +75,14 @@ export function medianRatioInterval(
     }
     ratios.push(median(top.sort((a, b) => a - b)) / median(bottom.sort((a, b) => a - b)));
   }
-  ratios.sort((a, b) => a - b);
-  return { low: ratios[Math.floor(0.025 * resamples)], high: ratios[Math.ceil(0.975 * resamples) - 1] };
+  return percentileInterval(ratios.sort((a, b) => a - b));
+}
+
+/** The central `level` share of values sorted ascending, as a percentile bootstrap reports it. */
+export function percentileInterval(sorted: number[], level = 0.95): Interval {
+  // As many values left out below as above; rounded, as (1 - 0.8) / 2 is 0.09999… in floating point.
+  const cut = Math.round(((1 - level) / 2) * sorted.length);
+  return { low: sorted[cut], high: sorted[sorted.length - 1 - cut] };
 }
 
 export function ms(value: number): string {

@@ -1,8 +1,9 @@
 /**
  * The bench's floor for the popup (bench/browser.ts; development and test builds only, see
  * wxt.config.ts): the popup's own snapshot read, then its first row's title as a bare button. No
- * Preact, no styles, no other row. No popup that paints from the database can show its first row
- * sooner than this page does.
+ * Preact, no styles, no other row: only what a popup that paints from the database cannot skip
+ * (its script's request and that read). The title is in the browser's button font, not the
+ * popup's, so this row's paint is a close floor rather than an exact one.
  */
 import { snapshotRead } from '../popup/snapshotRead';
 

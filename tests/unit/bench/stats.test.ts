@@ -1,8 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { medianRatioInterval, spread } from '../../../bench/stats';
+import { medianRatioInterval, percentileInterval, spread } from '../../../bench/stats';
 
 /** Paint times as Chromium reports them: 4 ms steps. */
 const steps = (values: number[]) => values.map((value) => Math.round(value / 4) * 4);
+
+/** Test data from a fixed generator (a linear congruential one), so every run sees the same samples. */
+function samples(seed: number, count: number, around: number, spreadMs: number): number[] {
+  let state = seed;
+  return Array.from({ length: count }, () => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return around + (state / 2 ** 32) * spreadMs;
+  });
+}
+
+describe('percentileInterval', () => {
+  const ascending = Array.from({ length: 2000 }, (_, index) => index);
+
+  it('leaves out the same share below and above', () => {
+    expect(percentileInterval(ascending)).toEqual({ low: 50, high: 1949 });
+    expect(percentileInterval(ascending, 0.8)).toEqual({ low: 200, high: 1799 });
+  });
+});
 
 describe('medianRatioInterval', () => {
   it('is a single point when every pair measured the same', () => {
@@ -18,6 +36,30 @@ describe('medianRatioInterval', () => {
     expect(interval.high).toBeGreaterThanOrEqual(ratio);
     expect(interval.high).toBeGreaterThan(interval.low);
     expect(medianRatioInterval(popup, blank)).toEqual(interval);
+  });
+
+  it('holds the ratio of the medians, low before high, on data without steps', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const popup = samples(seed, 31, 50, 25);
+      const blank = samples(seed + 100, 31, 34, 15);
+      const ratio = spread(popup).median / spread(blank).median;
+      const { low, high } = medianRatioInterval(popup, blank);
+      expect(low).toBeLessThanOrEqual(ratio);
+      expect(high).toBeGreaterThanOrEqual(ratio);
+      expect(high).toBeGreaterThan(low);
+    }
+  });
+
+  it('gives the same interval for the same samples and another for other samples', () => {
+    const popup = samples(7, 30, 50, 25);
+    const blank = samples(8, 30, 34, 15);
+    expect(medianRatioInterval(popup, blank)).toEqual(medianRatioInterval([...popup], [...blank]));
+    expect(medianRatioInterval(popup, blank)).not.toEqual(
+      medianRatioInterval(
+        popup.map((time) => time + 1),
+        blank,
+      ),
+    );
   });
 
   it('narrows as pairs are added', () => {
