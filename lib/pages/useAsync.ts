@@ -12,31 +12,34 @@ export interface AsyncState<T> {
 const PAINT_REPORT_WAIT_MS = 500;
 
 /**
- * Resolves once the page's first content is on screen: work that can wait (a message that wakes
- * the worker, rows below the fold) never competes with that frame. A frame's script and layout are
- * done when `requestAnimationFrame` and a task later run, but its raster and display are not; the
- * first contentful paint is reported once they are. Without paint timing, a frame's main-thread
- * work is what it waits for. A hidden page (a preloaded popup) draws no frame and so waits.
+ * Resolves once the page's first content is on screen, in a task after a frame: work that can wait
+ * (a message that wakes the worker, rows below the fold) never competes with that frame. When
+ * `requestAnimationFrame` and a task later run, a frame's script and layout are done but not its
+ * raster and display; Chromium reports the first contentful paint once those are done too (Firefox
+ * as it paints). Without paint timing, the frame's main-thread work is what it waits for. Either
+ * way it waits for a frame, so a hidden page (a preloaded popup, a panel in a background tab) waits
+ * until it is shown.
  */
 export function afterFirstPaint(): Promise<void> {
   return new Promise((resolve) => {
-    const next = () => setTimeout(resolve, 0);
+    const afterAFrame = () => requestAnimationFrame(() => setTimeout(resolve, 0));
     if (!PerformanceObserver.supportedEntryTypes?.includes('paint')) {
-      requestAnimationFrame(next);
+      afterAFrame();
       return;
     }
     let waiting = true;
     const observer = new PerformanceObserver((entries) => {
-      if (entries.getEntriesByName('first-contentful-paint').length > 0) finish();
+      if (entries.getEntriesByName('first-contentful-paint').length > 0) painted();
     });
-    const finish = () => {
+    const painted = () => {
       if (!waiting) return;
       waiting = false;
       observer.disconnect();
-      next();
+      afterAFrame();
     };
+    // Buffered: a page that painted before this call finds its entry at once.
     observer.observe({ type: 'paint', buffered: true });
-    requestAnimationFrame(() => setTimeout(finish, PAINT_REPORT_WAIT_MS));
+    requestAnimationFrame(() => setTimeout(painted, PAINT_REPORT_WAIT_MS));
   });
 }
 
