@@ -40,6 +40,7 @@ export default defineConfig({
     plugins: [preact(), noCodeGeneration(), zodWithoutJsonSchema(), slimMcpSdk(), moduleSizes()],
   }),
   hooks: {
+    // The bench's popup floor is left out of store builds, like blank.html below.
     'entrypoints:resolved': (wxt, entrypoints) => {
       const floor = entrypoints.findIndex((entrypoint) => entrypoint.name === POPUP_FLOOR);
       if (wxt.config.mode === STORE_MODE && floor >= 0) entrypoints.splice(floor, 1);

@@ -289,7 +289,8 @@ export async function benchBrowser(
       await saveAsNew();
       await measure(samples.afterSave);
     }
-    const floorOf = (taken: Samples): FloorFigure => {
+    // A page's first row against the blank page opened beside it, pair by pair.
+    const againstBlank = (taken: Samples): FloorFigure => {
       const firstRowPaint = spread(taken.rowPaint);
       const blankFirstPaint = spread(taken.blankPaint);
       return {
@@ -300,21 +301,20 @@ export async function benchBrowser(
       };
     };
     const condition = (taken: Samples, floor?: Samples): PageCondition => {
-      const popupFirstRowPaint = spread(taken.rowPaint);
-      const blankFirstPaint = spread(taken.blankPaint);
+      const { firstRowPaint, blankFirstPaint, ratio, ratioInterval } = againstBlank(taken);
       const popupFirstRowInDom = spread(taken.rowDom);
       const blankInDom = spread(taken.blankDom);
       return {
-        popupFirstRowPaint,
+        popupFirstRowPaint: firstRowPaint,
         blankFirstPaint,
-        ratio: popupFirstRowPaint.median / blankFirstPaint.median,
-        ratioInterval: medianRatioInterval(taken.rowPaint, taken.blankPaint),
+        ratio,
+        ratioInterval,
         pairedRatio: spread(taken.rowPaint.map((row, pair) => row / taken.blankPaint[pair])),
         popupFirstRowInDom,
         blankInDom,
         domRatio: popupFirstRowInDom.median / blankInDom.median,
         layoutShift: spread(taken.shift),
-        ...(floor ? { floor: floorOf(floor) } : {}),
+        ...(floor ? { floor: againstBlank(floor) } : {}),
       };
     };
 
