@@ -6,6 +6,7 @@ import { readCache } from '@/lib/api/service';
 import { setLogSink } from '@/lib/log';
 import { createHandlerRegistry, type HandlerRegistry } from '@/lib/messaging';
 import { DEFAULT_SETTINGS, saveSettings } from '@/lib/store/settings';
+import { playbook as aPlaybook } from '../pages/popup/fixtures';
 
 const self = {
   extensionId: fakeBrowser.runtime.id,
@@ -21,19 +22,9 @@ const contentScript = (tabId: number, frameId = 0) => ({
   frameId,
 });
 
+/** The popup tests' playbook, with the tickers these matches are about. */
 function playbook(id: string, title: string, tickers: string[]): Playbook {
-  return {
-    id,
-    title,
-    thesis: 't',
-    visibility: 'private',
-    status: 'draft',
-    tickers,
-    owner: { id: 'u', name: 'U' },
-    created_at: '2026-01-01T00:00:00Z',
-    updated_at: '2026-01-01T00:00:00Z',
-    etag: '"1"',
-  };
+  return { ...aPlaybook(id, title), tickers };
 }
 
 let registry: HandlerRegistry;
