@@ -124,6 +124,7 @@ test('401: a revoked key asks to sign in or create a key', async ({ extension, s
   await extension.configure({ key });
   const first = await openPopup(extension.open);
   await expect(first.list.getByRole('listitem').first()).toBeVisible();
+  await first.refreshed();
   await first.page.close();
 
   await admin(sandbox.baseUrl, sandbox.adminToken, 'keys/revoke', { key });
@@ -147,6 +148,7 @@ test('offline after a first load: the saved list, marked, with a retry', async (
   const first = await openPopup(extension.open);
   await expect(first.list.getByRole('listitem')).toHaveCount(20);
   const titles = await first.list.getByRole('listitem').allTextContents();
+  await first.refreshed();
   await first.page.close();
 
   sandbox.setFaults({ resetConnection: 99 });
@@ -232,6 +234,7 @@ test('a second opening paints from the cache at once, then shows the network ans
   await extension.configure();
   const first = await openPopup(extension.open);
   await expect(first.list.getByRole('listitem')).toHaveCount(20);
+  await first.refreshed();
   await first.page.close();
 
   sandbox.setFaults({ latencyMs: 3_000 });
@@ -294,6 +297,7 @@ test('fresh rows never move the row under the pointer: new ones are appended unt
   await extension.configure();
   const first = await openPopup(extension.open);
   await expect(first.list.getByRole('listitem')).toHaveCount(20);
+  await first.refreshed();
   await first.page.close();
   const added = sandbox.db.createPlaybook(DEMO_USER_ID, {
     title: `Arrived while pointing ${randomBytes(3).toString('hex')}`,

@@ -1,4 +1,4 @@
-import type { Locator, Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { clickOffer, expectOffer } from '../helpers/offer';
 
 /** Page objects: each surface's landmarks, found by role and accessible name (CONTRACT.md §6). */
@@ -15,6 +15,17 @@ export class PopupPage {
   }
   get disclaimer(): Locator {
     return this.page.getByText('Decision support, not financial advice');
+  }
+  /**
+   * Waits until this popup's own refresh has answered ("Updated …", no longer "Cached"). Close a
+   * popup before then and the next one opened joins that refresh instead of asking the service:
+   * right for users, but a test that counts the next opening's requests or changes the service
+   * in between would see the earlier answer.
+   */
+  async refreshed(): Promise<void> {
+    await expect(this.page.getByRole('status').filter({ hasText: /^Updated / })).toBeVisible({
+      timeout: 15_000,
+    });
   }
 }
 
