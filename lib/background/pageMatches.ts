@@ -1,4 +1,5 @@
 import { browser } from 'wxt/browser';
+import { z } from 'zod';
 import { VISIBILITIES } from '@/lib/api/visibility';
 import type { Playbook } from '@/lib/api/schemas';
 import { normalizeTicker } from '@/lib/finance/symbols';
@@ -6,6 +7,8 @@ import type { HandlerRegistry, PageMatch, PageMatches } from '@/lib/messaging';
 import { getSettings } from '@/lib/store/settings';
 import { STORAGE_ITEMS } from '@/lib/store/inventory';
 import { readCache } from '@/lib/api/service';
+import { DRAFT_LIMITS } from '@/lib/finance/text';
+import { PAGE_ADDRESS_QUERY } from '@/lib/messaging/pageAddress';
 
 /**
  * "On this page": the tickers each tab's content script reported, kept in `storage.session` per
@@ -89,13 +92,43 @@ export async function matchPlaybooks(tickers: readonly string[]): Promise<PageMa
   return matches;
 }
 
+/** A page busy longer than this (its thread hogged) is not waited for: its matches are not shown. */
+const PAGE_ADDRESS_WAIT_MS = 1000;
+const pageAddress = z.strictObject({ url: z.string().max(DRAFT_LIMITS.url) });
+
+/**
+ * The address of the page in the tab's top frame, as its content script says; `gone` when no
+ * content script of ours runs there any more (the tab left the finance page, or closed). Asked of
+ * the content script because the worker may not read the URL of a tab without host access to it.
+ */
+async function pageAddressOf(tabId: number): Promise<{ url: string } | 'gone' | 'busy'> {
+  const answer = browser.tabs.sendMessage(tabId, PAGE_ADDRESS_QUERY, { frameId: 0 }).then(
+    (value: unknown) => {
+      const parsed = pageAddress.safeParse(value);
+      return parsed.success ? parsed.data : ('gone' as const);
+    },
+    () => 'gone' as const,
+  );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'busy'>(
+    (resolve) => (timer = setTimeout(() => resolve('busy'), PAGE_ADDRESS_WAIT_MS)),
+  );
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The page in `tabId` now, if it is still the page whose tickers were reported. */
 async function currentPage(tabId: number): Promise<PageTickers | undefined> {
   const stored = await readPage(tabId);
   if (!stored) return undefined;
-  const tab = await browser.tabs.get(tabId).catch(() => undefined);
+  const address = await pageAddressOf(tabId);
+  // Kept for the next ask: the page is there, only slow to say so.
+  if (address === 'busy') return undefined;
   // The tab navigated away (or is gone): what it reported no longer describes it.
-  if (!tab || pageKey(tab.url) !== pageKey(stored.url)) {
+  if (address === 'gone' || pageKey(address.url) !== pageKey(stored.url)) {
     await forgetPageTickers(tabId);
     return undefined;
   }

@@ -1,8 +1,10 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { DEMO_USER_ID } from '../../sandbox/store';
 import { expect, test } from './fixtures';
 import { COUNT_LAYOUT_SHIFT, layoutShift } from './helpers/layoutShift';
 import { offerCount } from './helpers/offer';
+import { FIXTURE_PAGES } from './paths';
 
 const TRACKED = 'Zeta test: NVDA inference margins';
 
@@ -25,6 +27,16 @@ async function visibleTexts(page: Page): Promise<string[]> {
 async function loadBehind(surface: Page, finance: Page): Promise<void> {
   await finance.bringToFront();
   await surface.reload();
+}
+
+/** What the worker answers an extension page for the active tab: the titles it matched. */
+async function matchedTitles(surface: Page): Promise<string[]> {
+  return surface.evaluate(async () => {
+    const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
+    const answer = await chrome.runtime.sendMessage({ type: 'getPageMatches', payload: { tabId: tab.id } });
+    if (!answer.ok) throw new Error(answer.error.message);
+    return (answer.value.matches as { title: string }[]).map((match) => match.title);
+  });
 }
 
 test('"On this page" lists the playbooks that track the page in the popup and the side panel; the page learns a count only', async ({
@@ -72,6 +84,45 @@ test('"On this page" lists the playbooks that track the page in the popup and th
   // A page without tickers shows no section.
   await finance.goto(pages.url('framed.html'));
   await loadBehind(popup, finance);
+  await expect(popup.getByRole('button', { name: TRACKED }).first()).toBeVisible();
+  await expect(popup.getByRole('region', { name: 'On this page' })).toHaveCount(0);
+});
+
+test('"On this page" works on a finance site the extension has no host access to, and forgets it when the tab leaves', async ({
+  context,
+  extension,
+  sandbox,
+}) => {
+  // A real finance address, answered by the test (no network): the build's only host access is
+  // loopback, so the worker cannot read this tab's URL; only its content script knows the page.
+  const article = await readFile(`${FIXTURE_PAGES}/article-nvda.html`, 'utf8');
+  await context.route('https://www.cnbc.com/**', (route) =>
+    route.fulfill({ contentType: 'text/html; charset=utf-8', body: article }),
+  );
+  await extension.configure();
+  sandbox.db.createPlaybook(DEMO_USER_ID, {
+    title: TRACKED,
+    thesis: 'Inference demand keeps margins high.',
+    tickers: ['NVDA'],
+    visibility: 'private',
+  });
+  const first = await extension.open('popup.html');
+  await expect(first.getByRole('button', { name: TRACKED })).toBeVisible();
+  await first.close();
+
+  const finance = await context.newPage();
+  await finance.goto('https://www.cnbc.com/quotes/NVDA');
+  await expect.poll(() => offerCount(finance)).toBe(1);
+  const popup = await extension.open('popup.html');
+  await loadBehind(popup, finance);
+  await expect(
+    popup.getByRole('region', { name: 'On this page' }).getByRole('button', { name: TRACKED }),
+  ).toBeVisible();
+
+  // The same site, outside the content script's pages: what the quote page reported is forgotten.
+  await finance.goto('https://www.cnbc.com/about');
+  await loadBehind(popup, finance);
+  expect(await matchedTitles(popup)).toEqual([]);
   await expect(popup.getByRole('button', { name: TRACKED }).first()).toBeVisible();
   await expect(popup.getByRole('region', { name: 'On this page' })).toHaveCount(0);
 });

@@ -10,6 +10,7 @@
 import type { Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/server';
+import { DEMO_USER_ID } from '../../sandbox/store';
 import {
   configure,
   launchFirefox,
@@ -126,6 +127,39 @@ it('the offer, reached by keyboard, opens the confirm window; a 5xx after commit
   expect(JSON.parse(writes[0].body)).toMatchObject({ title, tickers: ['NVDA'], visibility: 'private' });
   expect(sandbox.db.listPlaybooks({}, null, 1_000_000).rows.filter((p) => p.title === title)).toHaveLength(1);
   expect(await outbox()).toHaveLength(0);
+});
+
+it('"On this page": the quote page\'s content script tells the worker which page its tab shows', async () => {
+  const title = `Firefox tracks NVDA ${Math.random().toString(36).slice(2, 8)}`;
+  sandbox.db.createPlaybook(DEMO_USER_ID, {
+    title,
+    thesis: 'Margins hold.',
+    tickers: ['NVDA'],
+    visibility: 'private',
+  });
+  // Matching reads the worker's cache of the list, as after the popup's first page.
+  expect((await firefox.send('listPlaybooks', {})).ok).toBe(true);
+  const page = await demoQuote('NVDA');
+  // The extension may read this tab's URL (loopback access comes with the development build).
+  const tabId = await firefox.inExtension(async (url) => {
+    const tabs = (
+      globalThis as unknown as {
+        browser: { tabs: { query(q: unknown): Promise<{ id: number; url?: string }[]> } };
+      }
+    ).browser.tabs;
+    return (await tabs.query({})).find((tab) => tab.url === url)?.id;
+  }, page.url());
+  expect(tabId).toBeTypeOf('number');
+  const matched = async () => {
+    const answer = await firefox.send('getPageMatches', { tabId });
+    if (!answer.ok) throw new Error(answer.error.message);
+    return (answer.value as { matches: { title: string }[] }).matches.map((match) => match.title);
+  };
+  await until(async () => (await matched()).includes(title), 'the playbook on this page');
+
+  // Off the content script's pages: no script answers for the tab, so its report is forgotten.
+  await page.goto(`${sandbox.baseUrl}/llms.txt`);
+  expect(await matched()).toEqual([]);
 });
 
 it('each context-menu item: selection, link and page become drafts in the confirm window', async () => {

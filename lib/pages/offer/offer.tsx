@@ -4,6 +4,7 @@ import { createShadowRootUi, type ShadowRootContentScriptUi } from 'wxt/utils/co
 import { MAX_CAPTURE_SELECTION } from '@/lib/finance/captureGlobal';
 import { buildDraft, type PlaybookDraft } from '@/lib/finance/draft';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
+import { answerPageAddress } from '@/lib/messaging/pageAddress';
 import { clickRefusal, effectiveOpacity, REFUSAL_MESSAGE } from './clickGuard';
 import { dismiss, isDismissed } from './dismissals';
 import { PlaybookButton, type ButtonClick } from './PlaybookButton';
@@ -37,7 +38,9 @@ export function shouldOffer(): boolean {
  */
 export async function startOffer(ctx: ContentScriptContext, offerCss: string): Promise<void> {
   if (!shouldOffer()) return;
-  // "On this page" in the popup and side panel works even where the offer is hidden.
+  // "On this page" in the popup and side panel works even where the offer is hidden: the worker
+  // asks this script which page the tab shows before it lists what the page reported.
+  ctx.onInvalidated(answerPageAddress());
   const firstReport = reportTickers(draftOfPage()?.tickers ?? []);
   try {
     if (await isDismissed(location.host)) return;

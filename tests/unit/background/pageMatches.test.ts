@@ -3,6 +3,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Playbook } from '@/lib/api/schemas';
 import { forgetPageTickers, registerPageMatchHandlers } from '@/lib/background/pageMatches';
 import { readCache } from '@/lib/api/service';
+import { PAGE_ADDRESS_QUERY } from '@/lib/messaging/pageAddress';
 import { setLogSink } from '@/lib/log';
 import { createHandlerRegistry, type HandlerRegistry } from '@/lib/messaging';
 import { DEFAULT_SETTINGS, saveSettings } from '@/lib/store/settings';
@@ -29,6 +30,8 @@ function playbook(id: string, title: string, tickers: string[]): Playbook {
 
 let registry: HandlerRegistry;
 let tabUrl: string | undefined;
+let answer: unknown;
+let asked: { tabId: number; message: unknown; options: unknown }[];
 
 beforeEach(async () => {
   fakeBrowser.reset();
@@ -46,9 +49,19 @@ beforeEach(async () => {
     }),
   );
   tabUrl = PAGE_URL;
-  vi.spyOn(fakeBrowser.tabs, 'get').mockImplementation((id: number) =>
-    Promise.resolve({ id, url: tabUrl } as never),
-  );
+  // The tab's content script answers the page it shows; without one (tabUrl undefined) the send fails.
+  asked = [];
+  vi.spyOn(fakeBrowser.tabs, 'sendMessage').mockImplementation(((
+    tabId: number,
+    message: unknown,
+    options: unknown,
+  ) => {
+    asked.push({ tabId, message, options });
+    return tabUrl === undefined
+      ? Promise.reject(new Error('Could not establish connection. Receiving end does not exist.'))
+      : Promise.resolve(answer ?? { url: tabUrl });
+  }));
+  answer = undefined;
   registry = createHandlerRegistry(self);
   registerPageMatchHandlers(registry);
   return setLogSink(() => undefined);
@@ -75,11 +88,45 @@ describe('On this page', () => {
         ],
       },
     });
-    // Another tab reported nothing: nothing matches there.
+    // The page was asked of the content script in the tab's top frame.
+    expect(asked).toEqual([{ tabId: 5, message: PAGE_ADDRESS_QUERY, options: { frameId: 0 } }]);
+    // Another tab reported nothing: nothing matches there, and nothing is asked.
     expect(await registry.dispatch({ type: 'getPageMatches', payload: { tabId: 6 } }, POPUP)).toEqual({
       ok: true,
       value: { tickers: [], matches: [] },
     });
+    expect(asked).toHaveLength(1);
+  });
+
+  const nothing = { ok: true, value: { tickers: [], matches: [] } };
+  const matches = () => registry.dispatch({ type: 'getPageMatches', payload: { tabId: 5 } }, POPUP);
+
+  it.each([
+    ['no content script answers (the tab left the finance pages)', () => (tabUrl = undefined)],
+    ['the content script is on another page', () => (tabUrl = 'https://finance.example/news/amd')],
+    ['the answer is malformed', () => (answer = { url: 42 })],
+    ['the answer has more than an address', () => (answer = { url: PAGE_URL, tickers: ['AAPL'] })],
+    ['the answer is over the bound', () => (answer = { url: `${PAGE_URL}?${'a'.repeat(5000)}` })],
+  ])('forgets what the tab reported when %s', async (_, change) => {
+    await report(5, ['NVDA']);
+    change();
+    expect(await matches()).toEqual(nothing);
+    expect(await fakeBrowser.storage.session.get(null)).toEqual({});
+  });
+
+  it('keeps a page that is slow to answer, but does not wait for it', async () => {
+    await report(5, ['NVDA']);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      vi.mocked(fakeBrowser.tabs.sendMessage).mockImplementationOnce(() => new Promise(() => undefined));
+      const slow = matches();
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(await slow).toEqual(nothing);
+    } finally {
+      vi.useRealTimers();
+    }
+    // Still reported: the next ask, answered, lists the matches.
+    expect(await matches()).toMatchObject({ ok: true, value: { tickers: ['NVDA'] } });
   });
 
   it('forgets a tab that navigated away or closed', async () => {
