@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
+import type { Sandbox } from '../../sandbox/server';
 import { DEMO_USER_ID } from '../../sandbox/store';
-import { expect, test } from './fixtures';
+import { expect, test, type ExtensionHandle } from './fixtures';
 import { COUNT_LAYOUT_SHIFT, layoutShift } from './helpers/layoutShift';
 import { offerCount } from './helpers/offer';
 import { FIXTURE_PAGES } from './paths';
@@ -29,6 +30,23 @@ async function loadBehind(surface: Page, finance: Page): Promise<void> {
   await surface.reload();
 }
 
+/**
+ * A playbook that tracks NVDA, in the worker's read cache (which matching reads) as after the
+ * popup's first list page.
+ */
+async function trackNvda(extension: ExtensionHandle, sandbox: Sandbox): Promise<void> {
+  await extension.configure();
+  sandbox.db.createPlaybook(DEMO_USER_ID, {
+    title: TRACKED,
+    thesis: 'Inference demand keeps margins high.',
+    tickers: ['NVDA'],
+    visibility: 'private',
+  });
+  const first = await extension.open('popup.html');
+  await expect(first.getByRole('button', { name: TRACKED })).toBeVisible();
+  await first.close();
+}
+
 /** What the worker answers an extension page for the active tab: the titles it matched. */
 async function matchedTitles(surface: Page): Promise<string[]> {
   return surface.evaluate(async () => {
@@ -46,17 +64,7 @@ test('"On this page" lists the playbooks that track the page in the popup and th
   sandbox,
 }) => {
   await context.addInitScript({ content: COUNT_LAYOUT_SHIFT });
-  await extension.configure();
-  sandbox.db.createPlaybook(DEMO_USER_ID, {
-    title: TRACKED,
-    thesis: 'Inference demand keeps margins high.',
-    tickers: ['NVDA'],
-    visibility: 'private',
-  });
-  // The popup's first list page fills the worker's read cache, which matching reads.
-  const first = await extension.open('popup.html');
-  await expect(first.getByRole('button', { name: TRACKED })).toBeVisible();
-  await first.close();
+  await trackNvda(extension, sandbox);
 
   const finance = await context.newPage();
   await finance.goto(pages.url('article-nvda.html'));
@@ -99,16 +107,7 @@ test('"On this page" works on a finance site the extension has no host access to
   await context.route('https://www.cnbc.com/**', (route) =>
     route.fulfill({ contentType: 'text/html; charset=utf-8', body: article }),
   );
-  await extension.configure();
-  sandbox.db.createPlaybook(DEMO_USER_ID, {
-    title: TRACKED,
-    thesis: 'Inference demand keeps margins high.',
-    tickers: ['NVDA'],
-    visibility: 'private',
-  });
-  const first = await extension.open('popup.html');
-  await expect(first.getByRole('button', { name: TRACKED })).toBeVisible();
-  await first.close();
+  await trackNvda(extension, sandbox);
 
   const finance = await context.newPage();
   await finance.goto('https://www.cnbc.com/quotes/NVDA');
