@@ -14,7 +14,6 @@ import { classifyPort, originOf } from '@/lib/messaging/sender';
 import { playbookPageUrl } from '@/lib/pages/navigation';
 import { NOTIFICATIONS } from '@/lib/store/inventory';
 import { handleMenuClick, installContextMenus, menuContextFrom, OPEN_SIDE_PANEL_ITEM } from './contextMenus';
-import { forgetPageTickers } from './pageMatches';
 import { wireErrorOf } from './errors';
 import { registerHandlers } from './handlers';
 import { openSidePanelFor } from './sidePanel';
@@ -99,7 +98,6 @@ export function startBackground(): void {
   browser.commands?.onCommand.addListener((command, tab) => {
     if (command === 'open-side-panel') openSidePanelFor(tab);
   });
-  browser.tabs.onRemoved.addListener((tabId) => void forgetPageTickers(tabId));
   browser.contextMenus.onClicked.addListener((info, tab) => {
     if (info.menuItemId === OPEN_SIDE_PANEL_ITEM.id) return openSidePanelFor(tab);
     handleMenuClick(menuContextFrom(info, tab)).catch((error: unknown) =>

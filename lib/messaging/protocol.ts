@@ -149,6 +149,12 @@ export interface PendingWrite {
   refusal?: string;
 }
 
+/** The tickers a page names, as its content script says: untrusted, bounded and checked here. */
+const pageTickerList = z.array(z.string().regex(TICKER_PATTERN)).max(DRAFT_LIMITS.tickers);
+
+/** The content script's answer to the worker's one query (PAGE_TICKERS_QUERY, pageTickers.ts). */
+export const pageTickersAnswer = z.strictObject({ tickers: pageTickerList });
+
 export const messages = {
   getState: message<AppState>()({
     request: z.strictObject({}),
@@ -311,14 +317,12 @@ export const messages = {
     topFrameOnly: true,
   }),
   /**
-   * The content script's tickers for the page it runs on (top frame only). The answer is a count:
-   * playbook titles never reach a content script, and so never the page.
+   * The offer's count: how many of the user's playbooks track the tickers of the page the content
+   * script runs on (top frame only). A count only: playbook titles never reach a content script,
+   * and so never the page.
    */
-  reportPageTickers: message<{ matches: number }>()({
-    request: z.strictObject({
-      url: z.string().max(DRAFT_LIMITS.url),
-      tickers: z.array(z.string().regex(TICKER_PATTERN)).max(DRAFT_LIMITS.tickers),
-    }),
+  countPageMatches: message<{ matches: number }>()({
+    request: z.strictObject({ tickers: pageTickerList }),
     senders: ['content-script'],
     topFrameOnly: true,
   }),

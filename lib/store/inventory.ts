@@ -92,12 +92,6 @@ export const STORAGE_ITEMS = {
     why: 'Per API origin, until when the service asked us to wait, so a restarted worker still waits.',
     readers: ['worker'],
   },
-  pageTickers: {
-    area: 'session',
-    keyPrefix: 'pageTickers.',
-    why: 'Per tab, the tickers its finance page names, for "On this page"; forgotten on close or navigation.',
-    readers: ['worker'],
-  },
   draftTimes: {
     area: 'session',
     keyPrefix: 'outbox.draftTimes.',

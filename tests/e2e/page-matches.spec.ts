@@ -96,30 +96,49 @@ test('"On this page" lists the playbooks that track the page in the popup and th
   await expect(popup.getByRole('region', { name: 'On this page' })).toHaveCount(0);
 });
 
-test('"On this page" works on a finance site the extension has no host access to, and forgets it when the tab leaves', async ({
+test('"On this page" follows the page: on a finance site without host access, through a single-page navigation, and off the finance pages', async ({
   context,
   extension,
   sandbox,
 }) => {
-  // A real finance address, answered by the test (no network): the build's only host access is
-  // loopback, so the worker cannot read this tab's URL; only its content script knows the page.
-  const article = await readFile(`${FIXTURE_PAGES}/article-nvda.html`, 'utf8');
-  await context.route('https://www.cnbc.com/**', (route) =>
-    route.fulfill({ contentType: 'text/html; charset=utf-8', body: article }),
+  // A real finance address, answered by the test (no network), with a single-page app's quote:
+  // the build's only host access is loopback, so only the tab's content script knows the page.
+  // Investing.com's addresses name a company slug, not a ticker: the page's text says which.
+  const quote = await readFile(`${FIXTURE_PAGES}/spa-quote.html`, 'utf8');
+  await context.route('https://www.investing.com/**', (route) =>
+    route.fulfill({ contentType: 'text/html; charset=utf-8', body: quote }),
   );
+  const cloud = 'Cloud margins: MSFT';
+  sandbox.db.createPlaybook(DEMO_USER_ID, {
+    title: cloud,
+    thesis: 'AI services widen margins.',
+    tickers: ['MSFT'],
+    visibility: 'private',
+  });
   await trackNvda(extension, sandbox);
 
   const finance = await context.newPage();
-  await finance.goto('https://www.cnbc.com/quotes/NVDA');
+  await finance.goto('https://www.investing.com/equities/nvidia-corp');
   await expect.poll(() => offerCount(finance)).toBe(1);
   const popup = await extension.open('popup.html');
   await loadBehind(popup, finance);
-  await expect(
-    popup.getByRole('region', { name: 'On this page' }).getByRole('button', { name: TRACKED }),
-  ).toBeVisible();
+  const section = popup.getByRole('region', { name: 'On this page' });
+  await expect(section.getByRole('button', { name: TRACKED })).toBeVisible();
+  // The seed's playbooks may track the same tickers: only ours are asserted.
+  expect(await matchedTitles(popup)).toContain(TRACKED);
+  expect(await matchedTitles(popup)).not.toContain(cloud);
 
-  // The same site, outside the content script's pages: what the quote page reported is forgotten.
-  await finance.goto('https://www.cnbc.com/about');
+  // The app shows another quote without a page load: the section follows it.
+  await finance.getByRole('button', { name: 'Next quote' }).click();
+  await expect(finance).toHaveURL(/symbol=MSFT/);
+  await loadBehind(popup, finance);
+  await expect(section.getByRole('button', { name: cloud })).toBeVisible();
+  await expect(section.getByRole('button', { name: TRACKED })).toHaveCount(0);
+  expect(await matchedTitles(popup)).toContain(cloud);
+  expect(await matchedTitles(popup)).not.toContain(TRACKED);
+
+  // The same site, outside the content script's pages: no script answers, nothing is listed.
+  await finance.goto('https://www.investing.com/about-us/');
   await loadBehind(popup, finance);
   expect(await matchedTitles(popup)).toEqual([]);
   await expect(popup.getByRole('button', { name: TRACKED }).first()).toBeVisible();

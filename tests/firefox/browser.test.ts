@@ -129,7 +129,7 @@ it('the offer, reached by keyboard, opens the confirm window; a 5xx after commit
   expect(await outbox()).toHaveLength(0);
 });
 
-it('"On this page": the quote page\'s content script tells the worker which page its tab shows', async () => {
+it('"On this page": the quote page\'s content script answers the worker its tickers, and a page without one lists nothing', async () => {
   const title = `Firefox tracks NVDA ${Math.random().toString(36).slice(2, 8)}`;
   sandbox.db.createPlaybook(DEMO_USER_ID, {
     title,
@@ -157,7 +157,7 @@ it('"On this page": the quote page\'s content script tells the worker which page
   };
   await until(async () => (await matched()).includes(title), 'the playbook on this page');
 
-  // Off the content script's pages: no script answers for the tab, so its report is forgotten.
+  // Off the content script's pages: no script answers for the tab, so nothing is listed.
   await page.goto(`${sandbox.baseUrl}/llms.txt`);
   expect(await matched()).toEqual([]);
 });

@@ -4,7 +4,7 @@ import { createShadowRootUi, type ShadowRootContentScriptUi } from 'wxt/utils/co
 import { MAX_CAPTURE_SELECTION } from '@/lib/finance/captureGlobal';
 import { buildDraft, type PlaybookDraft } from '@/lib/finance/draft';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
-import { answerPageAddress } from '@/lib/messaging/pageAddress';
+import { answerPageTickers } from '@/lib/messaging/pageTickers';
 import { clickRefusal, effectiveOpacity, REFUSAL_MESSAGE } from './clickGuard';
 import { dismiss, isDismissed } from './dismissals';
 import { PlaybookButton, type ButtonClick } from './PlaybookButton';
@@ -39,9 +39,8 @@ export function shouldOffer(): boolean {
 export async function startOffer(ctx: ContentScriptContext, offerCss: string): Promise<void> {
   if (!shouldOffer()) return;
   // "On this page" in the popup and side panel works even where the offer is hidden: the worker
-  // asks this script which page the tab shows before it lists what the page reported.
-  ctx.onInvalidated(answerPageAddress());
-  const firstReport = reportTickers(draftOfPage()?.tickers ?? []);
+  // asks this script for the page's tickers when they ask.
+  ctx.onInvalidated(answerPageTickers(() => draftOfPage()?.tickers ?? []));
   try {
     if (await isDismissed(location.host)) return;
   } catch {
@@ -148,7 +147,7 @@ export async function startOffer(ctx: ContentScriptContext, offerCss: string): P
       host = shadowHost;
       detect();
       paint();
-      showTracked(firstReport);
+      showTracked(countMatches(tickers));
     },
     onRemove() {
       if (container) render(null, container);
@@ -170,17 +169,17 @@ export async function startOffer(ctx: ContentScriptContext, offerCss: string): P
     tracked = 0;
     detect();
     paint();
-    showTracked(reportTickers(tickers));
+    showTracked(countMatches(tickers));
   });
 }
 
 /**
- * Tells the worker this page's tickers (for "On this page"); answers how many of the user's
- * playbooks track them: a count only, never a title, since this runs in the page.
+ * How many of the user's playbooks track this page's tickers: a count only, never a title, since
+ * this runs in the page.
  */
-async function reportTickers(tickers: string[]): Promise<number> {
+async function countMatches(tickers: string[]): Promise<number> {
   try {
-    const { matches } = await sendMessage('reportPageTickers', { url: location.href, tickers });
+    const { matches } = await sendMessage('countPageMatches', { tickers });
     return matches;
   } catch {
     return 0; // Not configured, or the extension context went away: nothing to say.

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Playbook } from '@/lib/api/schemas';
-import { forgetPageTickers, registerPageMatchHandlers } from '@/lib/background/pageMatches';
+import { registerPageMatchHandlers } from '@/lib/background/pageMatches';
 import { readCache } from '@/lib/api/service';
-import { PAGE_ADDRESS_QUERY } from '@/lib/messaging/pageAddress';
+import { PAGE_TICKERS_QUERY } from '@/lib/messaging/pageTickers';
 import { setLogSink } from '@/lib/log';
 import { createHandlerRegistry, type HandlerRegistry } from '@/lib/messaging';
 import { DEFAULT_SETTINGS, saveSettings } from '@/lib/store/settings';
@@ -29,7 +29,7 @@ function playbook(id: string, title: string, tickers: string[]): Playbook {
 }
 
 let registry: HandlerRegistry;
-let tabUrl: string | undefined;
+/** What the tab's content script answers; `undefined`: no content script runs in the tab. */
 let answer: unknown;
 let asked: { tabId: number; message: unknown; options: unknown }[];
 
@@ -48,37 +48,31 @@ beforeEach(async () => {
       hasMore: false,
     }),
   );
-  tabUrl = PAGE_URL;
-  // The tab's content script answers the page it shows; without one (tabUrl undefined) the send fails.
+  answer = { tickers: ['NVDA'] };
   asked = [];
-  vi.spyOn(fakeBrowser.tabs, 'sendMessage').mockImplementation(((
-    tabId: number,
-    message: unknown,
-    options: unknown,
-  ) => {
-    asked.push({ tabId, message, options });
-    return tabUrl === undefined
-      ? Promise.reject(new Error('Could not establish connection. Receiving end does not exist.'))
-      : Promise.resolve(answer ?? { url: tabUrl });
-  }));
-  answer = undefined;
+  vi.spyOn(fakeBrowser.tabs, 'sendMessage').mockImplementation(
+    (tabId: number, message: unknown, options: unknown) => {
+      asked.push({ tabId, message, options });
+      return answer === undefined
+        ? Promise.reject(new Error('Could not establish connection. Receiving end does not exist.'))
+        : Promise.resolve(answer);
+    },
+  );
   registry = createHandlerRegistry(self);
   registerPageMatchHandlers(registry);
   return setLogSink(() => undefined);
 });
 
-async function report(tabId: number, tickers: string[], frameId = 0) {
-  return registry.dispatch(
-    { type: 'reportPageTickers', payload: { url: `${PAGE_URL}#comments`, tickers } },
-    contentScript(tabId, frameId),
-  );
+function count(tickers: unknown, frameId = 0) {
+  return registry.dispatch({ type: 'countPageMatches', payload: { tickers } }, contentScript(5, frameId));
 }
 
+const matches = (tabId?: number) => registry.dispatch({ type: 'getPageMatches', payload: { tabId } }, POPUP);
+const nothing = { ok: true, value: { tickers: [], matches: [] } };
+
 describe('On this page', () => {
-  it('tells the content script a count and the popup the titles, from the cache', async () => {
-    expect(await report(5, ['NVDA'])).toEqual({ ok: true, value: { matches: 2 } });
-    const answer = await registry.dispatch({ type: 'getPageMatches', payload: { tabId: 5 } }, POPUP);
-    expect(answer).toEqual({
+  it('asks the tab for its tickers when the popup asks, and tells the popup the titles', async () => {
+    expect(await matches(5)).toEqual({
       ok: true,
       value: {
         tickers: ['NVDA'],
@@ -88,80 +82,75 @@ describe('On this page', () => {
         ],
       },
     });
-    // The page was asked of the content script in the tab's top frame.
-    expect(asked).toEqual([{ tabId: 5, message: PAGE_ADDRESS_QUERY, options: { frameId: 0 } }]);
-    // Another tab reported nothing: nothing matches there, and nothing is asked.
-    expect(await registry.dispatch({ type: 'getPageMatches', payload: { tabId: 6 } }, POPUP)).toEqual({
-      ok: true,
-      value: { tickers: [], matches: [] },
-    });
-    expect(asked).toHaveLength(1);
-  });
-
-  const nothing = { ok: true, value: { tickers: [], matches: [] } };
-  const matches = () => registry.dispatch({ type: 'getPageMatches', payload: { tabId: 5 } }, POPUP);
-
-  it.each([
-    ['no content script answers (the tab left the finance pages)', () => (tabUrl = undefined)],
-    ['the content script is on another page', () => (tabUrl = 'https://finance.example/news/amd')],
-    ['the answer is malformed', () => (answer = { url: 42 })],
-    ['the answer has more than an address', () => (answer = { url: PAGE_URL, tickers: ['AAPL'] })],
-    ['the answer is over the bound', () => (answer = { url: `${PAGE_URL}?${'a'.repeat(5000)}` })],
-  ])('forgets what the tab reported when %s', async (_, change) => {
-    await report(5, ['NVDA']);
-    change();
+    expect(asked).toEqual([{ tabId: 5, message: PAGE_TICKERS_QUERY, options: undefined }]);
+    // Asked anew each time: the page may show another quote now (a single-page app, Back).
+    answer = { tickers: ['AAPL'] };
+    expect(await matches(5)).toMatchObject({ ok: true, value: { matches: [{ id: 'pb_2' }] } });
+    // No active tab: nothing is asked.
     expect(await matches()).toEqual(nothing);
+    expect(asked).toHaveLength(2);
+    // Nothing is kept per tab.
     expect(await fakeBrowser.storage.session.get(null)).toEqual({});
   });
 
-  it('keeps a page that is slow to answer, but does not wait for it', async () => {
-    await report(5, ['NVDA']);
+  it('tells the content script a count, never a title', async () => {
+    expect(await count(['NVDA'])).toEqual({ ok: true, value: { matches: 2 } });
+    expect(await count(['MSFT'])).toEqual({ ok: true, value: { matches: 0 } });
+  });
+
+  // Each bad answer names NVDA too: were it read unchecked, it would match.
+  it.each([
+    ['no content script runs in the tab (not a finance page)', undefined],
+    ['the answer is not an object', 'NVDA'],
+    ['the tickers are not a list', { tickers: 'NVDA' }],
+    ['a ticker is not a symbol', { tickers: ['NVDA', '<img src=x>'] }],
+    [
+      'there are more tickers than a draft holds',
+      { tickers: ['NVDA', ...Array.from({ length: 10 }, (_, i) => `T${i}`)] },
+    ],
+    ['the answer carries more than tickers', { tickers: ['NVDA'], titles: ['Data-centre thesis'] }],
+  ])('lists nothing when %s', async (_, bad) => {
+    answer = bad;
+    expect(await matches(5)).toEqual(nothing);
+  });
+
+  it('does not wait for a page slow to answer', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       vi.mocked(fakeBrowser.tabs.sendMessage).mockImplementationOnce(() => new Promise(() => undefined));
-      const slow = matches();
-      await vi.advanceTimersByTimeAsync(1000);
+      const slow = matches(5);
+      await vi.advanceTimersByTimeAsync(999);
+      let settled = false;
+      void slow.then(() => (settled = true));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
       expect(await slow).toEqual(nothing);
     } finally {
       vi.useRealTimers();
     }
-    // Still reported: the next ask, answered, lists the matches.
-    expect(await matches()).toMatchObject({ ok: true, value: { tickers: ['NVDA'] } });
+    expect(await matches(5)).toMatchObject({ ok: true, value: { tickers: ['NVDA'] } });
   });
 
-  it('forgets a tab that navigated away or closed', async () => {
-    await report(5, ['AAPL']);
-    tabUrl = 'https://elsewhere.example/';
-    expect(await registry.dispatch({ type: 'getPageMatches', payload: { tabId: 5 } }, POPUP)).toEqual({
-      ok: true,
-      value: { tickers: [], matches: [] },
-    });
-    tabUrl = PAGE_URL;
-    await report(5, ['AAPL']);
-    await forgetPageTickers(5);
-    expect(await fakeBrowser.storage.session.get(null)).toEqual({});
-  });
-
-  it('refuses a sub-frame, a page and a report beyond its bounds', async () => {
-    expect(await report(5, ['NVDA'], 3)).toMatchObject({ ok: false, error: { code: 'sender-not-allowed' } });
+  it('refuses a count from a sub-frame, from a page, and beyond its bounds', async () => {
+    expect(await count(['NVDA'], 3)).toMatchObject({ ok: false, error: { code: 'sender-not-allowed' } });
     expect(
       await registry.dispatch(
-        { type: 'reportPageTickers', payload: { url: PAGE_URL, tickers: ['NVDA'] } },
+        { type: 'countPageMatches', payload: { tickers: ['NVDA'] } },
         { id: self.extensionId, url: PAGE_URL },
       ),
     ).toMatchObject({ ok: false, error: { code: 'sender-not-allowed' } });
+    expect(await count(Array.from({ length: 11 }, (_, i) => `T${i}`))).toMatchObject({
+      ok: false,
+      error: { code: 'malformed-message' },
+    });
+    expect(await count(['<img src=x>'])).toMatchObject({ ok: false, error: { code: 'malformed-message' } });
+    // The page's address is no longer part of the message: a strict schema refuses it.
     expect(
-      await report(
-        5,
-        Array.from({ length: 11 }, (_, i) => `T${i}`),
+      await registry.dispatch(
+        { type: 'countPageMatches', payload: { url: PAGE_URL, tickers: ['NVDA'] } },
+        contentScript(5),
       ),
-    ).toMatchObject({
-      ok: false,
-      error: { code: 'malformed-message' },
-    });
-    expect(await report(5, ['<img src=x>'])).toMatchObject({
-      ok: false,
-      error: { code: 'malformed-message' },
-    });
+    ).toMatchObject({ ok: false, error: { code: 'malformed-message' } });
   });
 });

@@ -67,7 +67,6 @@ const EXPECTED = [
   'runtime.onConnect',
   'runtime.onInstalled',
   'runtime.onMessage',
-  'tabs.onRemoved',
 ];
 
 let listeners: Map<string, Listener[]>;

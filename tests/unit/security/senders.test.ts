@@ -53,7 +53,7 @@ describe('privileged messages from anything but an extension page', () => {
     expect(privileged.length).toBe(names.length - 2);
     expect(names.filter((name) => !privileged.includes(name))).toEqual([
       'submitPageDraft',
-      'reportPageTickers',
+      'countPageMatches',
     ]);
   });
 
@@ -72,13 +72,10 @@ describe('the content script message', () => {
     ['a sub-frame', SENDERS['content script (sub-frame)']],
     ['another extension', SENDERS['another extension']],
     ['no sender', undefined],
-  ])('submitPageDraft and reportPageTickers from %s are refused', async (_label, sender) => {
+  ])('submitPageDraft and countPageMatches from %s are refused', async (_label, sender) => {
     const answer = await registry.dispatch({ type: 'submitPageDraft', payload: { draft: {} } }, sender);
     expect(
-      await registry.dispatch(
-        { type: 'reportPageTickers', payload: { url: 'https://finance.example/', tickers: ['AAPL'] } },
-        sender,
-      ),
+      await registry.dispatch({ type: 'countPageMatches', payload: { tickers: ['AAPL'] } }, sender),
     ).toMatchObject({ ok: false, error: { code: 'sender-not-allowed' } });
     expect(answer).toMatchObject({ ok: false, error: { code: 'sender-not-allowed' } });
     expect(called).toEqual([]);
