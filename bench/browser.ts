@@ -249,8 +249,8 @@ export async function benchBrowser(
     const samples = { warm: empty(), stopped: empty(), afterSave: empty() };
     const floors = { warm: empty(), stopped: empty() };
     // A tab closed just before the popup opens is a harness artefact (a real popup closes no
-    // tab), and its tabs.onRemoved would reach a running worker at that moment: both tabs are
-    // closed after the pair, and the worker gets a moment to handle that before the next one.
+    // tab), and closing one is browser work at that moment: both tabs are closed after the pair,
+    // with a moment before the next one.
     const measure = async (into: Samples, page: 'popup.html' | 'popup-floor.html' = 'popup.html') => {
       const opened: Page[] = [];
       const blank = await marks(context, url('blank.html'), ['firstRender', 'firstPaint'], false, opened);

@@ -50,8 +50,8 @@ const PAGE_TICKERS_WAIT_MS = 1000;
  * is too slow to answer.
  */
 async function tickersOfTab(tabId: number): Promise<string[]> {
-  // No frameId: the content script answers in top frames only (shouldOffer), and a prerendered
-  // page's top frame has an id other than 0 (w3c/webextensions#396).
+  // To the whole tab, no frameId: that reaches the page the tab shows (never a prerendered or
+  // back/forward-cached one), and only a top frame's content script answers (shouldOffer).
   const answer = browser.tabs.sendMessage(tabId, PAGE_TICKERS_QUERY).then(
     (value: unknown) => pageTickersAnswer.safeParse(value).data?.tickers ?? [],
     () => [],

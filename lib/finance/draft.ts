@@ -5,7 +5,7 @@
  */
 import type { PlaybookDraft } from '@/lib/finance/schema';
 import { isByline, isPriceLine, isShareBar, type ArticleCapture } from '@/lib/finance/blocks';
-import { detectTickers, normalizeTicker, type DetectedTicker } from '@/lib/finance/tickers';
+import { detectTickers, leadingText, normalizeTicker, type DetectedTicker } from '@/lib/finance/tickers';
 import { boundedText, citableUrl, cleanText, DRAFT_LIMITS } from '@/lib/finance/text';
 
 export { DRAFT_LIMITS } from '@/lib/finance/text';
@@ -86,12 +86,14 @@ function quoteHeaderLines(document: Document): string[] {
   const root = document.querySelector('article, main') ?? document.body;
   if (!root) return [];
   const lines: string[] = [];
-  const h1 = cleanText(document.querySelector('h1')?.textContent?.slice(0, 100));
+  const heading = document.querySelector('h1');
+  const h1 = heading ? cleanText(leadingText(heading, 100)) : '';
   if (h1.length <= 12 && normalizeTicker(h1) !== null) lines.push(h1);
   const elements = [...root.querySelectorAll('p, div, span, li, h2, h3')].slice(0, QUOTE_HEADER_SCANNED);
   for (const element of elements) {
     if (element.childElementCount > 8 || lines.length >= 5) continue;
-    const text = cleanText(element.textContent?.slice(0, 400));
+    // The first characters only: `textContent` would build a wrapper's whole text first.
+    const text = cleanText(leadingText(element, 400));
     if (text && isPriceLine(text) && !lines.some((line) => line.includes(text))) lines.push(text);
   }
   return lines;
@@ -137,7 +139,7 @@ function thesisOf(parts: DraftParts, fallback: string): string {
 }
 
 function assemble(parts: DraftParts): PlaybookDraft {
-  const tickers = parts.detected.map((ticker) => ticker.symbol).slice(0, DRAFT_LIMITS.tickers);
+  const tickers = symbolsOf(parts.detected);
   const host = hostOf(parts.sourceUrl);
   const fallbackTitle = parts.sourceTitle || `Notes from ${host}`;
   const thesisText = thesisOf(parts, fallbackTitle);
@@ -152,6 +154,20 @@ function assemble(parts: DraftParts): PlaybookDraft {
       excerpt: boundedText(parts.lead || parts.selection, DRAFT_LIMITS.excerpt),
     },
   };
+}
+
+/**
+ * The tickers the page itself names (its address, markup, quote header and text), as a draft of
+ * it would list them but with no selection: what "On this page" and the offer's count are about.
+ */
+export function pageTickers(url: string, document: Document): string[] {
+  const pageUrl = citableUrl(url);
+  if (!pageUrl) return [];
+  return symbolsOf(detectTickers({ url: pageUrl, document, quoteLines: quoteHeaderLines(document) }));
+}
+
+function symbolsOf(detected: readonly DetectedTicker[]): string[] {
+  return detected.map((ticker) => ticker.symbol).slice(0, DRAFT_LIMITS.tickers);
 }
 
 /**

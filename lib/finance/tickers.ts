@@ -74,30 +74,55 @@ const SKIPPED_ELEMENTS = new Set([
   'HEADER',
   'FOOTER',
 ]);
-const SHOW_TEXT = 0x4; // NodeFilter.SHOW_TEXT, spelt out so this module also loads in a service worker
+// NodeFilter's constants, spelt out so this module also loads in a service worker.
+const SHOW_ELEMENT = 0x1;
+const SHOW_TEXT = 0x4;
 const FILTER_ACCEPT = 1;
 const FILTER_REJECT = 2;
+const FILTER_SKIP = 3;
+/** Nodes a text read visits at most: a page of millions of empty nodes costs a bounded amount. */
+const MAX_NODES_VISITED = 100_000;
+
+/**
+ * Text of `root` in document order, up to `max` characters, its text nodes joined by `joiner`
+ * (none, as `textContent` does), leaving out the subtrees of `skipped` elements whole: one check
+ * per element, not one per text node and ancestor.
+ */
+export function leadingText(
+  root: Node,
+  max: number,
+  { skipped = new Set<string>(), joiner = '' }: { skipped?: ReadonlySet<string>; joiner?: string } = {},
+): string {
+  const document = root.ownerDocument ?? (root as Document);
+  const walker = document.createTreeWalker(root, SHOW_ELEMENT | SHOW_TEXT, {
+    acceptNode: (node) =>
+      node.nodeType !== 1
+        ? FILTER_ACCEPT
+        : skipped.has((node as Element).tagName.toUpperCase())
+          ? FILTER_REJECT
+          : FILTER_SKIP,
+  });
+  const parts: string[] = [];
+  let length = 0;
+  let visited = 0;
+  for (
+    let node = walker.nextNode();
+    node && length < max && visited < MAX_NODES_VISITED;
+    node = walker.nextNode()
+  ) {
+    visited++;
+    const text = node.nodeValue ?? '';
+    if (text.length === 0) continue;
+    parts.push(text);
+    length += text.length + joiner.length;
+  }
+  return parts.join(joiner).slice(0, max);
+}
 
 /** Visible text of the body, in document order, up to `max` characters. */
 export function visibleText(document: Document, max: number): string {
   const root = document.body ?? document.documentElement;
-  if (!root) return '';
-  const walker = document.createTreeWalker(root, SHOW_TEXT, {
-    acceptNode: (node) => {
-      for (let parent = node.parentElement; parent && parent !== root; parent = parent.parentElement) {
-        if (SKIPPED_ELEMENTS.has(parent.tagName.toUpperCase())) return FILTER_REJECT;
-      }
-      return FILTER_ACCEPT;
-    },
-  });
-  const parts: string[] = [];
-  let length = 0;
-  for (let node = walker.nextNode(); node && length < max; node = walker.nextNode()) {
-    const text = node.nodeValue ?? '';
-    parts.push(text);
-    length += text.length + 1;
-  }
-  return parts.join(' ').slice(0, max);
+  return root ? leadingText(root, max, { skipped: SKIPPED_ELEMENTS, joiner: ' ' }) : '';
 }
 
 // `$AAPL`, `$brk.b`, `$BTC-USD`, `$GC=F`: letters first, so `$100` and `$5B` are money, not tickers.

@@ -2,7 +2,7 @@ import { render } from 'preact';
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { createShadowRootUi, type ShadowRootContentScriptUi } from 'wxt/utils/content-script-ui/shadow-root';
 import { MAX_CAPTURE_SELECTION } from '@/lib/finance/captureGlobal';
-import { buildDraft, type PlaybookDraft } from '@/lib/finance/draft';
+import { buildDraft, pageTickers, type PlaybookDraft } from '@/lib/finance/draft';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
 import { answerPageTickers } from '@/lib/messaging/pageTickers';
 import { clickRefusal, effectiveOpacity, REFUSAL_MESSAGE } from './clickGuard';
@@ -18,6 +18,18 @@ export function draftOfPage(selection = selectionOfPage()): PlaybookDraft | unde
     return buildDraft({ url: location.href, title: document.title, document, selection });
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The tickers the page names, its selection left out (lib/finance/draft.ts `pageTickers`): what
+ * the offer counts and what the worker is answered for "On this page".
+ */
+export function tickersOfPage(): string[] {
+  try {
+    return pageTickers(location.href, document);
+  } catch {
+    return [];
   }
 }
 
@@ -40,7 +52,7 @@ export async function startOffer(ctx: ContentScriptContext, offerCss: string): P
   if (!shouldOffer()) return;
   // "On this page" in the popup and side panel works even where the offer is hidden: the worker
   // asks this script for the page's tickers when they ask.
-  ctx.onInvalidated(answerPageTickers(() => draftOfPage()?.tickers ?? []));
+  ctx.onInvalidated(answerPageTickers(tickersOfPage));
   try {
     if (await isDismissed(location.host)) return;
   } catch {
@@ -57,7 +69,7 @@ export async function startOffer(ctx: ContentScriptContext, offerCss: string): P
   const watch: { visibility?: IntersectionObserver } = {};
 
   const detect = () => {
-    tickers = draftOfPage()?.tickers ?? [];
+    tickers = tickersOfPage();
   };
   const showTracked = (count: Promise<number>) => {
     void count.then((matches) => {

@@ -1,6 +1,12 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { DETECTION_LIMITS, detectTickers, TICKER_PATTERN } from '@/lib/finance/tickers';
+import {
+  DETECTION_LIMITS,
+  detectTickers,
+  leadingText,
+  TICKER_PATTERN,
+  visibleText,
+} from '@/lib/finance/tickers';
 import { htmlDocument } from './load-fixture';
 
 const PLAIN_PAGE = 'https://blog.example/post';
@@ -234,5 +240,47 @@ describe('detectTickers: bounded work', () => {
       selection: hostile,
     });
     expect(detected.map((ticker) => ticker.symbol)).toEqual(['AAPL', 'BRK.B']);
+  });
+});
+
+describe('leadingText and visibleText', () => {
+  const doc = (body: string) => page('', body);
+
+  it.each([
+    [
+      'joins text nodes as textContent does',
+      '<p><span>$1,184</span><span>.20</span></p>',
+      100,
+      {},
+      '$1,184.20',
+    ],
+    ['or with a joiner', '<p><span>NVDA</span><span>AMD</span></p>', 100, { joiner: ' ' }, 'NVDA AMD'],
+    ['stops at the bound', '<p>abcdef</p><p>ghi</p>', 4, {}, 'abcd'],
+    [
+      'leaves a skipped element out, its whole subtree',
+      '<p>keep</p><nav><p><span>not <b>this</b></span></p></nav><p>this</p>',
+      100,
+      { skipped: new Set(['NAV']), joiner: '|' },
+      'keep|this',
+    ],
+  ])('%s', (_, body, max, options, expected) => {
+    expect(leadingText(doc(body).body, max, options)).toBe(expected);
+  });
+
+  it('skips a deep menu whole and bounds a page of empty text nodes', () => {
+    const document = doc('<nav></nav><p id="p"></p><p>$NVDA</p>');
+    // A menu 5,000 elements deep with 50,000 text nodes (an ancestor walk per node was 18 s).
+    let parent: Element = document.querySelector('nav')!;
+    for (let i = 0; i < 5_000; i++) parent = parent.appendChild(document.createElement('span'));
+    for (let i = 0; i < 50_000; i++) parent.appendChild(document.createTextNode(i % 2 ? '' : '$AMD '));
+    // More empty text nodes than a read visits.
+    const p = document.getElementById('p')!;
+    for (let i = 0; i < 150_000; i++) p.appendChild(document.createTextNode(''));
+    const started = performance.now();
+    const text = visibleText(document, DETECTION_LIMITS.bodyText);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(text).not.toContain('AMD');
+    // The empty nodes used up the visits before the last paragraph: bounded, not complete.
+    expect(text).not.toContain('NVDA');
   });
 });

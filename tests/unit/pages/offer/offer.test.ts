@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import { dismiss, isDismissed } from '@/lib/pages/offer/dismissals';
-import { draftOfPage, shouldOffer } from '@/lib/pages/offer/offer';
+import { draftOfPage, shouldOffer, tickersOfPage } from '@/lib/pages/offer/offer';
 
 afterEach(() => {
   document.body.replaceChildren();
@@ -27,6 +27,34 @@ describe('the page draft', () => {
     getSelection()?.addRange(range);
     expect(draftOfPage()?.thesis.startsWith('NVIDIA keeps compounding\n\n')).toBe(true);
     expect(draftOfPage()?.visibility).toBe('private');
+  });
+});
+
+describe("the page's tickers", () => {
+  it('are what the page names now, whatever the reader selected', () => {
+    location.href = 'https://finance.example/news/chips';
+    document.title = 'Chips';
+    const lead = document.createElement('p');
+    lead.textContent = 'Nvidia (NASDAQ: NVDA) guided above estimates.';
+    const aside = document.createElement('p');
+    aside.textContent = 'Some funds moved into INTC and PLTR instead.';
+    document.body.append(lead, aside);
+    expect(tickersOfPage()).toEqual(['NVDA']);
+
+    const range = document.createRange();
+    range.selectNodeContents(aside);
+    getSelection()?.addRange(range);
+    // A draft starts from the selection; the page's own tickers do not change with it.
+    expect(draftOfPage()?.tickers).toEqual(expect.arrayContaining(['INTC', 'PLTR']));
+    expect(tickersOfPage()).toEqual(['NVDA']);
+
+    lead.textContent = 'Microsoft (NASDAQ: MSFT) widened its margins.';
+    expect(tickersOfPage()).toEqual(['MSFT']);
+  });
+
+  it('are none off an http(s) page', () => {
+    location.href = 'about:blank';
+    expect(tickersOfPage()).toEqual([]);
   });
 });
 
