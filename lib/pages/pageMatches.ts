@@ -15,3 +15,34 @@ export async function loadPageMatches(signal?: AbortSignal): Promise<PageMatches
   const tabId = typeof tab?.id === 'number' && tab.id >= 0 ? tab.id : undefined;
   return sendMessage('getPageMatches', { tabId });
 }
+
+/**
+ * For a page that stays open while the user browses (the side panel): calls `changed` when
+ * another tab is made active in its window, or the active tab there finishes loading a page.
+ * Neither needs the `tabs` permission. Returns the removal.
+ */
+export function watchActivePage(changed: () => void): () => void {
+  const ownWindow = browser.windows.getCurrent().then(
+    (window) => window.id,
+    () => undefined,
+  );
+  const inOwnWindow = (windowId: number) => {
+    void ownWindow.then((id) => {
+      if (id === windowId) changed();
+    });
+  };
+  const activated = ({ windowId }: { windowId: number }) => inOwnWindow(windowId);
+  const updated = (
+    _tabId: number,
+    change: { status?: string },
+    tab: { active: boolean; windowId?: number },
+  ) => {
+    if (change.status === 'complete' && tab.active && tab.windowId !== undefined) inOwnWindow(tab.windowId);
+  };
+  browser.tabs.onActivated.addListener(activated);
+  browser.tabs.onUpdated.addListener(updated);
+  return () => {
+    browser.tabs.onActivated.removeListener(activated);
+    browser.tabs.onUpdated.removeListener(updated);
+  };
+}

@@ -8,6 +8,7 @@ import { offerCount } from './helpers/offer';
 import { FIXTURE_PAGES } from './paths';
 
 const TRACKED = 'Zeta test: NVDA inference margins';
+const CLOUD = 'Cloud margins: MSFT';
 
 /** Every text the page's accessibility tree shows, the offer's closed shadow root included. */
 async function visibleTexts(page: Page): Promise<string[]> {
@@ -31,19 +32,21 @@ async function loadBehind(surface: Page, finance: Page): Promise<void> {
 }
 
 /**
- * A playbook that tracks NVDA, in the worker's read cache (which matching reads) as after the
- * popup's first list page.
+ * A playbook that tracks NVDA (and with `alsoMsft`, one that tracks MSFT), in the worker's read
+ * cache (which matching reads) as after the popup's first list page.
  */
-async function trackNvda(extension: ExtensionHandle, sandbox: Sandbox): Promise<void> {
+async function trackNvda(
+  extension: ExtensionHandle,
+  sandbox: Sandbox,
+  { alsoMsft = false } = {},
+): Promise<void> {
   await extension.configure();
-  sandbox.db.createPlaybook(DEMO_USER_ID, {
-    title: TRACKED,
-    thesis: 'Inference demand keeps margins high.',
-    tickers: ['NVDA'],
-    visibility: 'private',
-  });
+  const tracked = [{ title: TRACKED, thesis: 'Inference demand keeps margins high.', tickers: ['NVDA'] }];
+  if (alsoMsft) tracked.push({ title: CLOUD, thesis: 'AI services widen margins.', tickers: ['MSFT'] });
+  for (const playbook of tracked)
+    sandbox.db.createPlaybook(DEMO_USER_ID, { ...playbook, visibility: 'private' });
   const first = await extension.open('popup.html');
-  await expect(first.getByRole('button', { name: TRACKED })).toBeVisible();
+  for (const { title } of tracked) await expect(first.getByRole('button', { name: title })).toBeVisible();
   await first.close();
 }
 
@@ -108,14 +111,7 @@ test('"On this page" follows the page: on a finance site without host access, th
   await context.route('https://www.investing.com/**', (route) =>
     route.fulfill({ contentType: 'text/html; charset=utf-8', body: quote }),
   );
-  const cloud = 'Cloud margins: MSFT';
-  sandbox.db.createPlaybook(DEMO_USER_ID, {
-    title: cloud,
-    thesis: 'AI services widen margins.',
-    tickers: ['MSFT'],
-    visibility: 'private',
-  });
-  await trackNvda(extension, sandbox);
+  await trackNvda(extension, sandbox, { alsoMsft: true });
 
   const finance = await context.newPage();
   await finance.goto('https://www.investing.com/equities/nvidia-corp');
@@ -126,15 +122,15 @@ test('"On this page" follows the page: on a finance site without host access, th
   await expect(section.getByRole('button', { name: TRACKED })).toBeVisible();
   // The seed's playbooks may track the same tickers: only ours are asserted.
   expect(await matchedTitles(popup)).toContain(TRACKED);
-  expect(await matchedTitles(popup)).not.toContain(cloud);
+  expect(await matchedTitles(popup)).not.toContain(CLOUD);
 
   // The app shows another quote without a page load: the section follows it.
   await finance.getByRole('button', { name: 'Next quote' }).click();
   await expect(finance).toHaveURL(/symbol=MSFT/);
   await loadBehind(popup, finance);
-  await expect(section.getByRole('button', { name: cloud })).toBeVisible();
+  await expect(section.getByRole('button', { name: CLOUD })).toBeVisible();
   await expect(section.getByRole('button', { name: TRACKED })).toHaveCount(0);
-  expect(await matchedTitles(popup)).toContain(cloud);
+  expect(await matchedTitles(popup)).toContain(CLOUD);
   expect(await matchedTitles(popup)).not.toContain(TRACKED);
 
   // The same site, outside the content script's pages: no script answers, nothing is listed.
@@ -143,4 +139,30 @@ test('"On this page" follows the page: on a finance site without host access, th
   expect(await matchedTitles(popup)).toEqual([]);
   await expect(popup.getByRole('button', { name: TRACKED }).first()).toBeVisible();
   await expect(popup.getByRole('region', { name: 'On this page' })).toHaveCount(0);
+});
+
+test('the side panel, left open, follows the page its window shows: a page loaded, another tab made active', async ({
+  context,
+  extension,
+  pages,
+  sandbox,
+}) => {
+  await trackNvda(extension, sandbox, { alsoMsft: true });
+  const panel = await extension.open('sidepanel.html');
+  const section = panel.getByRole('region', { name: 'On this page' });
+
+  // Never reloaded from here on: the panel asks again by itself.
+  const nvda = await context.newPage();
+  await nvda.goto(pages.url('article-nvda.html'));
+  await expect(section.getByRole('button', { name: TRACKED })).toBeVisible();
+  await expect(section.getByRole('button', { name: CLOUD })).toHaveCount(0);
+
+  const msft = await context.newPage();
+  await msft.goto(pages.url('quote-msft.html'));
+  await expect(section.getByRole('button', { name: CLOUD })).toBeVisible();
+  await expect(section.getByRole('button', { name: TRACKED })).toHaveCount(0);
+
+  await nvda.bringToFront();
+  await expect(section.getByRole('button', { name: TRACKED })).toBeVisible();
+  await expect(section.getByRole('button', { name: CLOUD })).toHaveCount(0);
 });
