@@ -45,6 +45,10 @@ const MAX_PARAGRAPHS_SCANNED = 200;
 const KEY_PARAGRAPHS = 4;
 /** Leaf elements near the top of the page read for a quote header. */
 const QUOTE_HEADER_SCANNED = 300;
+/** Nodes read of each: a quote line is a small element, and 300 reads of a page would not be. */
+const QUOTE_HEADER_NODES = 1_000;
+/** A headline longer than this is not one; the draft's title is bounded further. */
+const HEADING_CHARS = 1_000;
 
 function metaContent(document: Document, ...names: string[]): string {
   for (const name of names) {
@@ -57,7 +61,7 @@ function metaContent(document: Document, ...names: string[]): string {
 
 function headlineOf(document: Document): string {
   const h1 = document.querySelector('article h1, main h1') ?? document.querySelector('h1');
-  const heading = cleanText(h1?.textContent);
+  const heading = h1 ? cleanText(leadingText(h1, HEADING_CHARS)) : '';
   // A quote page's h1 may be the bare symbol (`AMD`): that says nothing the tickers do not.
   const useful = heading && !(heading.length <= 12 && normalizeTicker(heading) !== null);
   return useful ? heading : metaContent(document, 'og:title', 'twitter:title');
@@ -70,7 +74,7 @@ function leadOf(document: Document): string {
   ].slice(0, MAX_PARAGRAPHS_SCANNED * 2);
   for (const paragraph of paragraphs) {
     if (paragraph.closest('nav, header, footer, aside, form, [aria-hidden="true"]')) continue;
-    const text = cleanText(paragraph.textContent);
+    const text = cleanText(leadingText(paragraph, DRAFT_LIMITS.thesis));
     if (text.length < MIN_LEAD_LENGTH) continue;
     if (isPriceLine(text) || isByline(text, '') || isShareBar(text)) continue;
     return text;
@@ -93,7 +97,7 @@ function quoteHeaderLines(document: Document): string[] {
   for (const element of elements) {
     if (element.childElementCount > 8 || lines.length >= 5) continue;
     // The first characters only: `textContent` would build a wrapper's whole text first.
-    const text = cleanText(leadingText(element, 400));
+    const text = cleanText(leadingText(element, 400, { maxNodes: QUOTE_HEADER_NODES }));
     if (text && isPriceLine(text) && !lines.some((line) => line.includes(text))) lines.push(text);
   }
   return lines;

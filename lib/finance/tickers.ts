@@ -77,40 +77,43 @@ const SKIPPED_ELEMENTS = new Set([
 // NodeFilter's constants, spelt out so this module also loads in a service worker.
 const SHOW_ELEMENT = 0x1;
 const SHOW_TEXT = 0x4;
+const SHOW_CDATA_SECTION = 0x8;
 const FILTER_ACCEPT = 1;
 const FILTER_REJECT = 2;
-const FILTER_SKIP = 3;
-/** Nodes a text read visits at most: a page of millions of empty nodes costs a bounded amount. */
+/** Nodes (elements and text) a read visits at most: a page of millions of nodes costs a bounded amount. */
 const MAX_NODES_VISITED = 100_000;
 
+interface LeadingTextOptions {
+  /** Tag names whose whole subtree is left out. */
+  skipped?: ReadonlySet<string>;
+  /** Between text nodes: none, as `textContent` does, or a space for words split across elements. */
+  joiner?: string;
+  maxNodes?: number;
+}
+
 /**
- * Text of `root` in document order, up to `max` characters, its text nodes joined by `joiner`
- * (none, as `textContent` does), leaving out the subtrees of `skipped` elements whole: one check
- * per element, not one per text node and ancestor.
+ * Text of `root` in document order, up to `max` characters and `maxNodes` nodes visited, leaving
+ * out the subtrees of `skipped` elements whole (one check per element, not one per text node and
+ * ancestor). Unlike `textContent`, never builds more text than it returns.
  */
 export function leadingText(
   root: Node,
   max: number,
-  { skipped = new Set<string>(), joiner = '' }: { skipped?: ReadonlySet<string>; joiner?: string } = {},
+  { skipped, joiner = '', maxNodes = MAX_NODES_VISITED }: LeadingTextOptions = {},
 ): string {
   const document = root.ownerDocument ?? (root as Document);
-  const walker = document.createTreeWalker(root, SHOW_ELEMENT | SHOW_TEXT, {
+  const walker = document.createTreeWalker(root, SHOW_ELEMENT | SHOW_TEXT | SHOW_CDATA_SECTION, {
     acceptNode: (node) =>
-      node.nodeType !== 1
-        ? FILTER_ACCEPT
-        : skipped.has((node as Element).tagName.toUpperCase())
-          ? FILTER_REJECT
-          : FILTER_SKIP,
+      node.nodeType === 1 && skipped?.has((node as Element).tagName.toUpperCase())
+        ? FILTER_REJECT
+        : FILTER_ACCEPT,
   });
   const parts: string[] = [];
   let length = 0;
   let visited = 0;
-  for (
-    let node = walker.nextNode();
-    node && length < max && visited < MAX_NODES_VISITED;
-    node = walker.nextNode()
-  ) {
+  for (let node = walker.nextNode(); node && length < max && visited < maxNodes; node = walker.nextNode()) {
     visited++;
+    if (node.nodeType === 1) continue;
     const text = node.nodeValue ?? '';
     if (text.length === 0) continue;
     parts.push(text);
@@ -259,6 +262,9 @@ function collectTickerSymbols(value: unknown, out: string[], budget: { nodes: nu
   }
 }
 
+/** More than any symbol's spelling (`NASDAQ: BRK.B`): an element that says one needs no more. */
+const SYMBOL_CHARS = 40;
+
 function jsonLdTickers(document: Document): string[] {
   const out: string[] = [];
   const budget = { nodes: DETECTION_LIMITS.jsonLdNodes };
@@ -311,11 +317,11 @@ function metaTickers(document: Document): MetaReading {
     }
   }
   for (const element of [...document.querySelectorAll('[itemprop="tickerSymbol"]:not(meta)')].slice(0, 20)) {
-    explicit.push(element.textContent ?? '');
+    explicit.push(leadingText(element, SYMBOL_CHARS));
   }
   // Inline XBRL filings (EDGAR) tag the registrant's trading symbol.
   for (const element of [...document.querySelectorAll('[name="dei:TradingSymbol"]')].slice(0, 20)) {
-    explicit.push(element.getAttribute('content') ?? element.textContent ?? '');
+    explicit.push(element.getAttribute('content') ?? leadingText(element, SYMBOL_CHARS));
   }
   return { explicit, titles };
 }
@@ -370,9 +376,9 @@ export function detectTickers(input: DetectTickersInput): DetectedTicker[] {
         : cleanText(visibleText(document, DETECTION_LIMITS.bodyText));
     // Tagged mentions in the text: `$AAPL`, and news style `Nvidia (NASDAQ: NVDA)`.
     collector.addMentions(mentions(body, { bareWords: false, parenthesized: false }), 'cashtag');
-    const h1 = document.querySelector('h1')?.textContent ?? '';
+    const h1 = document.querySelector('h1');
     titleTickers(collector, (document.title ?? '').slice(0, 500));
-    titleTickers(collector, h1.slice(0, 500));
+    titleTickers(collector, h1 ? leadingText(h1, 500) : '');
   }
   return collector.result();
 }

@@ -16,19 +16,24 @@ export async function loadPageMatches(signal?: AbortSignal): Promise<PageMatches
   return sendMessage('getPageMatches', { tabId });
 }
 
+/** A page that replaces its address on a timer fires a load event each time: asked once per quiet spell. */
+export const ACTIVE_PAGE_SETTLE_MS = 250;
+
 /**
  * For a page that stays open while the user browses (the side panel): calls `changed` when
- * another tab is made active in its window, or the active tab there finishes loading a page.
- * Neither needs the `tabs` permission. Returns the removal.
+ * another tab is made active in its window, or the active tab there finishes loading a page
+ * (single-page apps' pushState included), once things have been quiet for
+ * `ACTIVE_PAGE_SETTLE_MS`. Neither event needs the `tabs` permission. Returns the removal.
  */
 export function watchActivePage(changed: () => void): () => void {
-  const ownWindow = browser.windows.getCurrent().then(
-    (window) => window.id,
-    () => undefined,
-  );
+  const ownWindow = (async () => (await browser.windows.getCurrent())?.id)().catch(() => undefined);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let removed = false;
   const inOwnWindow = (windowId: number) => {
     void ownWindow.then((id) => {
-      if (id === windowId) changed();
+      if (removed || id !== windowId) return;
+      clearTimeout(timer);
+      timer = setTimeout(changed, ACTIVE_PAGE_SETTLE_MS);
     });
   };
   const activated = ({ windowId }: { windowId: number }) => inOwnWindow(windowId);
@@ -42,6 +47,8 @@ export function watchActivePage(changed: () => void): () => void {
   browser.tabs.onActivated.addListener(activated);
   browser.tabs.onUpdated.addListener(updated);
   return () => {
+    removed = true;
+    clearTimeout(timer);
     browser.tabs.onActivated.removeListener(activated);
     browser.tabs.onUpdated.removeListener(updated);
   };

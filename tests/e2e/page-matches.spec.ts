@@ -141,7 +141,7 @@ test('"On this page" follows the page: on a finance site without host access, th
   await expect(popup.getByRole('region', { name: 'On this page' })).toHaveCount(0);
 });
 
-test('the side panel, left open, follows the page its window shows: a page loaded, another tab made active', async ({
+test('the side panel, left open, follows the page its window shows: a page loaded, another tab made active, a single-page navigation', async ({
   context,
   extension,
   pages,
@@ -165,4 +165,13 @@ test('the side panel, left open, follows the page its window shows: a page loade
   await nvda.bringToFront();
   await expect(section.getByRole('button', { name: TRACKED })).toBeVisible();
   await expect(section.getByRole('button', { name: CLOUD })).toHaveCount(0);
+
+  // A single-page app's own navigation (pushState) is followed too.
+  const spa = await context.newPage();
+  await spa.goto(pages.url('spa-quote.html'));
+  await expect.poll(() => offerCount(spa)).toBe(1);
+  await expect(section.getByRole('button', { name: TRACKED })).toBeVisible();
+  await spa.getByRole('button', { name: 'Next quote' }).click();
+  await expect(section.getByRole('button', { name: CLOUD })).toBeVisible();
+  await expect(section.getByRole('button', { name: TRACKED })).toHaveCount(0);
 });

@@ -283,4 +283,12 @@ describe('leadingText and visibleText', () => {
     // The empty nodes used up the visits before the last paragraph: bounded, not complete.
     expect(text).not.toContain('NVDA');
   });
+
+  it('counts elements against the bound too: a page of empty elements costs no more', () => {
+    const document = doc('<div id="d"></div><p>$NVDA</p>');
+    const empty = document.getElementById('d')!;
+    for (let i = 0; i < 150_000; i++) empty.appendChild(document.createElement('span'));
+    expect(visibleText(document, DETECTION_LIMITS.bodyText)).toBe('');
+    expect(leadingText(document.body, 100, { maxNodes: 200_000 })).toBe('$NVDA');
+  });
 });
