@@ -65,24 +65,30 @@ test('dismissing hides the offer on that site and remembers it; other sites stil
   expect(await offerCount(page)).toBe(0);
 });
 
-test('a single-page-app navigation re-detects the tickers, and the draft is built at the click', async ({
-  context,
-  extension,
-  pages,
-}) => {
-  await extension.configure();
-  const page = await context.newPage();
-  await page.goto(pages.url('spa-quote.html'));
-  await expect.poll(() => axNodes(page, 'StaticText', 'NVDA').then((n) => n.length)).toBeGreaterThan(0);
-  await page.getByRole('button', { name: 'Next quote' }).click();
-  await expect.poll(() => axNodes(page, 'StaticText', 'MSFT').then((n) => n.length)).toBeGreaterThan(0);
-  expect(await axNodes(page, 'StaticText', 'NVDA')).toHaveLength(0);
+for (const [order, query] of [
+  ['view drawn, then address changed', ''],
+  ['address changed, then view drawn', '?late'],
+] as const)
+  test(`a single-page-app navigation (${order}) re-detects the tickers, and the draft is built at the click`, async ({
+    context,
+    extension,
+    pages,
+  }) => {
+    await extension.configure();
+    const page = await context.newPage();
+    await page.goto(pages.url(`spa-quote.html${query}`));
+    await expect.poll(() => axNodes(page, 'StaticText', 'NVDA').then((n) => n.length)).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Next quote' }).click();
+    await expect.poll(() => axNodes(page, 'StaticText', 'MSFT').then((n) => n.length)).toBeGreaterThan(0);
+    expect(await axNodes(page, 'StaticText', 'NVDA')).toHaveLength(0);
 
-  const confirmOpened = context.waitForEvent('page', { predicate: (p) => p.url().includes('/confirm.html') });
-  await clickByRole(page, 'button', OFFER);
-  const confirm = await confirmOpened;
-  const dialog = confirm.getByRole('dialog', { name: 'Confirm' });
-  await expect(dialog.getByLabel('Tickers')).toHaveValue('MSFT');
-  await expect(dialog.getByLabel('Title')).toHaveValue(/Microsoft/);
-  await expect(dialog).toContainText('?symbol=MSFT');
-});
+    const confirmOpened = context.waitForEvent('page', {
+      predicate: (p) => p.url().includes('/confirm.html'),
+    });
+    await clickByRole(page, 'button', OFFER);
+    const confirm = await confirmOpened;
+    const dialog = confirm.getByRole('dialog', { name: 'Confirm' });
+    await expect(dialog.getByLabel('Tickers')).toHaveValue('MSFT');
+    await expect(dialog.getByLabel('Title')).toHaveValue(/Microsoft/);
+    await expect(dialog).toContainText('symbol=MSFT');
+  });

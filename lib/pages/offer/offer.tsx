@@ -43,6 +43,9 @@ export function shouldOffer(): boolean {
   return globalThis.top === globalThis.self && /^https?:$/.test(location.protocol);
 }
 
+/** How long a single-page app's navigation is given to draw its new view before it is read. */
+const SPA_SETTLE_MS = 250;
+
 /**
  * Offers "Turn this into a playbook" on a finance page, in a closed shadow root that neither styles
  * nor shifts the page. Re-detects on single-page-app navigation and stops quietly once the
@@ -176,12 +179,19 @@ export async function startOffer(ctx: ContentScriptContext, offerCss: string): P
     lastSeenVisible = visible;
   });
   ctx.onInvalidated(() => ui.remove());
+  let settling: number | undefined;
   ctx.addEventListener(globalThis as unknown as Window, 'wxt:locationchange', () => {
     message = undefined;
     tracked = 0;
-    detect();
     paint();
-    showTracked(countMatches(tickers));
+    // WXT reports the navigation before the address changes, and an app draws the new view after
+    // that: the page is read once it has been quiet a moment (and once for a burst of them).
+    clearTimeout(settling);
+    settling = ctx.setTimeout(() => {
+      detect();
+      paint();
+      showTracked(countMatches(tickers));
+    }, SPA_SETTLE_MS);
   });
 }
 
