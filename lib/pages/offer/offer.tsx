@@ -71,11 +71,11 @@ export async function startOffer(ctx: ContentScriptContext, offerCss: string): P
   // Set after mount; onRemove may run later and must stop it.
   const watch: { visibility?: IntersectionObserver } = {};
 
-  const detect = () => {
+  // The page's tickers now, drawn at once, then how many of the user's playbooks track them.
+  const readPage = () => {
     tickers = tickersOfPage();
-  };
-  const showTracked = (count: Promise<number>) => {
-    void count.then((matches) => {
+    paint();
+    void countMatches(tickers).then((matches) => {
       tracked = matches;
       paint();
     });
@@ -160,9 +160,7 @@ export async function startOffer(ctx: ContentScriptContext, offerCss: string): P
     onMount(root, _shadow, shadowHost) {
       container = root;
       host = shadowHost;
-      detect();
-      paint();
-      showTracked(countMatches(tickers));
+      readPage();
     },
     onRemove() {
       if (container) render(null, container);
@@ -187,11 +185,7 @@ export async function startOffer(ctx: ContentScriptContext, offerCss: string): P
     // WXT reports the navigation before the address changes, and an app draws the new view after
     // that: the page is read once it has been quiet a moment (and once for a burst of them).
     clearTimeout(settling);
-    settling = ctx.setTimeout(() => {
-      detect();
-      paint();
-      showTracked(countMatches(tickers));
-    }, SPA_SETTLE_MS);
+    settling = ctx.setTimeout(readPage, SPA_SETTLE_MS);
   });
 }
 
