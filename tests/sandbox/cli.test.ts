@@ -151,16 +151,13 @@ describe('CLI', () => {
 });
 
 describe('scale', () => {
-  it('seeds 10,000 playbooks in a few seconds and pages through them fast', async () => {
-    const started = Date.now();
+  // How fast is `npm run bench`'s business (paging 10,000 playbooks against a raw fetch loop).
+  it('seeds 10,000 playbooks and pages through all of them', async () => {
     const sb = await startTestSandbox({ seed: 10_000 });
     try {
-      expect(Date.now() - started).toBeLessThan(5000);
-      const walkStarted = Date.now();
       const ids = await walkRest(sb, '/playbooks', 100);
       expect(ids).toHaveLength(10_000);
       expect(new Set(ids).size).toBe(10_000);
-      expect(Date.now() - walkStarted).toBeLessThan(8000);
       const titles = new Set(ids.slice(0, 200).map((id) => sb.db.getPlaybook(id)!.title));
       expect(titles.size).toBeGreaterThan(100);
     } finally {
