@@ -66,7 +66,7 @@ describe('an event flood', () => {
     await ingestEvents([completed(300)], 'stream');
     const last = notify.mock.calls[notify.mock.calls.length - 1] as unknown as [
       string,
-      Browser.notifications.CreateNotificationOptions,
+      Browser.notifications.NotificationOptions,
     ];
     const heldBack = 301 - (notify.mock.calls.length - 1);
     expect(last[1].message).toContain(`${new Intl.NumberFormat().format(heldBack)} playbooks changed`);

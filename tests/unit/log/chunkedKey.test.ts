@@ -73,6 +73,7 @@ describe('the key in chunks', () => {
             data: { errors: [{ message: `${'x'.repeat(pad)}${KEY}` }] },
             idempotentReplayed: false,
             notModified: false,
+            warnings: [],
           }),
         resolve: () => {
           throw new Error('not used');
