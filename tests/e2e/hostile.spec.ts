@@ -453,6 +453,56 @@ remoteTest(
   },
 );
 
+// Issue 22: every redirect hop passes the https-except-loopback rule. The service (on loopback,
+// allowed) redirects /openapi.json to plain http on a remote host name, which Chromium resolves to
+// a recording proxy of the sandbox: a request there would be seen, and the document used.
+remoteTest(
+  'a discovery redirect to plain http on a remote host: not followed, the OpenAPI document not fetched there',
+  async ({ context, extension, sandbox, probe, remote }) => {
+    const service: OtherOrigin = await startOtherOrigin((call) =>
+      new URL(call.url, 'http://x').pathname === '/openapi.json'
+        ? Promise.resolve({
+            status: 302,
+            headers: { location: 'http://api.remote.example/openapi.json' },
+            body: '',
+          })
+        : proxyTo(sandbox.baseUrl, () => service.origin)(call),
+    );
+    try {
+      const options = await extension.open('options.html');
+      await options.evaluate(
+        async ({ serviceUrl, apiUrl, key }) => {
+          for (const [type, payload] of [
+            ['saveSettings', { serviceUrl, apiUrl }],
+            ['saveApiKey', { key }],
+          ] as const) {
+            const answer = await chrome.runtime.sendMessage<unknown, { ok: boolean }>({ type, payload });
+            if (!answer.ok) throw new Error(type);
+          }
+        },
+        { serviceUrl: service.origin, apiUrl: sandbox.apiUrl, key: sandbox.demoKey },
+      );
+      await options.close();
+      const answer = (await probe.send('runDiscovery', {})) as {
+        ok: boolean;
+        value?: { steps: { id: string; status: string; error?: string }[] };
+      };
+      expect(service.calls.map((call) => call.url)).toContain('/openapi.json');
+      expect(remote.calls.map((call) => call.url)).not.toContain('/openapi.json');
+      const step = answer.value?.steps.find((s) => s.id === 'openapi');
+      expect(step?.status).toBe('failed');
+      expect(step?.error).toMatch(/redirect/i);
+      await expectWorkerAnswers(probe);
+      // The check can fail: the browser does reach the remote host's recorder.
+      const check = await context.newPage();
+      await check.goto('http://api.remote.example/status');
+      expect(remote.calls.map((call) => call.url)).toContain('/status');
+    } finally {
+      await service.close();
+    }
+  },
+);
+
 test.describe('hostile event streams', () => {
   test('a stream that never sends a newline: the worker answers, the events tab still works', async ({
     extension,
