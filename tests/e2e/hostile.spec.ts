@@ -4,6 +4,7 @@ import type { RecordedRequest, Sandbox } from '../../sandbox/server';
 import { NEW_PLAYBOOK, queueCreate, uniqueTitle, writesTo } from './helpers/flows';
 import { expect, proxyTo, startOtherOrigin, test, type OtherOrigin, type Probe } from './helpers/proof';
 import { ConfirmPage, SidePanelPage } from './pages/surfaces';
+import { longTable, wideTable } from '../fixtures/hostile/tableBomb';
 
 /**
  * Issue 11 end to end: a hostile service (lying OpenAPI document, parser-attacking documents,
@@ -59,6 +60,28 @@ async function expectDiscoveryLeavesWorkerFree(probe: Probe, limitMs = 5_000) {
   const answer = await run;
   expect(Date.now() - started, 'discovery finished').toBeLessThan(20_000);
   return answer;
+}
+
+/** Points the extension at `serviceUrl` (a loopback proxy of the sandbox) with the sandbox's API and key. */
+async function useService(
+  extension: { open(page: string): Promise<Page> },
+  sandbox: Sandbox,
+  serviceUrl: string,
+): Promise<void> {
+  const options = await extension.open('options.html');
+  await options.evaluate(
+    async ({ serviceUrl, apiUrl, key }) => {
+      for (const [type, payload] of [
+        ['saveSettings', { serviceUrl, apiUrl }],
+        ['saveApiKey', { key }],
+      ] as const) {
+        const answer = await chrome.runtime.sendMessage<unknown, { ok: boolean }>({ type, payload });
+        if (!answer.ok) throw new Error(type);
+      }
+    },
+    { serviceUrl, apiUrl: sandbox.apiUrl, key: sandbox.demoKey },
+  );
+  await options.close();
 }
 
 /** getState answers within `limitMs`: the worker is not frozen. */
@@ -469,20 +492,7 @@ remoteTest(
         : proxyTo(sandbox.baseUrl, () => service.origin)(call),
     );
     try {
-      const options = await extension.open('options.html');
-      await options.evaluate(
-        async ({ serviceUrl, apiUrl, key }) => {
-          for (const [type, payload] of [
-            ['saveSettings', { serviceUrl, apiUrl }],
-            ['saveApiKey', { key }],
-          ] as const) {
-            const answer = await chrome.runtime.sendMessage<unknown, { ok: boolean }>({ type, payload });
-            if (!answer.ok) throw new Error(type);
-          }
-        },
-        { serviceUrl: service.origin, apiUrl: sandbox.apiUrl, key: sandbox.demoKey },
-      );
-      await options.close();
+      await useService(extension, sandbox, service.origin);
       const answer = (await probe.send('runDiscovery', {})) as {
         ok: boolean;
         value?: { steps: { id: string; status: string; error?: string }[] };
@@ -502,6 +512,48 @@ remoteTest(
     }
   },
 );
+
+// Issue 22: a 1 MB Markdown table bomb as /pricing.md, which the side panel parses on open and
+// the Discovery tab renders: the panel's heap stays under 100 MB and the cells it draws bounded.
+test('a 1 MB table bomb as /pricing.md: the side panel stays under 100 MB of heap', async ({
+  context,
+  extension,
+  sandbox,
+  probe,
+}) => {
+  const bomb = `${wideTable(200_000)}\n${longTable(290_000)}`;
+  expect(bomb.length).toBeLessThan(1_000_000);
+  const service: OtherOrigin = await startOtherOrigin((call) =>
+    new URL(call.url, 'http://x').pathname === '/pricing.md'
+      ? Promise.resolve({
+          status: 200,
+          headers: { 'content-type': 'text/markdown; charset=utf-8' },
+          body: bomb,
+        })
+      : proxyTo(sandbox.baseUrl, () => service.origin)(call),
+  );
+  try {
+    await useService(extension, sandbox, service.origin);
+    const run = (await probe.send('runDiscovery', {})) as {
+      value?: { steps: { id: string; bytes: number }[] };
+    };
+    expect(run.value?.steps.find((step) => step.id === 'pricing')?.bytes).toBe(bomb.length);
+    const panel = await extension.open('sidepanel.html');
+    const cdp = await context.newCDPSession(panel);
+    await new SidePanelPage(panel).tab('Discovery').click();
+    const pricing = panel.getByRole('listitem').filter({ hasText: '/pricing.md' });
+    await pricing.getByText('Read Pricing').click();
+    await expect(pricing.getByText('(document shortened for display)')).toBeVisible({ timeout: 30_000 });
+    expect(await pricing.locator('td, th').count()).toBeLessThanOrEqual(10_000);
+    await cdp.send('HeapProfiler.collectGarbage');
+    const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+    test.info().annotations.push({ type: 'side panel heap (MB)', description: String(heap.usedSize / 1e6) });
+    expect(heap.usedSize, `side panel heap ${Math.round(heap.usedSize / 1e6)} MB`).toBeLessThan(100_000_000);
+    await expectWorkerAnswers(probe);
+  } finally {
+    await service.close();
+  }
+});
 
 test.describe('hostile event streams', () => {
   test('a stream that never sends a newline: the worker answers, the events tab still works', async ({
