@@ -584,6 +584,57 @@ test.describe('hostile event streams', () => {
     await expectWorkerAnswers(probe);
   });
 
+  // Issue 22: 1,500 events of 4 KB while a panel streams. The reader ingests them in batches it
+  // waits for, notifications are rate-limited across batches, and the popup still answers.
+  test('a flood of 1,500 streamed events: few notifications, and the popup answers', async ({
+    extension,
+    sandbox,
+    probe,
+  }) => {
+    test.setTimeout(120_000);
+    await extension.configure();
+    const [target] = demoPlaybooks(sandbox);
+    const ownerId = sandbox.db.userForKey(sandbox.demoKey)!.id;
+    const worker = await probe.worker();
+    await worker.evaluate(() => {
+      const shown: unknown[] = [];
+      (globalThis as { __notifications?: unknown[] }).__notifications = shown;
+      const create = chrome.notifications.create.bind(chrome.notifications);
+      chrome.notifications.create = ((...args: unknown[]) => {
+        shown.push(args.find((a) => typeof a === 'object'));
+        return (create as (...a: unknown[]) => unknown)(...args);
+      }) as typeof chrome.notifications.create;
+    });
+    await probe.value('pollEventsNow', {}); // the first poll only sets where news starts
+    const panel = await openDetail(extension, target);
+    await expect.poll(() => sandbox.requests().some((r) => r.path.endsWith('/events/stream'))).toBe(true);
+    await sleep(500);
+    const FLOOD = 1_500;
+    const lastId = `bt_flood_last_${Date.now()}`;
+    for (let index = 0; index < FLOOD; index++) {
+      const type = index % 2 === 0 ? 'backtest.completed' : 'execution.started';
+      sandbox.db.appendEvent(ownerId, type, target.id, {
+        backtest_id: index === FLOOD - 1 ? lastId : `bt_flood_${index}`,
+        padding: 'p'.repeat(4_000),
+      });
+    }
+    // While the flood is ingested the popup opens and shows the playbooks.
+    const popup = await extension.open('popup.html');
+    await expect(popup.getByRole('heading').first()).toBeVisible();
+    await expectWorkerAnswers(probe);
+    await new SidePanelPage(panel).tab('Events').click();
+    await expect(
+      panel.getByRole('list', { name: 'Events' }).getByRole('listitem').filter({ hasText: lastId }),
+    ).toBeVisible({ timeout: 60_000 });
+    const notifications = await worker.evaluate(
+      () => (globalThis as { __notifications?: unknown[] }).__notifications ?? [],
+    );
+    // Within one rate window: at most three, one of them a summary rather than one each.
+    expect(notifications.length).toBeGreaterThan(0);
+    expect(notifications.length).toBeLessThanOrEqual(3);
+    await expectWorkerAnswers(probe);
+  });
+
   test('giant events and hostile text: events still arrive; notifications and the list show known fields only', async ({
     extension,
     sandbox,
