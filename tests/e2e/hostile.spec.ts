@@ -591,7 +591,7 @@ test.describe('hostile event streams', () => {
     sandbox,
     probe,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     await extension.configure();
     const [target] = demoPlaybooks(sandbox);
     const ownerId = sandbox.db.userForKey(sandbox.demoKey)!.id;
@@ -625,7 +625,7 @@ test.describe('hostile event streams', () => {
     await new SidePanelPage(panel).tab('Events').click();
     await expect(
       panel.getByRole('list', { name: 'Events' }).getByRole('listitem').filter({ hasText: lastId }),
-    ).toBeVisible({ timeout: 60_000 });
+    ).toBeVisible({ timeout: 120_000 });
     const notifications = await worker.evaluate(
       () => (globalThis as { __notifications?: unknown[] }).__notifications ?? [],
     );
