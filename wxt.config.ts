@@ -18,6 +18,19 @@ const POPUP_FLOOR = 'popup-floor';
 /** The sandbox runs on loopback; real services are reached only after the user grants them. */
 const SANDBOX_HOSTS = ['http://127.0.0.1/*', 'http://localhost/*'];
 
+/**
+ * What the extension may ask to reach at run time. Development builds may also ask for a plain-http
+ * host (a service on the local network); a store build only ever reaches https services.
+ */
+const optionalHosts = (mode: string) =>
+  mode === STORE_MODE ? ['https://*/*'] : ['https://*/*', 'http://*/*'];
+
+/**
+ * The store build states its policy for extension pages rather than rely on each browser's
+ * default: only its own scripts, no plugins, no <base> rewrites, no form posts.
+ */
+const EXTENSION_PAGES_CSP = "script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
+
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   // Explicit imports everywhere: a reader sees where every name comes from.
@@ -75,9 +88,16 @@ export default defineConfig({
     ],
     // Development and test builds (npm run build, npm start, the e2e suite) reach the sandbox at once.
     ...(mode === STORE_MODE ? {} : { host_permissions: SANDBOX_HOSTS }),
-    optional_host_permissions: ['https://*/*', 'http://*/*'],
+    optional_host_permissions: optionalHosts(mode),
     // COMPAT(firefox-mv2): WXT drops optional_host_permissions for MV2; Firefox reads origins here.
-    ...(browser === 'firefox' ? { optional_permissions: ['https://*/*', 'http://*/*'] } : {}),
+    ...(browser === 'firefox' ? { optional_permissions: optionalHosts(mode) } : {}),
+    // MV2 (Firefox) takes the policy as a string, MV3 per kind of page.
+    ...(mode === STORE_MODE
+      ? {
+          content_security_policy:
+            browser === 'firefox' ? EXTENSION_PAGES_CSP : { extension_pages: EXTENSION_PAGES_CSP },
+        }
+      : {}),
     // Desktop Firefox only: Android has no windows.create (the confirm window), sidebar, context
     // menus or commands, and nothing here proves the extension there (README, Browser support).
     ...(browser === 'firefox'

@@ -5,7 +5,7 @@
  * worker paging forever and an early stop is never reported as a complete list.
  */
 import { z } from 'zod';
-import { log } from '@/lib/log';
+import { log, maskSecrets } from '@/lib/log';
 import { ApiError } from './errors';
 import {
   choosePageSize,
@@ -189,7 +189,10 @@ export function createPagination(deps: PaginationDeps): Pagination {
         });
         const body = parseKnownShape(graphQLResponseSchema, result.data, 'graphql', result.status);
         if (body.errors && body.errors.length > 0) {
-          const reason = body.errors[0]?.message.replace(/\s+/g, ' ').slice(0, 200) ?? 'unknown error';
+          // Masked before the cut: a cut inside the key would leave a fragment the mask cannot see.
+          const said = body.errors[0]?.message;
+          const reason =
+            said === undefined ? 'unknown error' : maskSecrets(said).replace(/\s+/g, ' ').slice(0, 200);
           throw new ApiError({
             kind: 'validation',
             operationId: 'graphql',

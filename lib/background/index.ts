@@ -11,7 +11,7 @@ import { EVENTS_PORT } from '@/lib/events/port';
 import { log } from '@/lib/log';
 import { createHandlerRegistry } from '@/lib/messaging';
 import { classifyPort, originOf } from '@/lib/messaging/sender';
-import { playbookPageUrl } from '@/lib/pages/navigation';
+import { openFirstRunSetup, playbookPageUrl } from '@/lib/pages/navigation';
 import { NOTIFICATIONS } from '@/lib/store/inventory';
 import { handleMenuClick, installContextMenus, menuContextFrom, OPEN_SIDE_PANEL_ITEM } from './contextMenus';
 import { wireErrorOf } from './errors';
@@ -89,8 +89,9 @@ export function startBackground(): void {
   // The polyfill answers the sender with whatever the returned promise resolves to.
   // eslint-disable-next-line @typescript-eslint/no-misused-promises
   browser.runtime.onMessage.addListener((message, sender) => registry.dispatch(message, sender));
-  browser.runtime.onInstalled.addListener(() => {
+  browser.runtime.onInstalled.addListener((details) => {
     installContextMenus().catch((error: unknown) => log.error('menu.install-failed', { error }));
+    openFirstRunSetup(details.reason).catch((error: unknown) => log.error('setup.open-failed', { error }));
   });
   browser.runtime.onConnect.addListener(routePort);
   browser.alarms.onAlarm.addListener(routeAlarm);

@@ -6,6 +6,7 @@
  */
 import { BodyTooLargeError, readBoundedBytes } from '@/lib/http/boundedBody';
 import { INSECURE_SETTINGS_MESSAGE, serviceUrlProblem } from '@/lib/store/settings';
+import { log } from '@/lib/log';
 import type { CachedDocument, DocumentCache } from './cache';
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
@@ -82,6 +83,78 @@ function requestSignal(deps: DocumentFetchDeps): AbortSignal {
   return deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout;
 }
 
+export const MAX_DOCUMENT_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+type HopAnswer =
+  | { response: Response; finalUrl: string }
+  | { refused: string; reason: 'insecure-hop' | 'opaque' | 'no-target' | 'too-many' };
+
+/**
+ * The GET with every redirect hop judged by the same origin rule as the first URL (https, except
+ * loopback), so no hop can deliver a document in the clear. `redirect: 'follow'` would only show
+ * the last URL, after the plain-http hop had already been made.
+ */
+async function fetchHopByHop(
+  url: string,
+  headers: Headers,
+  signal: AbortSignal,
+  fetchDocument: FetchLike,
+): Promise<HopAnswer> {
+  let current = url;
+  for (let hop = 0; ; hop++) {
+    const response = await fetchDocument(current, {
+      method: 'GET',
+      headers,
+      credentials: 'omit',
+      // Our own cache does the revalidation; the HTTP cache must not answer in its place.
+      cache: 'no-store',
+      redirect: 'manual',
+      referrerPolicy: 'no-referrer',
+      signal,
+    });
+    if (response.type === 'opaqueredirect') {
+      // A browser hides where a manual redirect points: it cannot be judged, so it is not followed.
+      await response.body?.cancel().catch(() => undefined);
+      return {
+        refused: `The service redirected this document somewhere the extension cannot check; not followed. Use the final address.`,
+        reason: 'opaque',
+      };
+    }
+    if (!REDIRECT_STATUSES.has(response.status)) {
+      // A fetch that followed on its own still answers for the URL it ended at.
+      const finalUrl = response.url || current;
+      if (serviceUrlProblem(finalUrl) !== undefined)
+        return {
+          refused: `Answered from ${new URL(finalUrl).origin}, which is neither https nor this computer; not used.`,
+          reason: 'insecure-hop',
+        };
+      return { response, finalUrl };
+    }
+    await response.body?.cancel().catch(() => undefined);
+    const location = response.headers.get('location');
+    let target: URL | undefined;
+    try {
+      target = location ? new URL(location, current) : undefined;
+    } catch {
+      target = undefined;
+    }
+    if (!target)
+      return {
+        refused: `HTTP ${response.status} without a usable Location; not followed.`,
+        reason: 'no-target',
+      };
+    if (serviceUrlProblem(target.href) !== undefined)
+      return {
+        refused: `Redirected to ${target.origin}, which is neither https nor this computer; not followed.`,
+        reason: 'insecure-hop',
+      };
+    if (hop >= MAX_DOCUMENT_REDIRECTS)
+      return { refused: `More than ${MAX_DOCUMENT_REDIRECTS} redirects; not followed.`, reason: 'too-many' };
+    current = target.href;
+  }
+}
+
 /** GETs `url` (conditionally when cached) and falls back to the cached copy when offline. */
 export async function fetchDiscoveryDocument(
   url: string,
@@ -96,17 +169,14 @@ export async function fetchDiscoveryDocument(
   if (cached?.etag) headers.set('If-None-Match', cached.etag);
 
   let response: Response;
+  let finalUrl: string;
   try {
-    response = await deps.fetch(url, {
-      method: 'GET',
-      headers,
-      credentials: 'omit',
-      // Our own cache does the revalidation; the HTTP cache must not answer in its place.
-      cache: 'no-store',
-      redirect: 'follow',
-      referrerPolicy: 'no-referrer',
-      signal: requestSignal(deps),
-    });
+    const answer = await fetchHopByHop(url, headers, requestSignal(deps), deps.fetch);
+    if ('refused' in answer) {
+      log.warn('discovery.redirect-refused', { url, reason: answer.reason });
+      return failed(url, answer.refused);
+    }
+    ({ response, finalUrl } = answer);
   } catch (error) {
     if (deps.signal?.aborted) throw error;
     const reason = error instanceof Error && error.name === 'TimeoutError' ? 'timed out' : 'network error';
@@ -176,7 +246,7 @@ export async function fetchDiscoveryDocument(
   await deps.cache.set(document).catch(() => undefined);
   return {
     url,
-    baseUrl: response.url || url,
+    baseUrl: finalUrl,
     status: 'ok',
     httpStatus: response.status,
     source: 'network',

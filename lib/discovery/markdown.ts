@@ -51,6 +51,14 @@ export interface MarkdownLimits {
    */
   maxContainerDepth: number;
   maxIndent: number;
+  /**
+   * marked pads every table row to the header's width, so a 1,000-column header over 10,000
+   * one-character rows makes ten million cells (23 KB took 13 s and 2.6 GB). Tables wider than
+   * this stay text, and once the document's tables hold `maxTableCells` cells (or as many as the
+   * document has characters) further rows and tables are not built.
+   */
+  maxTableColumns: number;
+  maxTableCells: number;
 }
 
 export const DEFAULT_MARKDOWN_LIMITS: MarkdownLimits = {
@@ -63,6 +71,8 @@ export const DEFAULT_MARKDOWN_LIMITS: MarkdownLimits = {
   maxLineLength: 10_000,
   maxContainerDepth: 8,
   maxIndent: 48,
+  maxTableColumns: 64,
+  maxTableCells: 10_000,
 };
 
 export const TRUNCATION_NOTICE = '… (document shortened for display)';
@@ -105,7 +115,10 @@ function isBlank(code: number): boolean {
  * and a space, or up to 9 digits, `.` or `)` and a space) and `maxIndent` blanks in that prefix.
  * A single forward scan, so the cost is linear in the line.
  */
-function boundLine(line: string, limits: MarkdownLimits): { text: string; changed: boolean } {
+function boundLine(
+  line: string,
+  limits: MarkdownLimits,
+): { text: string; changed: boolean; prefixLength: number } {
   const text = line.length > limits.maxLineLength ? line.slice(0, limits.maxLineLength) : line;
   let changed = text.length < line.length;
   let kept = '';
@@ -137,23 +150,94 @@ function boundLine(line: string, limits: MarkdownLimits): { text: string; change
     else changed = true;
     i = end;
   }
-  return changed ? { text: kept + text.slice(i), changed } : { text, changed };
+  return changed
+    ? { text: kept + text.slice(i), changed, prefixLength: kept.length }
+    : { text, changed, prefixLength: i };
 }
 
-/** The source as marked may see it: line endings unified, every line bounded (see MarkdownLimits). */
+/**
+ * The number of columns when `content` (a line without its container prefix) may be a table's
+ * delimiter row (`|---|:-:|`): only pipes, colons, dashes and blanks, with a dash and a pipe or
+ * colon. A superset of what marked accepts, so no table it builds goes uncounted.
+ */
+function delimiterColumns(content: string): number {
+  let pipes = 0;
+  let dash = false;
+  let colon = false;
+  for (let i = 0; i < content.length; i += 1) {
+    const code = content.charCodeAt(i);
+    if (code === 124 /* | */) pipes += 1;
+    else if (code === 45 /* - */) dash = true;
+    else if (code === 58 /* : */) colon = true;
+    else if (!isBlank(code)) return 0;
+  }
+  if (!dash || (pipes === 0 && !colon)) return 0;
+  const trimmed = content.trim();
+  // Leading and trailing pipes close the row; they open no column.
+  return (
+    pipes + 1 - (trimmed.startsWith('|') ? 1 : 0) - (trimmed.endsWith('|') && trimmed.length > 1 ? 1 : 0)
+  );
+}
+
+/**
+ * Keeps the cells marked will build linear in the source and bounded: counts each table's
+ * header and rows (every row costs the header's width, padding included), turns a table that is
+ * too wide, or that starts once the budget is spent, into text by escaping its delimiter row,
+ * and ends a table whose rows outrun the budget with a blank line.
+ */
+function boundTables(lines: string[], prefixes: number[], limits: MarkdownLimits, size: number): boolean {
+  let budget = Math.min(limits.maxTableCells, size);
+  let columns = 0;
+  let changed = false;
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index] ?? '';
+    const prefix = prefixes[index] ?? 0;
+    const content = line.slice(prefix);
+    if (content.trim() === '') {
+      columns = 0;
+      continue;
+    }
+    if (columns > 0) {
+      if (budget >= columns) {
+        budget -= columns;
+        continue;
+      }
+      // The blank line ends the table; this row and the rest of its rows would be over budget.
+      lines[index] = '';
+      columns = 0;
+      changed = true;
+      continue;
+    }
+    const width = delimiterColumns(content);
+    if (width === 0) continue;
+    if (width > limits.maxTableColumns || budget < width * 2) {
+      lines[index] = `${line.slice(0, prefix)}\\${content}`;
+      changed = true;
+      continue;
+    }
+    budget -= width;
+    columns = width;
+  }
+  return changed;
+}
+
+/** The source as marked may see it: line endings unified, every line and table bounded (see MarkdownLimits). */
 export function boundMarkdownSource(
   source: string,
   limits: MarkdownLimits,
 ): { text: string; changed: boolean } {
   let changed = false;
   const lines = source.split(/\r\n?|\n/);
+  const prefixes: number[] = new Array<number>(lines.length);
   for (let index = 0; index < lines.length; index += 1) {
     const bounded = boundLine(lines[index] ?? '', limits);
+    prefixes[index] = bounded.prefixLength;
     if (bounded.changed) {
       lines[index] = bounded.text;
       changed = true;
     }
   }
+  if (boundTables(lines, prefixes, limits, source.length)) changed = true;
   return { text: lines.join('\n'), changed };
 }
 

@@ -112,6 +112,22 @@ export interface DiscoveryOptions extends DiscoveryDeps {
 // Bound so a hostile index cannot turn one run into hundreds of requests.
 const MAX_SKILLS = 50;
 
+/**
+ * What one report may hold of Markdown (skill bodies and documents): it is stored, sent over
+ * messaging and lexed when the side panel opens, so 50 skills of 1 MB must not make it 65 MB.
+ */
+export const REPORT_LIMITS = { maxSkillBodyChars: 200_000, maxMarkdownChars: 2_000_000 } as const;
+
+const kilobytes = (chars: number) => `${new Intl.NumberFormat().format(Math.ceil(chars / 1_000))} KB`;
+
+/** Charges `text` to the run's Markdown budget; the sentence to show when it does not fit. */
+function overReportBudget(context: RunContext, text: string): string | undefined {
+  if (context.markdownChars + text.length > REPORT_LIMITS.maxMarkdownChars)
+    return `Not kept: the discovery report already holds its limit of ${kilobytes(REPORT_LIMITS.maxMarkdownChars)} of documents.`;
+  context.markdownChars += text.length;
+  return undefined;
+}
+
 const defaultFetch: FetchLike = (input, init) => fetch(input, init);
 
 interface RunContext {
@@ -125,6 +141,8 @@ interface RunContext {
   documents: DiscoveryDocuments;
   /** Where the MCP card came from, so the endpoint step can say the same. */
   mcpCardSource: 'network' | 'cache';
+  /** Markdown characters kept in the report so far (REPORT_LIMITS). */
+  markdownChars: number;
 }
 
 function message(error: unknown): string {
@@ -229,7 +247,13 @@ async function runSkill(context: RunContext, entry: SkillIndexEntry): Promise<vo
       }
       const parsed = parseSkillMarkdown(document.body);
       skill.description = parsed.description || entry.description;
-      skill.body = { text: parsed.body, baseUrl: document.baseUrl };
+      if (parsed.body.length > REPORT_LIMITS.maxSkillBodyChars) {
+        skill.error = `Its text (${kilobytes(parsed.body.length)}) is longer than the ${kilobytes(REPORT_LIMITS.maxSkillBodyChars)} a skill may show; it is not kept.`;
+        return;
+      }
+      const refused = overReportBudget(context, parsed.body);
+      if (refused) skill.error = refused;
+      else skill.body = { text: parsed.body, baseUrl: document.baseUrl };
     },
   ).then((fetched) => {
     if (fetched.body === null) {
@@ -277,6 +301,8 @@ async function runDocument(context: RunContext, definition: DiscoveryDocument): 
     case 'pricing':
     case 'markdown':
       await runStep(context, step, (doc) => {
+        const refused = overReportBudget(context, doc.body);
+        if (refused) throw new Error(refused);
         documents.markdownSources[definition.path] = { text: doc.body, baseUrl: doc.baseUrl };
       });
       return;
@@ -331,6 +357,7 @@ export async function runDiscovery(options: DiscoveryOptions): Promise<Discovery
     maxBytes: options.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES,
     steps: [],
     mcpCardSource: 'network',
+    markdownChars: 0,
     documents: {
       llms: null,
       llmsFull: null,

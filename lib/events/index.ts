@@ -14,7 +14,12 @@ import {
   type EventTransport,
   type RecentEvent,
 } from './feed';
-import { notificationFor, NOTIFIED_TYPES } from './notifications';
+import {
+  createNotificationGate,
+  notificationFor,
+  NOTIFIED_TYPES,
+  summaryNotification,
+} from './notifications';
 import type { EventsPortMessage } from './port';
 import { createBoundedSseParser, SseLimitError } from './sse';
 import { ALARMS, NOTIFICATIONS } from '@/lib/store/inventory';
@@ -91,22 +96,47 @@ export function playbookOfEventNotification(notificationId: string): string | un
   }
 }
 
-async function notify(event: RecentEvent): Promise<void> {
-  // Built from the event type and a title the API schema checked: nothing else the service sent is shown.
-  const text = notificationFor(event.type, await playbookTitle(event.playbook_id));
-  await browser.notifications.create(
-    `${NOTIFICATION_PREFIX}${encodeURIComponent(event.playbook_id)}|${event.id}`,
-    {
-      type: 'basic',
-      iconUrl: browser.runtime.getURL('/icon/128.png'),
-      title: text.title,
-      message: text.message,
-    },
-  );
+function showNotification(id: string, text: { title: string; message: string }) {
+  return browser.notifications.create(id, {
+    type: 'basic',
+    iconUrl: browser.runtime.getURL('/icon/128.png'),
+    title: text.title,
+    message: text.message,
+  });
 }
 
-/** A hostile feed cannot raise a storm of notifications (nor of title look-ups): the rest stay on the badge. */
-const MAX_NOTIFICATIONS_PER_BATCH = 3;
+/** The id of a summary: no playbook in it, so a click opens nothing in particular. */
+const SUMMARY_NOTIFICATION_ID = `${NOTIFICATION_PREFIX}|summary`;
+/** Playbooks held back by a full window, to be counted in the next notification (bounded). */
+const MAX_PENDING_PLAYBOOKS = 10_000;
+const pendingPlaybooks = new Set<string>();
+// In memory on purpose: a worker restart only reopens the window, it loses no event (the badge has them).
+const notificationGate = createNotificationGate();
+
+/**
+ * One notification at most per batch, and few per minute across batches: a batch with one event
+ * names its playbook (one title look-up); anything more, or anything a full window held back,
+ * becomes one summary. Built from known fields and a title the API schema checked only.
+ */
+async function notifyBatch(notified: readonly RecentEvent[]): Promise<void> {
+  for (const event of notified) {
+    if (pendingPlaybooks.size >= MAX_PENDING_PLAYBOOKS) break;
+    pendingPlaybooks.add(event.playbook_id);
+  }
+  if (!notificationGate.admit(Date.now())) {
+    log.info('events.notifications-deferred', { pending: pendingPlaybooks.size });
+    return;
+  }
+  const playbooks = pendingPlaybooks.size;
+  pendingPlaybooks.clear();
+  const [only] = notified;
+  if (notified.length === 1 && playbooks === 1 && only) {
+    const text = notificationFor(only.type, await playbookTitle(only.playbook_id));
+    await showNotification(`${NOTIFICATION_PREFIX}${encodeURIComponent(only.playbook_id)}|${only.id}`, text);
+    return;
+  }
+  await showNotification(SUMMARY_NOTIFICATION_ID, summaryNotification(playbooks));
+}
 
 /** Stores new events, counts them on the badge, notifies the ones that matter and tells open panels. */
 export function ingestEvents(incoming: readonly ServiceEvent[], via: EventTransport) {
@@ -119,10 +149,8 @@ export function ingestEvents(incoming: readonly ServiceEvent[], via: EventTransp
     await setBadge(result.feed.unread).catch((error: unknown) => log.warn('events.badge-failed', { error }));
     for (const event of result.fresh) broadcast({ type: 'event', event, unread: result.feed.unread });
     const notified = result.news.filter((event) => NOTIFIED_TYPES.has(event.type));
-    for (const event of notified.slice(0, MAX_NOTIFICATIONS_PER_BATCH))
-      await notify(event).catch((error: unknown) => log.warn('events.notify-failed', { error }));
-    if (notified.length > MAX_NOTIFICATIONS_PER_BATCH)
-      log.info('events.notifications-skipped', { skipped: notified.length - MAX_NOTIFICATIONS_PER_BATCH });
+    if (notified.length > 0)
+      await notifyBatch(notified).catch((error: unknown) => log.warn('events.notify-failed', { error }));
     return result;
   });
 }
@@ -169,35 +197,77 @@ export function eventFromMessage(message: { event?: string; data: string }): Ser
   return event;
 }
 
-/** Reads the stream until it ends; a bound broken by the service cancels it and throws (the caller backs off). */
+/** Events one read of the stream may queue before the stream is dropped for a catch-up poll. */
+export const MAX_QUEUED_STREAM_EVENTS = 500;
+
+/** The service sent more events in one read than the queue holds: resume by polling from the cursor. */
+class StreamQueueFullError extends Error {
+  constructor() {
+    super(`More than ${MAX_QUEUED_STREAM_EVENTS} events arrived at once.`);
+    this.name = 'StreamQueueFullError';
+  }
+}
+
+/**
+ * Reads the stream until it ends, with backpressure: the events of each read are ingested as one
+ * batch, and the next read waits for it. A bound broken by the service cancels the stream and
+ * throws (the caller backs off and catches up by polling).
+ */
 async function readStream(response: Response, signal: AbortSignal): Promise<void> {
   if (!response.body) return;
+  const queue: ServiceEvent[] = [];
+  let queuedThroughId: string | undefined;
+  let overflowed = false;
   const parser = createBoundedSseParser({
     onEvent(message) {
+      if (overflowed) return;
       const event = eventFromMessage(message);
       if (!event) return;
-      void ingestEvents([event], 'stream')
-        .then(() => (message.id ? updateCursor({ lastEventId: message.id }) : undefined))
-        .catch((error: unknown) => log.warn('events.ingest-failed', { error }));
+      if (queue.length >= MAX_QUEUED_STREAM_EVENTS) {
+        // Neither queued nor past the cursor: the catch-up poll brings it.
+        overflowed = true;
+        return;
+      }
+      queue.push(event);
+      if (message.id) queuedThroughId = message.id;
     },
     onDropped(reason) {
       log.warn('events.stream-dropped', { reason });
     },
   });
+  const flush = async (): Promise<void> => {
+    if (queue.length === 0) return;
+    const batch = queue.splice(0);
+    const throughId = queuedThroughId;
+    queuedThroughId = undefined;
+    try {
+      await ingestEvents(batch, 'stream');
+      if (throughId) await updateCursor({ lastEventId: throughId });
+    } catch (error) {
+      log.warn('events.ingest-failed', { error });
+    }
+  };
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   const cancel = () => void reader.cancel().catch(() => undefined);
   signal.addEventListener('abort', cancel, { once: true });
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return;
+      if (done) return await flush();
       try {
         parser.feed(value);
       } catch (error) {
         if (error instanceof SseLimitError)
           log.warn('events.stream-aborted', { reason: error.reason, limit: error.limit });
+        await flush();
         cancel();
         throw error;
+      }
+      await flush();
+      if (overflowed) {
+        log.warn('events.stream-queue-full', { limit: MAX_QUEUED_STREAM_EVENTS });
+        cancel();
+        throw new StreamQueueFullError();
       }
     }
   } finally {
@@ -227,7 +297,7 @@ async function runStream(signal: AbortSignal): Promise<void> {
       log.warn('events.stream-failed', { error });
       // A stream that broke a bound would resend the same event from the same Last-Event-ID for ever:
       // a poll skips what does not parse and moves the cursor past it before the stream resumes.
-      if (error instanceof SseLimitError)
+      if (error instanceof SseLimitError || error instanceof StreamQueueFullError)
         await pollEvents().catch((pollError: unknown) =>
           log.warn('events.catch-up-failed', { error: pollError }),
         );

@@ -37,3 +37,39 @@ export function notificationFor(
   const name = playbookTitle === undefined ? '' : clipTitle(playbookTitle);
   return { title, message: name ? `“${name}”. ${DISCLAIMER}` : `One of your playbooks. ${DISCLAIMER}` };
 }
+
+/**
+ * Notifications are rate-limited across batches: at most `perWindow` in any `windowMs`. What a
+ * full window holds back is summed into the next one ("12 playbooks changed"); the badge and the
+ * Events tab count every event meanwhile.
+ */
+export const NOTIFICATION_RATE = { perWindow: 3, windowMs: 60_000 } as const;
+
+/** One notification for several playbooks' events, in place of one each. */
+export function summaryNotification(playbooks: number): { title: string; message: string } {
+  const count = new Intl.NumberFormat().format(playbooks);
+  return {
+    title: 'Playbooks changed',
+    message: `${count} ${playbooks === 1 ? 'playbook' : 'playbooks'} changed. ${DISCLAIMER}`,
+  };
+}
+
+export interface NotificationGate {
+  /** True, and counted, when a notification may be shown at `now` (ms). */
+  admit(now: number): boolean;
+}
+
+/** A sliding window of the times notifications were shown. */
+export function createNotificationGate(
+  rate: { perWindow: number; windowMs: number } = NOTIFICATION_RATE,
+): NotificationGate {
+  const shown: number[] = [];
+  return {
+    admit(now) {
+      while (shown.length > 0 && now - (shown[0] ?? now) >= rate.windowMs) shown.shift();
+      if (shown.length >= rate.perWindow) return false;
+      shown.push(now);
+      return true;
+    },
+  };
+}

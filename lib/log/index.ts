@@ -26,7 +26,7 @@ export const REDACTED = '[redacted]';
 const secrets = new Set<string>();
 let secretMask: SecretMask = createSecretMask([]);
 
-/** Masks this value, and any fragment of it of 8 characters or more, in every later log record and error. */
+/** Masks this value, and any fragment of it of MIN_FRAGMENT (6) characters or more, in every later log record and error. */
 export function registerSecret(value: string): void {
   if (value.length < MIN_FRAGMENT || secrets.has(value)) return;
   secrets.add(value);

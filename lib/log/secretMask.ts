@@ -1,11 +1,12 @@
 /**
- * Masks every fragment of a secret (8 characters or more) in a text, in linear time. A service
- * that echoes the key back, padded so that a later cut lands inside it, must not leave a usable
- * part of it in an error, the outbox or the log. Every 8-character window of each secret goes in
+ * Masks every fragment of a secret (6 characters or more) in a text, in linear time. A service
+ * that echoes the key back, padded so that a later cut lands inside it, or in 6- or 7-character
+ * pieces spread over several fields, must not leave a usable part of it in an error, the outbox
+ * or the log. Every 6-character window of each secret goes in
  * a Set; one pass over the text marks each window found there, and every marked run is replaced.
  * Runs that join two fragments are masked whole: masking too much is safe, too little is not.
  */
-export const MIN_FRAGMENT = 8;
+export const MIN_FRAGMENT = 6;
 export const MASK = '[redacted]';
 
 export interface SecretMask {

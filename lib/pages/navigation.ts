@@ -1,11 +1,22 @@
 import { browser } from 'wxt/browser';
 import { defineAreaItem } from '@/lib/store/areaItem';
 import { STORAGE_ITEMS } from '@/lib/store/inventory';
+import { getSettings, isServiceConfigured } from '@/lib/store/settings';
 
 /**
  * Where the extension's pages live and how they are opened. The one file of lib/pages that the
  * worker may import (lint enforces it), so each page's address is written once.
  */
+
+/**
+ * The first-run setup: a fresh install with no service (the store build) opens the options page,
+ * which asks for one; nothing is sent before it is saved. True when it opened the page.
+ */
+export async function openFirstRunSetup(reason: string): Promise<boolean> {
+  if (reason !== 'install' || isServiceConfigured(await getSettings())) return false;
+  await browser.runtime.openOptionsPage();
+  return true;
+}
 
 /** The confirm page for one outbox draft. */
 export function confirmPageUrl(draftId: string): string {

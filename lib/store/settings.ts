@@ -1,3 +1,4 @@
+import { STORE_MODE } from '@/lib/contract/buildMode';
 import { database } from './db';
 import type { SettingsRecord } from './schema';
 
@@ -8,13 +9,25 @@ import type { SettingsRecord } from './schema';
  */
 export type Settings = SettingsRecord;
 
-/** The sandbox (`npm start`) is the default service, so a fresh install works with no setup. */
+/** The sandbox (`npm start`): the default service of development and test builds only. */
 export const SANDBOX_SERVICE_URL = 'http://127.0.0.1:8787';
-export const DEFAULT_SETTINGS: Settings = {
-  serviceUrl: SANDBOX_SERVICE_URL,
-  apiUrl: `${SANDBOX_SERVICE_URL}/api/v1`,
-  pollMinutes: 5,
-};
+
+/**
+ * A development build talks to the sandbox at once; a store build has no service until the user
+ * names one in the first-run setup (empty URLs, which no request passes: serviceUrlProblem).
+ */
+export function defaultSettingsFor(mode: string): Settings {
+  return mode === STORE_MODE
+    ? { serviceUrl: '', apiUrl: '', pollMinutes: 5 }
+    : { serviceUrl: SANDBOX_SERVICE_URL, apiUrl: `${SANDBOX_SERVICE_URL}/api/v1`, pollMinutes: 5 };
+}
+
+export const DEFAULT_SETTINGS: Settings = defaultSettingsFor(import.meta.env.MODE);
+
+/** False until a service has been saved (a fresh store install): nothing may be sent before. */
+export function isServiceConfigured(settings: Pick<Settings, 'serviceUrl'>): boolean {
+  return settings.serviceUrl.trim() !== '';
+}
 
 const SETTINGS_KEY = 'settings';
 
@@ -79,8 +92,9 @@ function originOrText(text: string): string {
 
 /** Which saved URLs break the rule (settings saved by an older version, say); empty when none. */
 export function insecureSettingsUrls(settings: Pick<Settings, 'serviceUrl' | 'apiUrl'>): string[] {
+  // No service yet is not an insecure one: the first-run setup asks for it.
   return [settings.serviceUrl, settings.apiUrl]
-    .filter((url) => serviceUrlProblem(url) !== undefined)
+    .filter((url) => url.trim() !== '' && serviceUrlProblem(url) !== undefined)
     .map(originOrText)
     .filter((url, index, all) => all.indexOf(url) === index);
 }
@@ -123,7 +137,9 @@ export async function saveSettings(next: Partial<Settings>): Promise<SettingsCha
 
 /** The origins the extension must be allowed to reach for these settings. */
 export function serviceOrigins(settings: Settings): string[] {
-  return [...new Set([new URL(settings.serviceUrl).origin, new URL(settings.apiUrl).origin])];
+  // None before the first-run setup names a service.
+  const urls = [settings.serviceUrl, settings.apiUrl].filter((url) => url.trim() !== '');
+  return [...new Set(urls.map((url) => new URL(url).origin))];
 }
 
 /**

@@ -4,6 +4,7 @@ import type { RecordedRequest, Sandbox } from '../../sandbox/server';
 import { NEW_PLAYBOOK, queueCreate, uniqueTitle, writesTo } from './helpers/flows';
 import { expect, proxyTo, startOtherOrigin, test, type OtherOrigin, type Probe } from './helpers/proof';
 import { ConfirmPage, SidePanelPage } from './pages/surfaces';
+import { longTable, wideTable } from '../fixtures/hostile/tableBomb';
 
 /**
  * Issue 11 end to end: a hostile service (lying OpenAPI document, parser-attacking documents,
@@ -59,6 +60,28 @@ async function expectDiscoveryLeavesWorkerFree(probe: Probe, limitMs = 5_000) {
   const answer = await run;
   expect(Date.now() - started, 'discovery finished').toBeLessThan(20_000);
   return answer;
+}
+
+/** Points the extension at `serviceUrl` (a loopback proxy of the sandbox) with the sandbox's API and key. */
+async function useService(
+  extension: { open(page: string): Promise<Page> },
+  sandbox: Sandbox,
+  serviceUrl: string,
+): Promise<void> {
+  const options = await extension.open('options.html');
+  await options.evaluate(
+    async ({ serviceUrl, apiUrl, key }) => {
+      for (const [type, payload] of [
+        ['saveSettings', { serviceUrl, apiUrl }],
+        ['saveApiKey', { key }],
+      ] as const) {
+        const answer = await chrome.runtime.sendMessage<unknown, { ok: boolean }>({ type, payload });
+        if (!answer.ok) throw new Error(type);
+      }
+    },
+    { serviceUrl, apiUrl: sandbox.apiUrl, key: sandbox.demoKey },
+  );
+  await options.close();
 }
 
 /** getState answers within `limitMs`: the worker is not frozen. */
@@ -453,6 +476,85 @@ remoteTest(
   },
 );
 
+// Issue 22: every redirect hop passes the https-except-loopback rule. The service (on loopback,
+// allowed) redirects /openapi.json to plain http on a remote host name, which Chromium resolves to
+// a recording proxy of the sandbox: a request there would be seen, and the document used.
+remoteTest(
+  'a discovery redirect to plain http on a remote host: not followed, the OpenAPI document not fetched there',
+  async ({ context, extension, sandbox, probe, remote }) => {
+    const service: OtherOrigin = await startOtherOrigin((call) =>
+      new URL(call.url, 'http://x').pathname === '/openapi.json'
+        ? Promise.resolve({
+            status: 302,
+            headers: { location: 'http://api.remote.example/openapi.json' },
+            body: '',
+          })
+        : proxyTo(sandbox.baseUrl, () => service.origin)(call),
+    );
+    try {
+      await useService(extension, sandbox, service.origin);
+      const answer = (await probe.send('runDiscovery', {})) as {
+        ok: boolean;
+        value?: { steps: { id: string; status: string; error?: string }[] };
+      };
+      expect(service.calls.map((call) => call.url)).toContain('/openapi.json');
+      expect(remote.calls.map((call) => call.url)).not.toContain('/openapi.json');
+      const step = answer.value?.steps.find((s) => s.id === 'openapi');
+      expect(step?.status).toBe('failed');
+      expect(step?.error).toMatch(/redirect/i);
+      await expectWorkerAnswers(probe);
+      // The check can fail: the browser does reach the remote host's recorder.
+      const check = await context.newPage();
+      await check.goto('http://api.remote.example/status');
+      expect(remote.calls.map((call) => call.url)).toContain('/status');
+    } finally {
+      await service.close();
+    }
+  },
+);
+
+// Issue 22: a 1 MB Markdown table bomb as /pricing.md, which the side panel parses on open and
+// the Discovery tab renders: the panel's heap stays under 100 MB and the cells it draws bounded.
+test('a 1 MB table bomb as /pricing.md: the side panel stays under 100 MB of heap', async ({
+  context,
+  extension,
+  sandbox,
+  probe,
+}) => {
+  const bomb = `${wideTable(200_000)}\n${longTable(290_000)}`;
+  expect(bomb.length).toBeLessThan(1_000_000);
+  const service: OtherOrigin = await startOtherOrigin((call) =>
+    new URL(call.url, 'http://x').pathname === '/pricing.md'
+      ? Promise.resolve({
+          status: 200,
+          headers: { 'content-type': 'text/markdown; charset=utf-8' },
+          body: bomb,
+        })
+      : proxyTo(sandbox.baseUrl, () => service.origin)(call),
+  );
+  try {
+    await useService(extension, sandbox, service.origin);
+    const run = (await probe.send('runDiscovery', {})) as {
+      value?: { steps: { id: string; bytes: number }[] };
+    };
+    expect(run.value?.steps.find((step) => step.id === 'pricing')?.bytes).toBe(bomb.length);
+    const panel = await extension.open('sidepanel.html');
+    const cdp = await context.newCDPSession(panel);
+    await new SidePanelPage(panel).tab('Discovery').click();
+    const pricing = panel.getByRole('listitem').filter({ hasText: '/pricing.md' });
+    await pricing.getByText('Read Pricing').click();
+    await expect(pricing.getByText('(document shortened for display)')).toBeVisible({ timeout: 30_000 });
+    expect(await pricing.locator('td, th').count()).toBeLessThanOrEqual(10_000);
+    await cdp.send('HeapProfiler.collectGarbage');
+    const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+    test.info().annotations.push({ type: 'side panel heap (MB)', description: String(heap.usedSize / 1e6) });
+    expect(heap.usedSize, `side panel heap ${Math.round(heap.usedSize / 1e6)} MB`).toBeLessThan(100_000_000);
+    await expectWorkerAnswers(probe);
+  } finally {
+    await service.close();
+  }
+});
+
 test.describe('hostile event streams', () => {
   test('a stream that never sends a newline: the worker answers, the events tab still works', async ({
     extension,
@@ -479,6 +581,57 @@ test.describe('hostile event streams', () => {
       .getByRole('listitem')
       .filter({ hasText: backtestId });
     await expect(item).toBeVisible({ timeout: 20_000 });
+    await expectWorkerAnswers(probe);
+  });
+
+  // Issue 22: 1,500 events of 4 KB while a panel streams. The reader ingests them in batches it
+  // waits for, notifications are rate-limited across batches, and the popup still answers.
+  test('a flood of 1,500 streamed events: few notifications, and the popup answers', async ({
+    extension,
+    sandbox,
+    probe,
+  }) => {
+    test.setTimeout(240_000);
+    await extension.configure();
+    const [target] = demoPlaybooks(sandbox);
+    const ownerId = sandbox.db.userForKey(sandbox.demoKey)!.id;
+    const worker = await probe.worker();
+    await worker.evaluate(() => {
+      const shown: unknown[] = [];
+      (globalThis as { __notifications?: unknown[] }).__notifications = shown;
+      const create = chrome.notifications.create.bind(chrome.notifications);
+      chrome.notifications.create = ((...args: unknown[]) => {
+        shown.push(args.find((a) => typeof a === 'object'));
+        return (create as (...a: unknown[]) => unknown)(...args);
+      }) as typeof chrome.notifications.create;
+    });
+    await probe.value('pollEventsNow', {}); // the first poll only sets where news starts
+    const panel = await openDetail(extension, target);
+    await expect.poll(() => sandbox.requests().some((r) => r.path.endsWith('/events/stream'))).toBe(true);
+    await sleep(500);
+    const FLOOD = 1_500;
+    const lastId = `bt_flood_last_${Date.now()}`;
+    for (let index = 0; index < FLOOD; index++) {
+      const type = index % 2 === 0 ? 'backtest.completed' : 'execution.started';
+      sandbox.db.appendEvent(ownerId, type, target.id, {
+        backtest_id: index === FLOOD - 1 ? lastId : `bt_flood_${index}`,
+        padding: 'p'.repeat(4_000),
+      });
+    }
+    // While the flood is ingested the popup opens and shows the playbooks.
+    const popup = await extension.open('popup.html');
+    await expect(popup.getByRole('heading').first()).toBeVisible();
+    await expectWorkerAnswers(probe);
+    await new SidePanelPage(panel).tab('Events').click();
+    await expect(
+      panel.getByRole('list', { name: 'Events' }).getByRole('listitem').filter({ hasText: lastId }),
+    ).toBeVisible({ timeout: 120_000 });
+    const notifications = await worker.evaluate(
+      () => (globalThis as { __notifications?: unknown[] }).__notifications ?? [],
+    );
+    // Within one rate window: at most three, one of them a summary rather than one each.
+    expect(notifications.length).toBeGreaterThan(0);
+    expect(notifications.length).toBeLessThanOrEqual(3);
     await expectWorkerAnswers(probe);
   });
 

@@ -1,8 +1,12 @@
 import { DEFAULT_SITE_MATCHES } from '@/lib/finance/sites';
 import { STORE_MODE } from './storeMode';
 
-/** The sandbox's demo pages on loopback, so a newcomer can try the button against `npm start`. */
-export const SANDBOX_DEMO_MATCHES = ['http://127.0.0.1/demo/*', 'http://localhost/demo/*'];
+/**
+ * The sandbox's demo pages on loopback, so a newcomer can try the button against `npm start`.
+ * Empty in the store build: the mode is a literal there, so the list is not even bundled.
+ */
+export const SANDBOX_DEMO_MATCHES: readonly string[] =
+  import.meta.env.MODE === STORE_MODE ? [] : ['http://127.0.0.1/demo/*', 'http://localhost/demo/*'];
 
 /**
  * The default finance sites, plus the demo pages in development and test builds only: a store

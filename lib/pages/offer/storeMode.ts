@@ -1,2 +1,3 @@
-/** The WXT mode of the build that goes to the stores (`npm run zip`, `npm run build:store`). */
-export const STORE_MODE = 'store';
+// The build modes live in lib/contract; wxt.config.ts (loaded without the @/ alias) reads this path.
+// eslint-disable-next-line no-restricted-imports
+export { STORE_MODE } from '../../contract/buildMode';

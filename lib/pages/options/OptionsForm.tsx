@@ -1,7 +1,7 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
-import { serviceUrlProblem } from '@/lib/store/settings';
+import { isServiceConfigured, serviceUrlProblem } from '@/lib/store/settings';
 import { Disclaimer } from '@/components/Disclaimer';
 import { ConnectionResult } from './ConnectionResult';
 import { SitesSection, type SitesSectionProps } from './SitesSection';
@@ -44,6 +44,8 @@ export function OptionsForm(props: OptionsFormProps) {
   const fieldErrors = { ...(props.fieldErrors ?? {}), ...localErrors };
   const missing = state.hostAccess.missingOrigins;
   const keyPage = `${state.settings.serviceUrl}/apikey`;
+  // A fresh store install has no service: this page is its first-run setup until one is saved.
+  const firstRun = !isServiceConfigured(state.settings);
 
   const submit = (event: Event) => {
     event.preventDefault();
@@ -97,9 +99,15 @@ export function OptionsForm(props: OptionsFormProps) {
   return (
     <main class="options">
       <header class="options-head">
-        <h1>Playbook Companion settings</h1>
+        <h1>{firstRun ? 'Set up Playbook Companion' : 'Playbook Companion settings'}</h1>
         <p class="hint">Version {state.version}</p>
       </header>
+      {firstRun ? (
+        <p class="callout" role="status">
+          Enter the address of your AI investing agent service and its API, then save. Nothing is sent to any
+          service until you do.
+        </p>
+      ) : null}
 
       <form class="card stack" onSubmit={submit} noValidate>
         <h2>Service</h2>
@@ -197,16 +205,18 @@ export function OptionsForm(props: OptionsFormProps) {
         </section>
       ) : null}
 
-      <section class="card stack" aria-labelledby="test-title">
-        <h2 id="test-title">Connection</h2>
-        <p class="hint">Runs discovery and reads your account with the saved settings.</p>
-        <div>
-          <button type="button" onClick={props.onTestConnection} disabled={props.testing}>
-            Test connection
-          </button>
-        </div>
-        <ConnectionResult testing={props.testing} result={props.testResult} error={props.testError} />
-      </section>
+      {firstRun ? null : (
+        <section class="card stack" aria-labelledby="test-title">
+          <h2 id="test-title">Connection</h2>
+          <p class="hint">Runs discovery and reads your account with the saved settings.</p>
+          <div>
+            <button type="button" onClick={props.onTestConnection} disabled={props.testing}>
+              Test connection
+            </button>
+          </div>
+          <ConnectionResult testing={props.testing} result={props.testResult} error={props.testError} />
+        </section>
+      )}
 
       <SitesSection {...props.sites} busy={busy} />
       <Disclaimer />

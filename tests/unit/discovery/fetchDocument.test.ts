@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { CachedDocument, DocumentCache } from '@/lib/discovery/cache';
-import { fetchDiscoveryDocument, type FetchLike } from '@/lib/discovery/fetchDocument';
+import {
+  fetchDiscoveryDocument,
+  MAX_DOCUMENT_REDIRECTS,
+  type FetchLike,
+} from '@/lib/discovery/fetchDocument';
 
 const URL_ = 'http://127.0.0.1:8787/llms.txt';
 
@@ -101,5 +105,94 @@ describe('fetchDiscoveryDocument', () => {
       deps(() => Promise.resolve(redirected)),
     );
     expect(result.baseUrl).toBe('http://127.0.0.1:8787/docs/llms.txt');
+  });
+
+  describe('redirects: every hop passes the https-except-loopback rule', () => {
+    /** A network that, like a browser, follows redirects itself unless asked for `manual`. */
+    function network(routes: Record<string, () => Response>) {
+      const hops: string[] = [];
+      const fetch: FetchLike = (input, init) => {
+        let url = input;
+        // Browsers give up after 20 hops.
+        for (let followed = 0; followed <= 20; followed++) {
+          hops.push(url);
+          const route = routes[url];
+          const response = route ? route() : new Response('missing', { status: 404 });
+          const location = response.headers.get('location');
+          if (init?.redirect === 'manual' || !location || response.status < 300 || response.status > 399) {
+            Object.defineProperty(response, 'url', { value: url });
+            return Promise.resolve(response);
+          }
+          url = new URL(location, url).href;
+        }
+        return Promise.reject(new TypeError('Failed to fetch: too many redirects'));
+      };
+      return { fetch, hops };
+    }
+    const redirect =
+      (to: string, status = 302) =>
+      () =>
+        new Response(null, { status, headers: { Location: to } });
+    const HTTPS_DOC = 'https://agent.example/openapi.json';
+
+    it('refuses an https → http hop on a remote host before making it', async () => {
+      const { fetch, hops } = network({
+        [HTTPS_DOC]: redirect('http://agent.example/openapi.json'),
+        'http://agent.example/openapi.json': () => new Response('{"openapi":"3.1.0"}'),
+      });
+      const result = await fetchDiscoveryDocument(HTTPS_DOC, 'application/json', deps(fetch));
+      expect(hops).toEqual([HTTPS_DOC]);
+      expect(result.status).toBe('failed');
+      expect(result.body).toBeNull();
+      expect(result.error).toContain('http://agent.example');
+    });
+
+    it('refuses a plain-http hop in the middle of a chain that ends on https', async () => {
+      const { fetch, hops } = network({
+        [HTTPS_DOC]: redirect('http://mirror.example/a', 301),
+        'http://mirror.example/a': redirect('https://cdn.example/openapi.json', 307),
+        'https://cdn.example/openapi.json': () => new Response('{}'),
+      });
+      const result = await fetchDiscoveryDocument(HTTPS_DOC, 'application/json', deps(fetch));
+      expect(hops).toEqual([HTTPS_DOC]);
+      expect(result.body).toBeNull();
+    });
+
+    it('follows https and loopback hops, and resolves against the last one', async () => {
+      const { fetch, hops } = network({
+        [HTTPS_DOC]: redirect('https://cdn.example/v2/openapi.json', 308),
+        'https://cdn.example/v2/openapi.json': () => new Response('{"ok":true}'),
+      });
+      const result = await fetchDiscoveryDocument(HTTPS_DOC, 'application/json', deps(fetch));
+      expect(hops).toEqual([HTTPS_DOC, 'https://cdn.example/v2/openapi.json']);
+      expect(result.status).toBe('ok');
+      expect(result.baseUrl).toBe('https://cdn.example/v2/openapi.json');
+    });
+
+    it('stops a redirect loop after a bounded number of hops', async () => {
+      const { fetch, hops } = network({
+        [HTTPS_DOC]: redirect('https://agent.example/again'),
+        'https://agent.example/again': redirect(HTTPS_DOC),
+      });
+      const result = await fetchDiscoveryDocument(
+        HTTPS_DOC,
+        'application/json',
+        deps(fetch, memoryCache(), { timeoutMs: 60_000 }),
+      );
+      expect(result.status).toBe('failed');
+      expect(hops.length).toBeLessThanOrEqual(MAX_DOCUMENT_REDIRECTS + 1);
+    });
+
+    it('does not follow a redirect the browser hides (opaqueredirect)', async () => {
+      const opaque = new Response(null, { status: 200 });
+      Object.defineProperty(opaque, 'type', { value: 'opaqueredirect' });
+      const result = await fetchDiscoveryDocument(
+        HTTPS_DOC,
+        'application/json',
+        deps(() => Promise.resolve(opaque)),
+      );
+      expect(result.status).toBe('failed');
+      expect(result.body).toBeNull();
+    });
   });
 });

@@ -64,7 +64,7 @@ describe('mergeEvents', () => {
 });
 
 describe('ingestEvents', () => {
-  it('stores events, sets the badge and notifies only completions and execution changes', async () => {
+  it('stores events, sets the badge and notifies only completions and execution changes, one notification a batch', async () => {
     await updateCursor({ since: SINCE });
     const notify = vi.spyOn(browser.notifications, 'create');
     const badge = vi.spyOn(browser.action, 'setBadgeText');
@@ -78,7 +78,8 @@ describe('ingestEvents', () => {
     expect(feed.events.map((e) => e.id)).toEqual(['4', '3', '2', '1']);
     expect(badge).toHaveBeenLastCalledWith({ text: '4' });
     const notified = notify.mock.calls.map((call) => call[0] as unknown);
-    expect(notified).toEqual(['event|pb_2|2', 'event|pb_3|3', 'event|pb_4|4']);
+    // The first batch has two to tell: one summary; the second names its one playbook.
+    expect(notified).toEqual(['event||summary', 'event|pb_4|4']);
   });
 
   it('neither counts nor notifies history from before the extension watched', async () => {
