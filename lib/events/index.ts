@@ -15,6 +15,7 @@ import {
   type RecentEvent,
 } from './feed';
 import { notificationFor, NOTIFIED_TYPES } from './notifications';
+import { backtestNotificationLine } from '@/lib/backtests/reads';
 import type { EventsPortMessage } from './port';
 import { createBoundedSseParser, SseLimitError } from './sse';
 import { ALARMS, NOTIFICATIONS } from '@/lib/store/inventory';
@@ -94,13 +95,15 @@ export function playbookOfEventNotification(notificationId: string): string | un
 async function notify(event: RecentEvent): Promise<void> {
   // Built from the event type and a title the API schema checked: nothing else the service sent is shown.
   const text = notificationFor(event.type, await playbookTitle(event.playbook_id));
+  // The result in one line, from validated numbers and a ticker-shaped benchmark only (lib/backtests).
+  const result = event.type === 'backtest.completed' ? await backtestNotificationLine(event.data) : undefined;
   await browser.notifications.create(
     `${NOTIFICATION_PREFIX}${encodeURIComponent(event.playbook_id)}|${event.id}`,
     {
       type: 'basic',
       iconUrl: browser.runtime.getURL('/icon/128.png'),
       title: text.title,
-      message: text.message,
+      message: result ? `${result}. ${text.message}` : text.message,
     },
   );
 }
