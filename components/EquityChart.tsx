@@ -50,7 +50,7 @@ export function EquityChart({ name, tableName, dates, lines, formatDate, formatV
       <svg
         role="img"
         aria-label={name}
-        tabIndex={0}
+        tabindex={0}
         viewBox={`0 0 ${scale.width} ${scale.height}`}
         class="equity-chart-svg"
         onKeyDown={(event) => {
