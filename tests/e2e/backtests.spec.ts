@@ -110,8 +110,19 @@ test('a new backtest, confirmed in the confirm window, appears and completes whe
   context,
   extension,
   sandbox,
+  serviceWorker,
 }) => {
   await extension.configure();
+  // Record what the worker asks Chrome to show (the polyfill calls chrome.notifications at call time).
+  await serviceWorker.evaluate(() => {
+    const shown: unknown[] = [];
+    (globalThis as { __notifications?: unknown[] }).__notifications = shown;
+    const create = chrome.notifications.create.bind(chrome.notifications);
+    chrome.notifications.create = ((...args: unknown[]) => {
+      shown.push(args.find((a) => typeof a === 'object'));
+      return (create as (...a: unknown[]) => unknown)(...args);
+    }) as typeof chrome.notifications.create;
+  });
   const { userId, playbooks } = demoPlaybooks(sandbox);
   const target = playbooks[6];
   expect(sandbox.db.backtests.list(target.id, userId, null, 5).rows).toHaveLength(0);
@@ -141,6 +152,16 @@ test('a new backtest, confirmed in the confirm window, appears and completes whe
   await expect(region.locator('dt', { hasText: 'Total return' }).locator('+ dd')).toHaveText(
     await percent(page, run.metrics!.total_return, true),
   );
+  // The notification says the result in one line.
+  const m = run.metrics!;
+  const line = `${await percent(page, m.total_return, true)} vs QQQ ${await percent(page, m.benchmark_return, true)}, max drawdown ${await percent(page, m.max_drawdown, false)}`;
+  await expect
+    .poll(() =>
+      serviceWorker.evaluate(() =>
+        JSON.stringify((globalThis as { __notifications?: unknown[] }).__notifications ?? []),
+      ),
+    )
+    .toContain(line);
 });
 
 test('comparing two playbooks: one curve each, rebased, and a metrics row each', async ({
