@@ -94,20 +94,25 @@ export function simulateBacktest(
   end: string,
   benchmark: string,
 ): BacktestResult {
-  const digest = createHash('sha256').update(`${playbookId}:${start}:${end}:${benchmark}`).digest();
-  const random = generator(digest.readUInt32BE(0));
-  const share = (byte: number) => digest[byte] / 255;
-  const benchDrift = (0.04 + share(4) * 0.08) / TRADING_DAYS_PER_YEAR;
-  const benchVol = (0.13 + share(5) * 0.07) / Math.sqrt(TRADING_DAYS_PER_YEAR);
-  const beta = 0.8 + share(6) * 0.5;
-  const alpha = (-0.06 + share(7) * 0.16) / TRADING_DAYS_PER_YEAR;
-  const ownVol = (0.08 + share(8) * 0.08) / Math.sqrt(TRADING_DAYS_PER_YEAR);
+  // The market is the same for every playbook over the same window and benchmark; the playbook's
+  // own seed sets how it follows it.
+  const market = createHash('sha256').update(`${benchmark}:${start}:${end}`).digest();
+  const own = createHash('sha256').update(`${playbookId}:${start}:${end}:${benchmark}`).digest();
+  const marketRandom = generator(market.readUInt32BE(0));
+  const ownRandom = generator(own.readUInt32BE(0));
+  const share = (digest: Buffer, byte: number) => digest[byte] / 255;
+  const benchDrift = (0.04 + share(market, 4) * 0.08) / TRADING_DAYS_PER_YEAR;
+  const benchVol = (0.13 + share(market, 5) * 0.07) / Math.sqrt(TRADING_DAYS_PER_YEAR);
+  const beta = 0.8 + share(own, 6) * 0.5;
+  const alpha = (-0.06 + share(own, 7) * 0.16) / TRADING_DAYS_PER_YEAR;
+  const ownVol = (0.08 + share(own, 8) * 0.08) / Math.sqrt(TRADING_DAYS_PER_YEAR);
+  const ownStress = 0.3 + share(own, 9) * 0.6;
 
   const days = tradingDays(start, end);
   // The stress regime: a stretch of the window where both fall, the playbook harder.
-  const stressStart = Math.floor(days.length * (0.3 + share(9) * 0.3));
-  const stressLength = Math.max(1, Math.floor(days.length * (0.08 + share(10) * 0.1)));
-  const stressDrop = 0.12 + share(11) * 0.18;
+  const stressStart = Math.floor(days.length * (0.3 + share(market, 9) * 0.3));
+  const stressLength = Math.max(1, Math.floor(days.length * (0.08 + share(market, 10) * 0.1)));
+  const stressDrop = 0.12 + share(market, 11) * 0.18;
   const stressDaily = Math.log(1 - stressDrop) / stressLength;
 
   const equity: EquityPoint[] = [];
@@ -119,10 +124,12 @@ export function simulateBacktest(
   days.forEach((date, i) => {
     if (i > 0) {
       const stressed = i >= stressStart && i < stressStart + stressLength;
-      const market = benchDrift + benchVol * normal(random) + (stressed ? stressDaily * 0.6 : 0);
-      const own = alpha + beta * market + ownVol * normal(random) + (stressed ? stressDaily * 0.5 : 0);
-      const ownReturn = Math.max(-0.5, own);
-      bench *= 1 + Math.max(-0.5, market);
+      const marketReturn = benchDrift + benchVol * normal(marketRandom) + (stressed ? stressDaily * 0.6 : 0);
+      const ownReturn = Math.max(
+        -0.5,
+        alpha + beta * marketReturn + ownVol * normal(ownRandom) + (stressed ? stressDaily * ownStress : 0),
+      );
+      bench *= 1 + Math.max(-0.5, marketReturn);
       value *= 1 + ownReturn;
       ownReturns.push(ownReturn);
     }

@@ -191,7 +191,7 @@ test('comparing two playbooks: one curve each, rebased, and a metrics row each',
   await expect(region.locator('.chart-readout')).toContainText(`${third.title} 1.000`);
   const rows = region.getByRole('table', { name: 'Comparison metrics' }).getByRole('row');
   await expect(rows).toHaveCount(3);
-  await expect(rows.nth(1).getByRole('rowheader')).toHaveText(first.title);
-  await expect(rows.nth(2).getByRole('rowheader')).toHaveText(third.title);
+  await expect(rows.nth(1).getByRole('rowheader')).toContainText(first.title);
+  await expect(rows.nth(2).getByRole('rowheader')).toContainText(third.title);
   await expect(region).toContainText('do not predict future results');
 });

@@ -175,6 +175,15 @@ describe('the backtest model', () => {
     expect(simulateBacktest('pb_2', '2020-01-01', '2022-12-31', 'SPY').metrics).not.toEqual(a.metrics);
   });
 
+  it('the benchmark is one market: the same curve for every playbook over the same window', () => {
+    const a = simulateBacktest('pb_1', '2022-01-03', '2024-12-31', 'SPY');
+    const b = simulateBacktest('pb_2', '2022-01-03', '2024-12-31', 'SPY');
+    expect(b.equity.map((p) => p.benchmark)).toEqual(a.equity.map((p) => p.benchmark));
+    expect(b.equity.map((p) => p.value)).not.toEqual(a.equity.map((p) => p.value));
+    const qqq = simulateBacktest('pb_1', '2022-01-03', '2024-12-31', 'QQQ');
+    expect(qqq.equity.map((p) => p.benchmark)).not.toEqual(a.equity.map((p) => p.benchmark));
+  });
+
   it('thins a 20-year window to at most 2,000 points, keeping the first and last day', () => {
     const long = simulateBacktest('pb_1', '2000-01-03', '2019-12-31', 'SPY');
     expect(long.equity.length).toBeLessThanOrEqual(MAX_EQUITY_POINTS);

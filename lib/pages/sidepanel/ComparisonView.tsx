@@ -77,7 +77,6 @@ export function ComparisonView({ playbooks, loading, error, locale, onClose }: C
             <thead>
               <tr>
                 <th scope="col">Playbook</th>
-                <th scope="col">Period</th>
                 <th scope="col">Total return</th>
                 <th scope="col">Benchmark return</th>
                 <th scope="col">Max drawdown</th>
@@ -100,7 +99,7 @@ export function ComparisonView({ playbooks, loading, error, locale, onClose }: C
                       <td>{formatRatio(backtest.metrics.sharpe, locale)}</td>
                     </>
                   ) : (
-                    <td colSpan={5}>No completed backtest</td>
+                    <td colSpan={4}>No completed backtest</td>
                   )}
                 </tr>
               ))}

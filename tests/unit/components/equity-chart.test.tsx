@@ -149,7 +149,10 @@ describe('the comparison', () => {
     expect(region.querySelector('.chart-readout')?.textContent).toBe('Jan 3, 2024: Grid 1.000, Water 1.000');
     const table = within(region).getByRole('table', { name: 'Comparison metrics' });
     const rows = within(table).getAllByRole('row').slice(1);
-    expect(rows.map((r) => within(r).getByRole('rowheader').textContent)).toEqual(['Grid', 'Water']);
+    expect(rows.map((r) => within(r).getByRole('rowheader').firstChild?.textContent)).toEqual([
+      'Grid',
+      'Water',
+    ]);
     expect(rows[0].textContent).toContain('+12.3%');
   });
 
