@@ -24,6 +24,15 @@ async function percent(page: Page, fraction: number, signed: boolean): Promise<s
   );
 }
 
+/** Growth of 1.0 as the readout shows it: three decimals in the browser's locale. */
+async function growth(page: Page, value: number): Promise<string> {
+  return page.evaluate(
+    (value) =>
+      new Intl.NumberFormat(undefined, { minimumFractionDigits: 3, maximumFractionDigits: 3 }).format(value),
+    value,
+  );
+}
+
 async function confirmNextWrite(context: BrowserContext, act: () => Promise<void>): Promise<void> {
   const opened = context.waitForEvent('page', { predicate: (p) => p.url().includes('/confirm.html') });
   await act();
@@ -68,9 +77,9 @@ async function expectSeededDetail(page: Page, sandbox: Sandbox, apiPaths: { list
   await figure.focus();
   const readout = region.locator('.chart-readout');
   const last = latest.equity!.at(-1)!;
-  await expect(readout).toContainText(`Playbook ${last.value.toFixed(3)}`);
+  await expect(readout).toContainText(`Playbook ${await growth(page, last.value)}`);
   await page.keyboard.press('ArrowLeft');
-  await expect(readout).toContainText(`Playbook ${latest.equity!.at(-2)!.value.toFixed(3)}`);
+  await expect(readout).toContainText(`Playbook ${await growth(page, latest.equity!.at(-2)!.value)}`);
 
   await region.getByRole('button', { name: 'Show data' }).click();
   const table = region.getByRole('table', { name: 'Equity curve data' });

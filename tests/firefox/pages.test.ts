@@ -171,7 +171,9 @@ it('sidebar page: a seeded backtest shows its runs, equity curve, figures and da
   await panel.$eval('svg[aria-label="Equity curve"]', (svg) => (svg as SVGElement).focus());
   await until(
     async () =>
-      (await textOf(panel, '.chart-readout')).includes(`Playbook ${latest.equity!.at(-1)!.value.toFixed(3)}`),
+      (await textOf(panel, '.chart-readout')).includes(
+        `Playbook ${new Intl.NumberFormat(await panel.evaluate(() => navigator.language), { minimumFractionDigits: 3, maximumFractionDigits: 3 }).format(latest.equity!.at(-1)!.value)}`,
+      ),
     'the readout of the last day',
   );
   await panel.locator('::-p-aria(Show data[role="button"])').click();
