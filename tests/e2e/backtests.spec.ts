@@ -202,5 +202,21 @@ test('comparing two playbooks: one curve each, rebased, and a metrics row each',
   await expect(rows).toHaveCount(3);
   await expect(rows.nth(1).getByRole('rowheader')).toContainText(first.title);
   await expect(rows.nth(2).getByRole('rowheader')).toContainText(third.title);
+  // Each playbook's own figures, under their headers.
+  const { userId } = demoPlaybooks(sandbox);
+  for (const [row, playbook] of [
+    [1, first],
+    [2, third],
+  ] as const) {
+    const newest = sandbox.db.backtests
+      .list(playbook.id, userId, null, 20)
+      .rows.find((r) => r.status === 'completed')!;
+    await expect(rows.nth(row).getByRole('cell')).toHaveText([
+      await percent(page, newest.metrics!.total_return, true),
+      await percent(page, newest.metrics!.benchmark_return, true),
+      await percent(page, newest.metrics!.max_drawdown, false),
+      /\d/,
+    ]);
+  }
   await expect(region).toContainText('do not predict future results');
 });

@@ -86,13 +86,17 @@ export function ComparisonView({ playbooks, loading, error, locale, onClose }: C
             <tbody>
               {playbooks.map(({ id, title, backtest }) => (
                 <tr key={id}>
-                  <th scope="row">{title}</th>
-                  {backtest?.metrics ? (
-                    <>
-                      <td>
+                  <th scope="row">
+                    {title}
+                    {backtest ? (
+                      <span class="hint period">
                         {formatDay(backtest.start, locale)} – {formatDay(backtest.end, locale)} vs{' '}
                         {backtest.benchmark}
-                      </td>
+                      </span>
+                    ) : null}
+                  </th>
+                  {backtest?.metrics ? (
+                    <>
                       <td>{formatPercent(backtest.metrics.total_return, locale, true)}</td>
                       <td>{formatPercent(backtest.metrics.benchmark_return, locale, true)}</td>
                       <td>{formatPercent(backtest.metrics.max_drawdown, locale)}</td>

@@ -153,7 +153,15 @@ describe('the comparison', () => {
       'Grid',
       'Water',
     ]);
-    expect(rows[0].textContent).toContain('+12.3%');
+    // Every row has one cell per column, each figure under its own header.
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
+    expect(headers).toEqual(['Playbook', 'Total return', 'Benchmark return', 'Max drawdown', 'Sharpe ratio']);
+    const cells = within(rows[0])
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
+    expect(cells).toEqual(['+12.3%', '+8.7%', '-15.4%', '1.20']);
   });
 
   it('says which playbook has no completed backtest', () => {
