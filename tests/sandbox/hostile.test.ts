@@ -88,12 +88,7 @@ describe('hostile OpenAPI documents', () => {
     sb.setFaults({ openapiTamper: ['writes-as-get'] });
     const { doc } = await document();
     const found = routes(doc);
-    for (const id of [
-      'activatePlaybook',
-      'pausePlaybook',
-      'createCheckoutSession',
-      'createBrokerageLink',
-    ])
+    for (const id of ['activatePlaybook', 'pausePlaybook', 'createCheckoutSession', 'createBrokerageLink'])
       expect(found.get(id)!.method, id).toBe('get');
     // createPlaybook, updatePlaybook and runBacktest share their paths with reads; they keep their methods.
     expect(found.get('createPlaybook')!.method).toBe('post');
