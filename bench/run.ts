@@ -6,7 +6,8 @@
  * pairs per condition of the browser figures (default 30); BENCH_SKIP_BROWSER=1 leaves out the browser.
  * BENCH_ONLY_PARSERS=1 prints the parser figures alone (no build, no sandbox). BENCH_ONLY=paging
  * prints the paging figures alone (no build, no browser; BENCH_PAGING_RUNS pairs, default 31);
- * BENCH_ONLY=browser the browser figures alone. With BENCH_ONLY, results.json is left as it was.
+ * BENCH_ONLY=browser the browser figures alone; BENCH_ONLY=chart the equity chart's figures alone (no build,
+ * no sandbox). With BENCH_ONLY, results.json is left as it was.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { setLogSink } from '@/lib/log';
 import { startSandbox } from '../sandbox/server';
 import { benchArticle } from './article';
 import { benchBrowser, type BrowserFigures } from './browser';
+import { benchChart, type ChartFigures } from './chart';
 import { measureBundles, type BundleFigure } from './bundles';
 import { composition, type ChunkModules, type CompositionRow } from './moduleSizes';
 import { benchDiscovery, benchPaging, type DiscoveryFigures, type PagingFigures } from './client';
@@ -178,9 +180,24 @@ function benchSandbox() {
   return startSandbox({ port: 0, db: ':memory:', seed: 10_000, quiet: true, rateQuota: 1_000_000 });
 }
 
+function printChart(figures: ChartFigures): void {
+  console.log(
+    `\nThe equity chart in headless Chromium: ${figures.points} points × ${figures.lines} lines (frame budget ${figures.frameBudgetMs} ms)`,
+  );
+  console.table({
+    'render + style + layout': describe(figures.renderAndLayout),
+    'render → next frame': describe(figures.toNextFrame),
+    'keyboard step (readout)': describe(figures.keyboardStep),
+  });
+}
+
 async function main(): Promise<void> {
   // The library logs every response; the bench measures the work, not the console.
   setLogSink(() => undefined);
+  if (process.env.BENCH_ONLY === 'chart') {
+    printChart(await benchChart());
+    return;
+  }
   if (process.env.BENCH_ONLY === 'paging') {
     const sandbox = await benchSandbox();
     try {
@@ -233,9 +250,12 @@ async function main(): Promise<void> {
     const discovery = await benchDiscovery(sandbox);
     printDiscovery(discovery);
     let browser: BrowserFigures | undefined;
+    let chart: ChartFigures | undefined;
     if (process.env.BENCH_SKIP_BROWSER !== '1') {
       browser = await benchBrowser(resolve(OUTPUT), sandbox, pageRuns);
       printBrowser(browser);
+      chart = await benchChart();
+      printChart(chart);
     }
     if (backgroundComposition.length > 0) printComposition(backgroundComposition, background, browser);
     else
@@ -250,6 +270,7 @@ async function main(): Promise<void> {
       paging,
       discovery,
       browser,
+      chart,
     };
     writeFileSync('bench/results.json', `${JSON.stringify(results, null, 2)}\n`);
     console.log('\nWritten to bench/results.json');

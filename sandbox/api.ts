@@ -4,6 +4,7 @@
  */
 import { Hono } from 'hono';
 import type { AppEnv, SandboxContext } from './context';
+import { addBacktestRoutes } from './api/backtests';
 import { addEventRoutes } from './api/events';
 import {
   apiCors,
@@ -27,6 +28,7 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
   api.use('*', faultsAfterAnswer(ctx));
 
   addReadRoutes(api, ctx, routing);
+  addBacktestRoutes(api, ctx, routing);
   addEventRoutes(api, ctx, routing);
   addWriteRoutes(api, ctx, routing);
 

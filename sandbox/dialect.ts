@@ -15,6 +15,8 @@ export type OperationId =
   | 'createPlaybook'
   | 'updatePlaybook'
   | 'runBacktest'
+  | 'listBacktests'
+  | 'getBacktest'
   | 'activatePlaybook'
   | 'pausePlaybook'
   | 'createCheckoutSession'
@@ -54,6 +56,8 @@ export const DIALECT_SPECS: Record<Dialect, DialectSpec> = {
       createPlaybook: '/playbooks',
       updatePlaybook: '/playbooks/{id}',
       runBacktest: '/playbooks/{id}/backtests',
+      listBacktests: '/playbooks/{id}/backtests',
+      getBacktest: '/backtests/{id}',
       activatePlaybook: '/playbooks/{id}/activate',
       pausePlaybook: '/playbooks/{id}/pause',
       createCheckoutSession: '/billing/checkout-sessions',
@@ -78,6 +82,8 @@ export const DIALECT_SPECS: Record<Dialect, DialectSpec> = {
       createPlaybook: '/v2/books',
       updatePlaybook: '/v2/books/{bookId}',
       runBacktest: '/v2/books/{bookId}/run-backtest',
+      listBacktests: '/v2/books/{bookId}/backtests',
+      getBacktest: '/v2/backtest-runs/{runId}',
       activatePlaybook: '/v2/books/{bookId}/live/start',
       pausePlaybook: '/v2/books/{bookId}/live/stop',
       createCheckoutSession: '/v2/billing/checkout',

@@ -4,178 +4,10 @@ import { VISIBILITIES } from '../lib/api/visibility';
 import { DISCLAIMER, SERVICE_NAME, SERVICE_VERSION, SUMMARY } from './content';
 import type { DialectSpec, OperationId } from './dialect';
 import type { OpenApiTamper } from './faults';
+import { OPERATIONS, type OperationSpec } from './operationTable';
 import { BATCH_MAX, componentSchemas } from './schemas';
 
-export interface OperationSpec {
-  operationId: OperationId;
-  method: 'get' | 'post' | 'patch';
-  /** OpenAPI path template of dialect `a` relative to the API base, e.g. `/playbooks/{id}`. */
-  path: string;
-  auth: boolean;
-  write: boolean;
-  summary: string;
-  tag: string;
-}
-
-export const OPERATIONS: OperationSpec[] = [
-  {
-    operationId: 'getStatus',
-    method: 'get',
-    path: '/status',
-    auth: false,
-    write: false,
-    summary: 'Service status',
-    tag: 'Status',
-  },
-  {
-    operationId: 'listPublicPlaybooks',
-    method: 'get',
-    path: '/public/playbooks',
-    auth: false,
-    write: false,
-    summary: 'List public playbooks',
-    tag: 'Explore',
-  },
-  {
-    operationId: 'getAccount',
-    method: 'get',
-    path: '/account',
-    auth: true,
-    write: false,
-    summary: 'The signed-in account',
-    tag: 'Account',
-  },
-  {
-    operationId: 'listPlaybooks',
-    method: 'get',
-    path: '/playbooks',
-    auth: true,
-    write: false,
-    summary: "List the user's playbooks",
-    tag: 'Playbooks',
-  },
-  {
-    operationId: 'listPlaybooksLegacy',
-    method: 'get',
-    path: '/legacy/playbooks',
-    auth: true,
-    write: false,
-    summary: "List the user's playbooks (deprecated)",
-    tag: 'Playbooks',
-  },
-  {
-    operationId: 'getPlaybook',
-    method: 'get',
-    path: '/playbooks/{id}',
-    auth: true,
-    write: false,
-    summary: 'Get one playbook',
-    tag: 'Playbooks',
-  },
-  {
-    operationId: 'batchGetPlaybooks',
-    method: 'post',
-    path: '/playbooks/batch-get',
-    auth: true,
-    write: false,
-    summary: 'Get up to 50 playbooks in request order',
-    tag: 'Playbooks',
-  },
-  {
-    operationId: 'createPlaybook',
-    method: 'post',
-    path: '/playbooks',
-    auth: true,
-    write: true,
-    summary: 'Create a draft playbook',
-    tag: 'Playbooks',
-  },
-  {
-    operationId: 'updatePlaybook',
-    method: 'patch',
-    path: '/playbooks/{id}',
-    auth: true,
-    write: true,
-    summary: 'Update a playbook (If-Match required)',
-    tag: 'Playbooks',
-  },
-  {
-    operationId: 'runBacktest',
-    method: 'post',
-    path: '/playbooks/{id}/backtests',
-    auth: true,
-    write: true,
-    summary: 'Queue a backtest',
-    tag: 'Backtests',
-  },
-  {
-    operationId: 'activatePlaybook',
-    method: 'post',
-    path: '/playbooks/{id}/activate',
-    auth: true,
-    write: true,
-    summary: 'Start live automation',
-    tag: 'Execution',
-  },
-  {
-    operationId: 'pausePlaybook',
-    method: 'post',
-    path: '/playbooks/{id}/pause',
-    auth: true,
-    write: true,
-    summary: 'Stop live automation',
-    tag: 'Execution',
-  },
-  {
-    operationId: 'createCheckoutSession',
-    method: 'post',
-    path: '/billing/checkout-sessions',
-    auth: true,
-    write: true,
-    summary: 'Start a plan checkout',
-    tag: 'Billing',
-  },
-  {
-    operationId: 'createBrokerageLink',
-    method: 'post',
-    path: '/brokerage/links',
-    auth: true,
-    write: true,
-    summary: 'Start linking a brokerage',
-    tag: 'Account',
-  },
-  {
-    operationId: 'listEvents',
-    method: 'get',
-    path: '/events',
-    auth: true,
-    write: false,
-    summary: 'Poll change events after a cursor',
-    tag: 'Events',
-  },
-  {
-    operationId: 'streamEvents',
-    method: 'get',
-    path: '/events/stream',
-    auth: true,
-    write: false,
-    summary: 'Stream change events (SSE)',
-    tag: 'Events',
-  },
-  {
-    operationId: 'graphql',
-    method: 'post',
-    path: '/graphql',
-    auth: true,
-    write: false,
-    summary: 'GraphQL queries (read-only)',
-    tag: 'GraphQL',
-  },
-];
-
-export function operation(id: OperationId): OperationSpec {
-  return OPERATIONS.find((op) => op.operationId === id)!;
-}
+export { OPERATIONS, operation, type OperationSpec } from './operationTable';
 
 export interface Deprecation {
   operationId: OperationId;
@@ -241,7 +73,7 @@ function buildOperation(
       name: pathParam,
       in: 'path',
       required: true,
-      description: 'The playbook id.',
+      description: spec.operationId === 'getBacktest' ? 'The backtest id.' : 'The playbook id.',
       schema: { type: 'string', maxLength: 64 },
     });
   let success: [string, JsonObject];
@@ -327,6 +159,27 @@ function buildOperation(
         {
           description: 'Queued; completion arrives as a backtest.completed event',
           headers: rateHeaders,
+          content: json(ref('BacktestQueued')),
+        },
+      ];
+      break;
+    case 'listBacktests':
+      parameters.push(...listParameters(dialect.limits));
+      success = [
+        '200',
+        {
+          description: 'A page of backtests, newest first, without equity',
+          headers: rateHeaders,
+          content: json(ref('BacktestList')),
+        },
+      ];
+      break;
+    case 'getBacktest':
+      success = [
+        '200',
+        {
+          description: 'The backtest; equity only when completed',
+          headers: rateHeaders,
           content: json(ref('Backtest')),
         },
       ];
@@ -407,7 +260,10 @@ function buildOperation(
   responses['400'] = problemResponse('Invalid request');
   if (spec.auth) responses['401'] = problemResponse('Missing, invalid or revoked API key');
   if (spec.auth) responses['403'] = problemResponse('Missing permission or account state');
-  if (pathParam) responses['404'] = problemResponse('No such playbook, or not visible to the caller');
+  if (pathParam)
+    responses['404'] = problemResponse(
+      `No such ${spec.operationId === 'getBacktest' ? 'backtest' : 'playbook'}, or not visible to the caller`,
+    );
   responses['429'] = {
     description: 'Rate limited',
     headers: {

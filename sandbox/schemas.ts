@@ -109,6 +109,36 @@ const event = z.object({
   data: z.record(z.string(), z.unknown()),
 });
 
+const backtest = z.object({
+  id: z.string(),
+  playbook_id: z.string(),
+  status: z.enum(['queued', 'running', 'completed', 'failed']),
+  start: z.string().describe('YYYY-MM-DD'),
+  end: z.string().describe('YYYY-MM-DD'),
+  benchmark: z.string(),
+  created_at: z.iso.datetime(),
+  completed_at: z.iso.datetime().nullable(),
+  metrics: z
+    .object({
+      total_return: z.number(),
+      benchmark_return: z.number(),
+      cagr: z.number(),
+      max_drawdown: z.number().max(0),
+      sharpe: z.number(),
+      volatility: z.number().min(0),
+    })
+    .nullable()
+    .describe('Returns and drawdowns as fractions (0.1234 is 12.34 %); sharpe is a plain ratio.'),
+  equity: z
+    .array(z.object({ date: z.string(), value: z.number(), benchmark: z.number() }))
+    .max(2000)
+    .optional()
+    .describe(
+      'Growth of 1.0 invested at start, dates ascending; only on getBacktest of a completed backtest.',
+    ),
+  error: problem.partial({ instance: true }).optional(),
+});
+
 /** Schemas for components.schemas; request bodies are referenced by these names. */
 export const componentSchemas = {
   Problem: problem,
@@ -143,7 +173,13 @@ export const componentSchemas = {
       ]),
     ),
   }),
-  Backtest: z.object({ id: z.string(), playbook_id: z.string(), status: z.literal('queued') }),
+  BacktestQueued: z.object({ id: z.string(), playbook_id: z.string(), status: z.literal('queued') }),
+  Backtest: backtest,
+  BacktestList: z.object({
+    data: z.array(backtest),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable(),
+  }),
   CheckoutSession: z.object({ checkout_url: z.url() }),
   BrokerageLink: z.object({ link_url: z.url() }),
   CreatePlaybookRequest: createPlaybookBody,

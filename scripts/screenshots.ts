@@ -2,6 +2,7 @@
  * `npm run screenshots`: builds the extension, starts a sandbox, loads both into headless
  * Chromium and saves the README's pictures of the popup (also with "On this page" over a finance
  * page), the options page, the confirm dialog and the side panel to docs/screenshots/. Real pages against the real sandbox, nothing drawn.
+ * The backtest detail and the comparison are taken light and dark; SCREENSHOTS_ONLY=backtests takes those alone.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -42,6 +43,50 @@ async function shoot(page: Page, name: string, fullPage = true): Promise<void> {
   console.log(`saved ${SHOTS}/${name}.png`);
 }
 
+/** A seeded backtest in the playbook detail, and two playbooks compared: light, then dark. */
+async function shootBacktests(
+  context: BrowserContext,
+  url: (page: string) => string,
+  sandbox: Awaited<ReturnType<typeof startSandbox>>,
+): Promise<void> {
+  const user = sandbox.db.userForKey(sandbox.demoKey)!;
+  const [newest, , third] = sandbox.db.listPlaybooks({ ownerId: user.id }, null, 3).rows;
+  const detail = await open(
+    context,
+    url(`sidepanel.html?playbook=${encodeURIComponent(newest.id)}`),
+    420,
+    900,
+  );
+  const region = detail.getByRole('region', { name: 'Backtests' });
+  const chart = region.getByRole('img', { name: 'Equity curve' });
+  await chart.waitFor();
+  await region.scrollIntoViewIfNeeded();
+  // The keyboard readout part-way along the curve.
+  await chart.focus();
+  for (let i = 0; i < 200; i++) await detail.keyboard.press('ArrowLeft');
+  for (const scheme of ['light', 'dark'] as const) {
+    await detail.emulateMedia({ colorScheme: scheme });
+    await detail.waitForTimeout(300);
+    await region.screenshot({ path: `${SHOTS}/backtests-${scheme}.png` });
+    console.log(`saved ${SHOTS}/backtests-${scheme}.png`);
+  }
+  await detail.close();
+
+  const list = await open(context, url('sidepanel.html'), 420, 900);
+  await list.getByRole('checkbox', { name: `Compare ${newest.title}` }).check();
+  await list.getByRole('checkbox', { name: `Compare ${third.title}` }).check();
+  await list.getByRole('button', { name: 'Compare', exact: true }).click();
+  const comparison = list.getByRole('region', { name: 'Comparison' });
+  await comparison.getByRole('img', { name: 'Comparison chart' }).waitFor();
+  for (const scheme of ['light', 'dark'] as const) {
+    await list.emulateMedia({ colorScheme: scheme });
+    await list.waitForTimeout(300);
+    await comparison.screenshot({ path: `${SHOTS}/comparison-${scheme}.png` });
+    console.log(`saved ${SHOTS}/comparison-${scheme}.png`);
+  }
+  await list.close();
+}
+
 async function main(): Promise<void> {
   if (process.env.SCREENSHOTS_REUSE_BUILD !== '1')
     execFileSync('npx', ['wxt', 'build'], {
@@ -76,6 +121,9 @@ async function main(): Promise<void> {
     await send(setup, 'saveSettings', { serviceUrl: sandbox.baseUrl, apiUrl: sandbox.apiUrl });
     await send(setup, 'saveApiKey', { key: sandbox.demoKey });
     await setup.close();
+
+    await shootBacktests(context, url, sandbox);
+    if (process.env.SCREENSHOTS_ONLY === 'backtests') return;
 
     const popup = await open(context, url('popup.html'), 380, 600);
     await popup.getByRole('list', { name: 'Playbooks' }).getByRole('listitem').nth(5).waitFor();

@@ -30,6 +30,8 @@ export type PageStopReason = 'end' | 'max-pages' | 'repeated-cursor' | 'missing-
 
 export interface ListPageOptions {
   path?: UrlArguments['path'];
+  /** The playbook a per-playbook list belongs to (its single path parameter, whatever its name). */
+  playbookId?: string;
   /** `cursor` here continues after an earlier page's nextCursor. */
   query?: Record<string, QueryValue>;
   pageSize?: number;
@@ -231,7 +233,12 @@ export function createPagination(deps: PaginationDeps): Pagination {
         const query: Record<string, QueryValue> = { ...rest };
         if (limit !== undefined) query.limit = limit;
         if (cursor !== undefined) query.cursor = cursor;
-        const result = await deps.call(operationId, { path: options.path, query, signal: options.signal });
+        const result = await deps.call(operationId, {
+          path: options.path,
+          playbookId: options.playbookId,
+          query,
+          signal: options.signal,
+        });
         const page = parseKnownShape(pageShape, result.data, result.operationId, result.status);
         return { items: page.data as T[], nextCursor: page.next_cursor, hasMore: page.has_more };
       },

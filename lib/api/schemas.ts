@@ -3,6 +3,7 @@
  * not refused, so a service that adds a field does not break the extension.
  */
 import { z } from 'zod';
+import { backtestSchema } from '@/lib/backtests/schema';
 import { VISIBILITIES } from './visibility';
 
 export const problemSchema = z.looseObject({
@@ -141,6 +142,8 @@ export const knownResponseSchemas = {
   createPlaybook: playbookSchema,
   updatePlaybook: playbookSchema,
   runBacktest: backtestQueuedSchema,
+  listBacktests: listPageSchema(backtestSchema),
+  getBacktest: backtestSchema,
   createCheckoutSession: checkoutSessionSchema,
   createBrokerageLink: brokerageLinkSchema,
   listEvents: listPageSchema(serviceEventSchema),

@@ -7,6 +7,7 @@ import { saveSettings } from '@/lib/store/settings';
 import { clearUnread, eventFeed, pollEvents, schedulePolling } from '@/lib/events';
 import { registerPageMatchHandlers } from './pageMatches';
 import { clearPopupSnapshot } from '@/lib/store/snapshot';
+import { registerBacktestHandlers } from './backtests';
 import { registerReadHandlers, warmPopupSnapshot } from './reads';
 import { registerSiteHandlers } from './sites';
 import { forgetService, readCache } from '@/lib/api/service';
@@ -60,6 +61,7 @@ export function registerHandlers(registry: HandlerRegistry): void {
   });
 
   registerReadHandlers(registry);
+  registerBacktestHandlers(registry);
   registerWriteHandlers(registry);
   registerSiteHandlers(registry);
 

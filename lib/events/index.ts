@@ -20,6 +20,7 @@ import {
   NOTIFIED_TYPES,
   summaryNotification,
 } from './notifications';
+import { backtestNotificationLine } from '@/lib/backtests/reads';
 import type { EventsPortMessage } from './port';
 import { createBoundedSseParser, SseLimitError } from './sse';
 import { ALARMS, NOTIFICATIONS } from '@/lib/store/inventory';
@@ -132,7 +133,12 @@ async function notifyBatch(notified: readonly RecentEvent[]): Promise<void> {
   const [only] = notified;
   if (notified.length === 1 && playbooks === 1 && only) {
     const text = notificationFor(only.type, await playbookTitle(only.playbook_id));
-    await showNotification(`${NOTIFICATION_PREFIX}${encodeURIComponent(only.playbook_id)}|${only.id}`, text);
+    // The result in one line, from validated numbers and a ticker-shaped benchmark only (lib/backtests).
+    const result = only.type === 'backtest.completed' ? await backtestNotificationLine(only.data) : undefined;
+    await showNotification(`${NOTIFICATION_PREFIX}${encodeURIComponent(only.playbook_id)}|${only.id}`, {
+      title: text.title,
+      message: result ? `${result}. ${text.message}` : text.message,
+    });
     return;
   }
   await showNotification(SUMMARY_NOTIFICATION_ID, summaryNotification(playbooks));

@@ -11,6 +11,7 @@ import type { McpResourceSummary, McpToolSummary } from '@/lib/mcp/client';
 import type { OutboxEntry, WriteDraft } from '@/lib/store/outbox';
 import { WRITE_OPERATIONS, type WriteOperation } from '@/lib/api/writeOperations';
 import type { EventFeed } from '@/lib/events/feed';
+import type { Backtest } from '@/lib/backtests/schema';
 import { MAX_CAPTURE_SELECTION } from '@/lib/finance/captureGlobal';
 import { TICKER_PATTERN } from '@/lib/finance/symbols';
 import { DRAFT_LIMITS } from '@/lib/finance/text';
@@ -110,6 +111,20 @@ export interface PlaybookPage extends Freshness {
   nextCursor: string | null;
   /** Never claim completeness while the service says there is more. */
   hasMore: boolean;
+}
+
+export interface BacktestPage {
+  items: Backtest[];
+  nextCursor: string | null;
+  hasMore: boolean;
+}
+
+/** A playbook's newest completed backtest, or why there is none to show. */
+export interface LatestBacktest {
+  playbookId: string;
+  backtest?: Backtest;
+  /** Set when it could not be read (the message the page shows). */
+  error?: string;
 }
 
 /** The answer to `openPopup`: the snapshot it saved, and why the first page is missing when it is. */
@@ -268,6 +283,21 @@ export const messages = {
     Array<{ id: string; playbook?: Playbook; error?: { status: number | string; message: string } }>
   >()({
     request: z.strictObject({ ids: z.array(playbookId).min(1).max(200) }),
+    senders: EXTENSION_PAGES,
+  }),
+  /** One page of a playbook's backtests, newest first, without equity (lib/background/backtests.ts). */
+  listBacktests: message<BacktestPage>()({
+    request: z.strictObject({ playbookId, cursor: opaqueCursor.optional() }),
+    senders: EXTENSION_PAGES,
+  }),
+  /** One backtest with its equity series when completed. */
+  getBacktest: message<Backtest>()({
+    request: z.strictObject({ id: playbookId }),
+    senders: EXTENSION_PAGES,
+  }),
+  /** Each playbook's newest completed backtest with its equity, for the detail and the comparison. */
+  latestBacktests: message<LatestBacktest[]>()({
+    request: z.strictObject({ playbookIds: z.array(playbookId).min(1).max(4) }),
     senders: EXTENSION_PAGES,
   }),
   listSites: message<{ extra: string[] }>()({

@@ -11,6 +11,7 @@ const KNOWN_QUERY: Partial<Record<OperationId, string[]>> = {
   listPlaybooksLegacy: ['limit', 'cursor', 'visibility'],
   listPublicPlaybooks: ['limit', 'cursor'],
   listEvents: ['limit', 'cursor'],
+  listBacktests: ['limit', 'cursor'],
 };
 
 function rejectUnknownQuery(c: AppContext, id: OperationId): void {

@@ -1,6 +1,5 @@
 /** Write operations, each under the idempotent write protocol: create, update, backtest, live, account links. */
 import type { Hono } from 'hono';
-import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { AppContext, AppEnv, SandboxContext } from '../context';
 import { playbookPath, type OperationId } from '../dialect';
@@ -17,28 +16,6 @@ import {
 import type { Playbook, User } from '../store';
 import { createIdempotentWrite, type WriteResult } from './idempotency';
 import type { Routing } from './routing';
-
-/** A deterministic summary: the same playbook and period always give the same figures. */
-function backtestSummary(
-  playbookId: string,
-  start: string,
-  end: string,
-  benchmark: string,
-): Record<string, unknown> {
-  const digest = createHash('sha256').update(`${playbookId}:${start}:${end}:${benchmark}`).digest();
-  const pct = (byte: number, spread: number, offset: number) =>
-    Math.round(((byte / 255) * spread + offset) * 10) / 10;
-  return {
-    start,
-    end,
-    benchmark,
-    total_return: pct(digest[0], 80, -20),
-    benchmark_return: pct(digest[1], 50, -10),
-    max_drawdown: -pct(digest[2], 35, 5),
-    sharpe: Math.round(((digest[3] / 255) * 2.2 - 0.3) * 100) / 100,
-    trades: 12 + (digest[4] % 200),
-  };
-}
 
 export function addWriteRoutes(api: Hono<AppEnv>, ctx: SandboxContext, routing: Routing): void {
   const { problem, requireUser, route, playbookId, deprecationHeaders } = routing;
@@ -181,24 +158,31 @@ export function addWriteRoutes(api: Hono<AppEnv>, ctx: SandboxContext, routing: 
       const found = ownedPlaybook(c, user, playbookId(c));
       if (!isPlaybook(found)) return found;
       const benchmark = body.benchmark ?? 'SPY';
-      const backtestId = ctx.store.createBacktest(user.id, found.id, {
+      const backtestId = ctx.store.backtests.create(user.id, found.id, {
         start: body.start,
         end: body.end,
         benchmark,
       });
-      const timer = setTimeout(() => {
-        ctx.timers.delete(timer);
-        if (ctx.closing.aborted) return;
-        const summary = {
-          backtest_id: backtestId,
-          ...backtestSummary(found.id, body.start, body.end, benchmark),
-        };
+      const later = (ms: number, run: () => void) => {
+        const timer = setTimeout(() => {
+          ctx.timers.delete(timer);
+          if (!ctx.closing.aborted) run();
+        }, ms);
+        ctx.timers.add(timer);
+      };
+      later(ctx.backtestDelayMs / 2, () => ctx.store.backtests.markRunning(backtestId));
+      later(ctx.backtestDelayMs, () =>
         ctx.store.transaction(() => {
-          ctx.store.completeBacktest(backtestId, summary);
-          ctx.store.appendEvent(user.id, 'backtest.completed', found.id, summary);
-        });
-      }, ctx.backtestDelayMs);
-      ctx.timers.add(timer);
+          const metrics = ctx.store.backtests.complete(backtestId);
+          ctx.store.appendEvent(user.id, 'backtest.completed', found.id, {
+            backtest_id: backtestId,
+            total_return: metrics.total_return,
+            benchmark_return: metrics.benchmark_return,
+            max_drawdown: metrics.max_drawdown,
+            sharpe: metrics.sharpe,
+          });
+        }),
+      );
       return { status: 202, body: { id: backtestId, playbook_id: found.id, status: 'queued' } };
     }),
   );

@@ -149,3 +149,36 @@ it('sidebar page: Playbooks, Discovery and Events tabs render the service, and a
   // Seen: the Events tab clears the badge.
   await until(async () => (await badge()) === '', 'badge cleared');
 });
+
+it('sidebar page: a seeded backtest shows its runs, equity curve, figures and data table', async () => {
+  sandbox = await sandboxForTest();
+  await configure(firefox, sandbox);
+  const [newest] = sandbox.db.listPlaybooks({ ownerId: DEMO_USER_ID }, null, 1).rows;
+  const runs = sandbox.db.backtests.list(newest.id, DEMO_USER_ID, null, 20).rows;
+  const latest = sandbox.db.backtests.get(runs.find((r) => r.status === 'completed')!.id, DEMO_USER_ID)!;
+  const panel = await firefox.open(`sidepanel.html?playbook=${encodeURIComponent(newest.id)}`, 'main');
+  await panel.waitForSelector('svg[role="img"][aria-label="Equity curve"]');
+  const region = await textOf(panel, '[aria-label="Backtests"]');
+  expect(region).toContain('failed');
+  expect(region).toContain(`vs ${latest.benchmark}`);
+  for (const term of ['Total return', 'Benchmark return', 'Max drawdown', 'Sharpe ratio'])
+    expect(region).toContain(term);
+  expect(region).toContain('do not predict future results');
+  expect(await panel.$$eval('[aria-label="Equity curve"] path', (paths) => paths.length)).toBe(2);
+
+  // Keyboard: the figure takes focus and reads out the last day's values.
+  // (An SVG element: puppeteer's focus() takes HTML elements only, so the page focuses it; no tabindex, no focus.)
+  await panel.$eval('svg[aria-label="Equity curve"]', (svg) => (svg as SVGElement).focus());
+  await until(
+    async () =>
+      (await textOf(panel, '.chart-readout')).includes(
+        `Playbook ${new Intl.NumberFormat(await panel.evaluate(() => navigator.language), { minimumFractionDigits: 3, maximumFractionDigits: 3 }).format(latest.equity!.at(-1)!.value)}`,
+      ),
+    'the readout of the last day',
+  );
+  await panel.locator('::-p-aria(Show data[role="button"])').click();
+  await panel.waitForSelector('[aria-label="Equity curve data"]');
+  expect(await panel.$$eval('[aria-label="Equity curve data"] tr', (rows) => rows.length)).toBe(
+    latest.equity!.length + 1,
+  );
+});

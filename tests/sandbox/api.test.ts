@@ -481,10 +481,9 @@ describe('writes and idempotency', () => {
       .toMatchObject({
         playbook_id: created.id,
         data: {
-          start: '2019-01-01',
-          end: '2024-12-31',
-          benchmark: 'SPY',
+          backtest_id: queued.json.id,
           total_return: expect.any(Number),
+          benchmark_return: expect.any(Number),
           max_drawdown: expect.any(Number),
           sharpe: expect.any(Number),
         },

@@ -22,6 +22,8 @@ const TABLE: [string, boolean][] = [
   ['createPlaybook', true],
   ['updatePlaybook', true],
   ['runBacktest', true],
+  ['listBacktests', true],
+  ['getBacktest', true],
   ['activatePlaybook', true],
   ['pausePlaybook', true],
   ['createCheckoutSession', true],

@@ -4,6 +4,8 @@ import { writeSpec, type WriteOperation } from '@/lib/api/writeOperations';
 import type { RecentEvent } from '@/lib/events/feed';
 import { safeHref } from './SafeMarkdown';
 import { ErrorMessage } from '@/components/ErrorMessage';
+import { backtestResultLine } from '@/lib/backtests/format';
+import { BacktestsSection, type BacktestsSectionProps } from './BacktestsSection';
 
 /** Every write but creating a playbook starts from a playbook's detail. */
 export type ActionKind = Exclude<WriteOperation, 'createPlaybook'>;
@@ -33,6 +35,8 @@ export interface PlaybookDetailProps {
   action?: ActionState;
   plans: string[];
   events: RecentEvent[];
+  /** The playbook's backtests from the service (lib/pages/sidepanel/useBacktests.ts). */
+  backtests?: BacktestsSectionProps;
   onBack: () => void;
   onReload: () => void;
   onEdit: (fields: EditFields) => void;
@@ -175,6 +179,7 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
           {action ? (
             <ActionStatus action={action} onReload={props.onReload} onLinkBrokerage={props.onLinkBrokerage} />
           ) : null}
+          {props.backtests ? <BacktestsSection {...props.backtests} /> : null}
           {backtests.length > 0 ? (
             <section aria-label="Backtest results" class="stack">
               <h3>Backtest results</h3>
@@ -332,14 +337,8 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
   );
 }
 
+/** The completion event's result in one line (lib/backtests/format.ts), or nothing when its data is not the contract's. */
 function resultLine(data: unknown): string {
-  if (!data || typeof data !== 'object') return '';
-  const record = data as Record<string, unknown>;
-  const parts = Object.entries(record)
-    .filter(
-      ([key, value]) => key !== 'backtest_id' && (typeof value === 'number' || typeof value === 'string'),
-    )
-    .slice(0, 5)
-    .map(([key, value]) => `${key.replace(/_/g, ' ')} ${String(value)}`);
-  return parts.length > 0 ? `: ${parts.join(', ')}` : '';
+  const line = backtestResultLine(data);
+  return line ? `: ${line}` : '';
 }

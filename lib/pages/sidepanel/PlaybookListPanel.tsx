@@ -17,7 +17,14 @@ export interface PlaybookListPanelProps {
   onOpen: (id: string) => void;
   onLoadMore: () => void;
   onRefreshSelected: () => void;
+  /** Playbooks chosen for comparison, in the order chosen. */
+  compared: readonly string[];
+  onToggleCompare: (id: string) => void;
+  onCompare: () => void;
 }
+
+export const COMPARE_MIN = 2;
+export const COMPARE_MAX = 4;
 
 export function PlaybookListPanel(props: PlaybookListPanelProps) {
   const { items, error, loading, hasMore, selected, refreshing, refreshErrors } = props;
@@ -27,6 +34,17 @@ export function PlaybookListPanel(props: PlaybookListPanelProps) {
         <button type="button" onClick={props.onRefreshSelected} disabled={selected.size === 0 || refreshing}>
           {refreshing ? 'Refreshing…' : `Refresh selected (${selected.size})`}
         </button>
+        <button
+          type="button"
+          onClick={props.onCompare}
+          disabled={props.compared.length < COMPARE_MIN || props.compared.length > COMPARE_MAX}
+          aria-describedby="compare-hint"
+        >
+          Compare
+        </button>
+        <span id="compare-hint" class="hint">
+          Choose {COMPARE_MIN}–{COMPARE_MAX} playbooks to compare ({props.compared.length} chosen).
+        </span>
         {props.freshness ? <span class="hint">{props.freshness}</span> : null}
         {props.refreshedCount !== undefined ? (
           <span role="status" class="hint">
@@ -47,6 +65,18 @@ export function PlaybookListPanel(props: PlaybookListPanelProps) {
               checked={selected.has(playbook.id)}
               onChange={() => props.onToggle(playbook.id)}
             />
+            <label class="compare-choice">
+              <input
+                type="checkbox"
+                aria-label={`Compare ${playbook.title}`}
+                checked={props.compared.includes(playbook.id)}
+                disabled={!props.compared.includes(playbook.id) && props.compared.length >= COMPARE_MAX}
+                onChange={() => props.onToggleCompare(playbook.id)}
+              />
+              <span class="hint" aria-hidden="true">
+                compare
+              </span>
+            </label>
             <button type="button" class="link" onClick={() => props.onOpen(playbook.id)}>
               {playbook.title}
             </button>

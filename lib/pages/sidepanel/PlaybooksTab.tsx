@@ -8,6 +8,8 @@ import { sendMessage } from '@/lib/messaging/client';
 import type { PlaybookPage } from '@/lib/messaging/protocol';
 import { errorText } from '@/lib/pages/useAsync';
 import { useWriteTracker } from './writeTracker';
+import { useBacktests } from './useBacktests';
+import { ComparisonView, type ComparedPlaybook } from './ComparisonView';
 
 export interface PlaybooksTabProps {
   /** The playbook to show (from the popup's focus item, the URL or an event link). */
@@ -44,6 +46,18 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
   const [detail, setDetail] = useState<{ playbook?: Playbook; error?: string; loading: boolean }>({
     loading: false,
   });
+  const [compared, setCompared] = useState<string[]>([]);
+  const [comparison, setComparison] = useState<{
+    playbooks?: ComparedPlaybook[];
+    error?: string;
+    loading: boolean;
+  }>();
+  // Read again when a completion for the open playbook arrives, or a run of it was sent.
+  const [runsSent, setRunsSent] = useState(0);
+  const completion = events.find(
+    (event) => event.type === 'backtest.completed' && event.playbook_id === openId,
+  );
+  const backtests = useBacktests(openId, `${completion?.id ?? ''}|${runsSent}`);
 
   const loadList = (cursor?: string) => {
     setListLoading(true);
@@ -85,7 +99,28 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
   const writes = useWriteTracker((operationId: ActionKind, status) => {
     // The outcome is known by re-reading: the playbook changed (or its etag did) once a write was sent.
     if (status === 'sent' && openId && writeSpec(operationId).targetsPlaybook) loadDetail(openId);
+    if (status === 'sent' && operationId === 'runBacktest') setRunsSent((n) => n + 1);
   });
+
+  const compare = () => {
+    const chosen = compared
+      .map((id) => list.items?.find((item) => item.id === id))
+      .filter((item): item is Playbook => item !== undefined);
+    setComparison({ loading: true });
+    sendMessage('latestBacktests', { playbookIds: chosen.map((p) => p.id) }).then(
+      (answers) =>
+        setComparison({
+          loading: false,
+          playbooks: chosen.map((p, i) => ({
+            id: p.id,
+            title: p.title,
+            backtest: answers[i]?.backtest,
+            error: answers[i]?.error,
+          })),
+        }),
+      (error: unknown) => setComparison({ loading: false, error: errorText(error) }),
+    );
+  };
 
   const open = (id: string) => {
     setOpenId(id);
@@ -109,6 +144,7 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
         action={writes.action}
         plans={plans}
         events={events.filter((event) => event.playbook_id === openId)}
+        backtests={{ ...backtests, onLoadMore: backtests.loadMore }}
         onBack={() => {
           setOpenId(undefined);
           writes.clear();
@@ -139,49 +175,59 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
   }
 
   return (
-    <PlaybookListPanel
-      items={list.items}
-      error={listError}
-      loading={listLoading}
-      hasMore={list.hasMore}
-      freshness={list.freshness}
-      selected={selected}
-      refreshing={refreshing}
-      refreshErrors={refreshErrors}
-      refreshedCount={refreshedCount}
-      onToggle={(id) =>
-        setSelected((current) => {
-          const next = new Set(current);
-          if (next.has(id)) next.delete(id);
-          else next.add(id);
-          return next;
-        })
-      }
-      onOpen={open}
-      onLoadMore={() => list.cursor && loadList(list.cursor)}
-      onRefreshSelected={() => {
-        setRefreshing(true);
-        sendMessage('refreshPlaybooks', { ids: [...selected] }).then(
-          (results) => {
-            const errors: Record<string, string> = {};
-            const fresh = new Map<string, Playbook>();
-            for (const item of results) {
-              if (item.playbook) fresh.set(item.id, item.playbook);
-              else
-                errors[item.id] =
-                  `Not refreshed (${item.error?.status ?? 'error'}): ${item.error?.message ?? ''}`;
-            }
-            setList((current) => ({ ...current, items: current.items?.map((p) => fresh.get(p.id) ?? p) }));
-            setRefreshErrors(errors);
-            setRefreshedCount(fresh.size);
-            setRefreshing(false);
-          },
-          (error: unknown) => {
-            setListError(errorText(error));
-            setRefreshing(false);
-          },
-        );
-      }}
-    />
+    <>
+      {comparison ? <ComparisonView {...comparison} onClose={() => setComparison(undefined)} /> : null}
+      <PlaybookListPanel
+        items={list.items}
+        compared={compared}
+        onToggleCompare={(id) =>
+          setCompared((current) =>
+            current.includes(id) ? current.filter((c) => c !== id) : [...current, id],
+          )
+        }
+        onCompare={compare}
+        error={listError}
+        loading={listLoading}
+        hasMore={list.hasMore}
+        freshness={list.freshness}
+        selected={selected}
+        refreshing={refreshing}
+        refreshErrors={refreshErrors}
+        refreshedCount={refreshedCount}
+        onToggle={(id) =>
+          setSelected((current) => {
+            const next = new Set(current);
+            if (next.has(id)) next.delete(id);
+            else next.add(id);
+            return next;
+          })
+        }
+        onOpen={open}
+        onLoadMore={() => list.cursor && loadList(list.cursor)}
+        onRefreshSelected={() => {
+          setRefreshing(true);
+          sendMessage('refreshPlaybooks', { ids: [...selected] }).then(
+            (results) => {
+              const errors: Record<string, string> = {};
+              const fresh = new Map<string, Playbook>();
+              for (const item of results) {
+                if (item.playbook) fresh.set(item.id, item.playbook);
+                else
+                  errors[item.id] =
+                    `Not refreshed (${item.error?.status ?? 'error'}): ${item.error?.message ?? ''}`;
+              }
+              setList((current) => ({ ...current, items: current.items?.map((p) => fresh.get(p.id) ?? p) }));
+              setRefreshErrors(errors);
+              setRefreshedCount(fresh.size);
+              setRefreshing(false);
+            },
+            (error: unknown) => {
+              setListError(errorText(error));
+              setRefreshing(false);
+            },
+          );
+        }}
+      />
+    </>
   );
 }

@@ -1,0 +1,154 @@
+import { useMemo, useState } from 'preact/hooks';
+import { chartScale, linePath, type ChartLine } from '@/lib/backtests/series';
+
+export interface EquityChartLine extends ChartLine {
+  /** What the legend says (the table's column header is `label`). */
+  legend?: string;
+}
+
+export interface EquityChartProps {
+  /** The figure's accessible name ("Equity curve", "Comparison chart"). */
+  name: string;
+  /** The data table's accessible name; "Show data" reveals it as the chart's alternative. */
+  tableName: string;
+  /** One date per index, ascending (YYYY-MM-DD). */
+  dates: readonly string[];
+  /** Growth of 1.0, one value per date (null where a line has no value). */
+  lines: readonly EquityChartLine[];
+  formatDate: (date: string) => string;
+  formatValue: (value: number) => string;
+}
+
+const SERIES_CLASSES = ['series-0', 'series-1', 'series-2', 'series-3'];
+
+/**
+ * An equity chart as hand-written SVG: one path per line in a fixed viewBox, strokes that keep
+ * their width at any zoom, a baseline at 1.0, and a readout of the date and values under the
+ * pointer or the keyboard cursor (arrows, Home, End). Pure: props in, nothing out.
+ */
+export function EquityChart({ name, tableName, dates, lines, formatDate, formatValue }: EquityChartProps) {
+  const [active, setActive] = useState<number | undefined>();
+  const [showData, setShowData] = useState(false);
+  const count = dates.length;
+  const scale = useMemo(() => chartScale(count, lines), [count, lines]);
+  const paths = useMemo(() => lines.map((line) => linePath(line.values, scale)), [lines, scale]);
+  const last = count - 1;
+  const move = (index: number) => setActive(Math.max(0, Math.min(last, index)));
+  const readout =
+    active === undefined
+      ? undefined
+      : `${formatDate(dates[active])}: ${lines
+          .map((line) => {
+            const value = line.values[active];
+            return `${line.legend ?? line.label} ${value === null || value === undefined ? '–' : formatValue(value)}`;
+          })
+          .join(', ')}`;
+  const baseline = scale.y(1);
+
+  return (
+    <div class="equity-chart stack">
+      <svg
+        role="img"
+        aria-label={name}
+        tabindex={0}
+        viewBox={`0 0 ${scale.width} ${scale.height}`}
+        class="equity-chart-svg"
+        onKeyDown={(event) => {
+          const step = event.shiftKey ? Math.max(1, Math.round(count / 20)) : 1;
+          const from = active ?? last;
+          if (event.key === 'ArrowLeft') move(from - step);
+          else if (event.key === 'ArrowRight') move(active === undefined ? last : from + step);
+          else if (event.key === 'Home') move(0);
+          else if (event.key === 'End') move(last);
+          else if (event.key === 'Escape') setActive(undefined);
+          else return;
+          event.preventDefault();
+        }}
+        onFocus={() => setActive((current) => current ?? last)}
+        onBlur={() => setActive(undefined)}
+        onPointerMove={(event) => {
+          const box = event.currentTarget.getBoundingClientRect();
+          if (box.width > 0 && count > 0) move(Math.round(((event.clientX - box.left) / box.width) * last));
+        }}
+        onPointerLeave={() => setActive(undefined)}
+      >
+        {baseline >= 0 && baseline <= scale.height ? (
+          <line
+            class="baseline"
+            x1={0}
+            x2={scale.width}
+            y1={baseline}
+            y2={baseline}
+            vector-effect="non-scaling-stroke"
+          />
+        ) : null}
+        {paths.map((d, i) => (
+          <path
+            key={lines[i].label}
+            d={d}
+            class={`line ${SERIES_CLASSES[i % SERIES_CLASSES.length]}`}
+            vector-effect="non-scaling-stroke"
+          />
+        ))}
+        {active !== undefined ? (
+          <line
+            class="cursor"
+            x1={scale.x(active)}
+            x2={scale.x(active)}
+            y1={0}
+            y2={scale.height}
+            vector-effect="non-scaling-stroke"
+          />
+        ) : null}
+      </svg>
+      <p class="chart-readout hint" aria-live="polite">
+        {readout ??
+          `${formatDate(dates[0])} – ${formatDate(dates[last])}. Focus the chart and use the arrow keys to read values.`}
+      </p>
+      <ul class="chart-legend row" aria-label={`${name} legend`}>
+        {lines.map((line, i) => (
+          <li key={line.label}>
+            <span class={`swatch ${SERIES_CLASSES[i % SERIES_CLASSES.length]}`} aria-hidden="true" />
+            {line.legend ?? line.label}
+          </li>
+        ))}
+      </ul>
+      <button type="button" aria-expanded={showData} onClick={() => setShowData(!showData)}>
+        {showData ? 'Hide data' : 'Show data'}
+      </button>
+      {showData ? (
+        <div class="chart-table">
+          <table aria-label={tableName}>
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                {lines.map((line) => (
+                  <th scope="col" key={line.label}>
+                    {line.label}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {dates.map((date, i) => (
+                <tr key={date}>
+                  <td>
+                    <time dateTime={date}>{formatDate(date)}</time>
+                  </td>
+                  {lines.map((line) => {
+                    const value = line.values[i];
+                    return (
+                      <td key={line.label}>
+                        {value === null || value === undefined ? '–' : formatValue(value)}
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </div>
+  );
+}

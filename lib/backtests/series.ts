@@ -1,0 +1,150 @@
+/**
+ * Equity series as the chart draws them: checked (a malformed series becomes a message, never a
+ * broken chart), rebased to 1.0 at a common start for comparison, and scaled into a viewBox.
+ * Pure functions, linear in the number of points.
+ */
+import { equitySeriesSchema, type Backtest, type EquityPoint } from './schema';
+
+export type SeriesCheck = { ok: true; points: EquityPoint[] } | { ok: false; message: string };
+
+/** The equity of a completed backtest, or why it cannot be drawn. */
+export function checkSeries(equity: unknown): SeriesCheck {
+  if (equity === undefined)
+    return { ok: false, message: 'The service sent no equity series for this backtest.' };
+  const parsed = equitySeriesSchema.safeParse(equity);
+  if (parsed.success) return { ok: true, points: parsed.data };
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? ` (point ${String(issue.path[0])})` : '';
+  return {
+    ok: false,
+    message: `The equity series of this backtest is malformed${where}, so no chart is drawn: ${issue?.message ?? 'invalid'}.`,
+  };
+}
+
+/** One curve of a comparison: a playbook's series rebased to 1.0 at the common start. */
+export interface ComparedSeries {
+  label: string;
+  points: { date: string; value: number }[];
+}
+
+/**
+ * Rebases each playbook's curve to 1.0 on the first date every series has reached (the latest
+ * start), dropping earlier points; a series that ends before that date is left out. Each series
+ * holds its last value on or before the common start as the base.
+ */
+export function rebaseToCommonStart(series: { label: string; points: EquityPoint[] }[]): {
+  start: string | undefined;
+  series: ComparedSeries[];
+  skipped: string[];
+} {
+  const drawable = series.filter((s) => s.points.length > 0);
+  if (drawable.length === 0) return { start: undefined, series: [], skipped: series.map((s) => s.label) };
+  const start = drawable.reduce((latest, s) => (s.points[0].date > latest ? s.points[0].date : latest), '');
+  const result: ComparedSeries[] = [];
+  const skipped: string[] = series.filter((s) => s.points.length === 0).map((s) => s.label);
+  for (const s of drawable) {
+    let baseIndex = -1;
+    for (let i = 0; i < s.points.length && s.points[i].date <= start; i++) baseIndex = i;
+    const base = s.points[baseIndex];
+    if (!base || s.points[s.points.length - 1].date < start) {
+      skipped.push(s.label);
+      continue;
+    }
+    const points = [{ date: start, value: 1 }];
+    for (let i = baseIndex + 1; i < s.points.length; i++)
+      points.push({ date: s.points[i].date, value: s.points[i].value / base.value });
+    result.push({ label: s.label, points });
+  }
+  return { start, series: result, skipped };
+}
+
+export interface ChartLine {
+  label: string;
+  /** One value per date; null where the line has none (a gap). */
+  values: readonly (number | null)[];
+}
+
+export interface ChartScale {
+  /** viewBox size; the SVG scales it to its box. */
+  width: number;
+  height: number;
+  min: number;
+  max: number;
+  x: (index: number) => number;
+  y: (value: number) => number;
+}
+
+export const CHART_WIDTH = 600;
+export const CHART_HEIGHT = 240;
+const PAD = 8;
+
+/** x by index (one point per trading day or coarser), y over the range of every line. */
+export function chartScale(count: number, lines: readonly ChartLine[]): ChartScale {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const line of lines)
+    for (const value of line.values) {
+      if (value === null) continue;
+      if (value < min) min = value;
+      if (value > max) max = value;
+    }
+  if (!Number.isFinite(min)) [min, max] = [0.9, 1.1];
+  if (max - min < 1e-6) [min, max] = [min - 0.05, max + 0.05];
+  const span = max - min;
+  const innerW = CHART_WIDTH - 2 * PAD;
+  const innerH = CHART_HEIGHT - 2 * PAD;
+  return {
+    width: CHART_WIDTH,
+    height: CHART_HEIGHT,
+    min,
+    max,
+    x: (index) => PAD + (count > 1 ? (index / (count - 1)) * innerW : innerW / 2),
+    y: (value) => PAD + ((max - value) / span) * innerH,
+  };
+}
+
+/** An SVG path `d` for one line, built in one pass, two decimals per coordinate; a null starts a new stretch. */
+export function linePath(values: readonly (number | null)[], scale: ChartScale): string {
+  const parts: string[] = [];
+  let drawing = false;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (value === null) {
+      drawing = false;
+      continue;
+    }
+    parts.push(`${drawing ? 'L' : 'M'}${scale.x(i).toFixed(2)} ${scale.y(value).toFixed(2)}`);
+    drawing = true;
+  }
+  return parts.join('');
+}
+
+/**
+ * Several rebased curves on one date axis: the union of their dates, each value carried forward
+ * within its own range (null outside it), thinned evenly to at most `maxPoints` dates.
+ */
+export function alignSeries(
+  series: readonly ComparedSeries[],
+  maxPoints = 2000,
+): { dates: string[]; lines: ChartLine[] } {
+  const union = [...new Set(series.flatMap((s) => s.points.map((p) => p.date)))].sort();
+  const step = union.length > maxPoints ? Math.ceil(union.length / maxPoints) : 1;
+  const dates = union.filter((_d, i) => i % step === 0 || i === union.length - 1);
+  const lines = series.map((s) => {
+    const values: (number | null)[] = [];
+    let j = 0;
+    let current: number | null = null;
+    const lastDate = s.points[s.points.length - 1]?.date ?? '';
+    for (const date of dates) {
+      while (j < s.points.length && s.points[j].date <= date) current = s.points[j++].value;
+      values.push(date > lastDate ? null : current);
+    }
+    return { label: s.label, values };
+  });
+  return { dates, lines };
+}
+
+/** The newest completed backtest of a list (lists are newest first). */
+export function newestCompleted(backtests: readonly Backtest[]): Backtest | undefined {
+  return backtests.find((b) => b.status === 'completed');
+}
