@@ -52,7 +52,7 @@ describe('event notifications name the playbook in either dialect of the contrac
     await ingestEvents([completed], 'poll');
     expect(seam.paths).toEqual([path]);
     expect(notify).toHaveBeenCalledTimes(1);
-    const options = notify.mock.calls[0][1] as { message: string };
+    const options = notify.mock.calls[0][1] as unknown as { message: string };
     expect(options.message).toContain('“Title of pb_7”');
   });
 });
