@@ -28,6 +28,15 @@ export interface ReadCache {
 
 export const DEFAULT_FRESH_FOR_MS = 60_000;
 
+/** The one key of a cached first list page: the read model and "On this page" both read by it. */
+export function listCacheKey(
+  serviceUrl: string,
+  operationId: 'listPlaybooks' | 'listPublicPlaybooks',
+  visibility: string | undefined,
+): string {
+  return `${serviceUrl}|${operationId}|${visibility ?? 'all'}`;
+}
+
 export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
   const now = options.now ?? Date.now;
   const freshForMs = options.freshForMs ?? DEFAULT_FRESH_FOR_MS;

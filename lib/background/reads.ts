@@ -2,12 +2,13 @@ import { isApiError, type CachedRead, type Playbook } from '@/lib/api';
 import { isWriteOperation, writeSpec } from '@/lib/api/writeOperations';
 import { connectMcp } from '@/lib/mcp/client';
 import type { HandlerRegistry, PlaybookPage, ServiceOverview } from '@/lib/messaging';
-import type { AppState, PopupOpened } from '@/lib/messaging/protocol';
+import type { AppState, PopupOpened, Staleness } from '@/lib/messaging/protocol';
 import { listOutbox } from '@/lib/store/outbox';
 import { log } from '@/lib/log';
 import { keyFingerprint } from '@/lib/store/apiKey';
 import { getSettings } from '@/lib/store/settings';
 import { discover, lastDiscoveryReport, readCache, serviceClient } from '@/lib/api/service';
+import { listCacheKey } from '@/lib/api/readCache';
 import {
   dropPopupSnapshot,
   readPopupSnapshot,
@@ -47,8 +48,8 @@ function describeFailure(error: unknown): string {
   return isApiError(error) ? error.message : 'The service could not be reached.';
 }
 
-function fromCache(cached: CachedRead<PlaybookListing>, staleReason: string | undefined): PlaybookPage {
-  return { ...cached.value, source: 'cache', fetchedAt: cached.fetchedAt, staleReason };
+function fromCache(cached: CachedRead<PlaybookListing>, stale: Staleness | undefined): PlaybookPage {
+  return { ...cached.value, source: 'cache', fetchedAt: cached.fetchedAt, ...(stale ? { stale } : {}) };
 }
 
 /**
@@ -67,16 +68,17 @@ async function playbookPage(
     return { ...(await fetchPlaybookPage(operationId, query)), source: 'network', fetchedAt: Date.now() };
   }
   const settings = await getSettings();
-  const cacheKey = `${settings.serviceUrl}|${operationId}|${query.visibility ?? 'all'}`;
+  const cacheKey = listCacheKey(settings.serviceUrl, operationId, query.visibility);
   const cached = await readCache.get<PlaybookListing>(cacheKey);
-  if (preferCache && cached) return fromCache(cached, cached.stale ? 'Refreshing…' : undefined);
+  if (preferCache && cached) return fromCache(cached, cached.stale ? { kind: 'refreshing' } : undefined);
   try {
     const fresh = await readCache.revalidate(cacheKey, () => fetchPlaybookPage(operationId, query));
     return { ...fresh.value, source: 'network', fetchedAt: fresh.fetchedAt };
   } catch (error) {
     const kind = isApiError(error) ? error.kind : 'network';
     // Only a service that cannot be reached or answers garbage is papered over; 401/403 must reach the user.
-    if (cached && FALL_BACK_TO_CACHE.has(kind)) return fromCache(cached, describeFailure(error));
+    if (cached && FALL_BACK_TO_CACHE.has(kind))
+      return fromCache(cached, { kind: 'failed', reason: describeFailure(error) });
     throw error;
   }
 }

@@ -87,9 +87,16 @@ const playbookId = z.string().min(1).max(200);
 export interface Freshness {
   source: 'network' | 'cache';
   fetchedAt: number;
-  /** Set when the cache is shown because the network answer failed or is still coming. */
-  staleReason?: string;
+  /** Set when the cache is shown because the network answer is still coming or failed. */
+  stale?: Staleness;
 }
+
+/** Why a cached copy is shown: a typed field, so no surface compares display text. */
+export type Staleness =
+  /** A fresh read is under way; not a failure. */
+  | { kind: 'refreshing' }
+  /** The fresh read failed; `reason` is the user-facing message of why. */
+  | { kind: 'failed'; reason: string };
 
 /** A playbook that tracks a ticker of the page in a tab, from the worker's cache of list pages. */
 export interface PageMatch {

@@ -30,7 +30,7 @@ const EMPTY_LIST: ListView = { items: [], hasMore: false, loading: true, loading
 
 /** A saved copy says so ("Cached … · Refreshing…") until the worker's answer replaces it. */
 function savedCopy(page: PlaybookPage): PlaybookPage {
-  return { ...page, source: 'cache', staleReason: 'Refreshing…' };
+  return { ...page, source: 'cache', stale: { kind: 'refreshing' } };
 }
 
 function listOf(page: PlaybookPage): ListView {
@@ -39,7 +39,7 @@ function listOf(page: PlaybookPage): ListView {
     hasMore: page.hasMore,
     source: page.source,
     fetchedAt: page.fetchedAt,
-    staleReason: page.staleReason,
+    stale: page.stale,
     loading: false,
     loadingMore: false,
   };
@@ -193,7 +193,7 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
             items: mergeInPlace(current.items, first.items),
             source: first.source,
             fetchedAt: first.fetchedAt,
-            staleReason: first.staleReason,
+            stale: first.stale,
           }));
         else apply(saved ? savedCopy(first) : first, false);
       };
@@ -247,7 +247,7 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
         (error: unknown) => {
           if (!live()) return;
           const problem = problemOf(wireOf(error));
-          setList((current) => ({ ...current, problem, staleReason: problem.message }));
+          setList((current) => ({ ...current, problem, stale: { kind: 'failed', reason: problem.message } }));
         },
       );
     }, fail);

@@ -21,7 +21,8 @@ export interface PlaybooksTabProps {
 function freshnessText(page: PlaybookPage): string | undefined {
   if (page.source !== 'cache') return undefined;
   const minutes = Math.round((Date.now() - page.fetchedAt) / 60_000);
-  return `Cached, updated ${minutes} min ago${page.staleReason ? ` (${page.staleReason})` : ''}`;
+  const why = page.stale?.kind === 'failed' ? page.stale.reason : page.stale ? 'Refreshing…' : undefined;
+  return `Cached, updated ${minutes} min ago${why ? ` (${why})` : ''}`;
 }
 
 export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabProps) {
