@@ -171,7 +171,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: `^@/lib/pages/(?!${page}/|navigation$|useAsync$|pageMatches$)`,
+              regex: `^@/lib/pages/(?!${page}/|navigation$|useAsync$|errorText$|firstPaint$|pageMatches$)`,
               message: `lib/pages/${page} may not import another page; move what two pages share to components/ or lib/pages/*.ts.`,
             },
             {

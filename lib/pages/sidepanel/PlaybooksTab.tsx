@@ -6,7 +6,7 @@ import { writeSpec } from '@/lib/api/writeOperations';
 import type { RecentEvent } from '@/lib/events/feed';
 import { sendMessage } from '@/lib/messaging/client';
 import type { PlaybookPage } from '@/lib/messaging/protocol';
-import { errorText } from '@/lib/pages/useAsync';
+import { errorText } from '@/lib/pages/errorText';
 import { useWriteTracker } from './writeTracker';
 
 export interface PlaybooksTabProps {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentScriptMatches, SANDBOX_DEMO_MATCHES } from '@/lib/pages/offer/matches';
+import { contentScriptMatches, SANDBOX_DEMO_MATCHES } from '@/lib/pages/offer/sitePatterns';
 import { STORE_MODE } from '@/lib/pages/offer/storeMode';
 import { DEFAULT_SITE_MATCHES } from '@/lib/finance/sites';
 
