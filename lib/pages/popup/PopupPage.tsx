@@ -46,6 +46,25 @@ function listOf(page: PlaybookPage): ListView {
   };
 }
 
+/**
+ * The revalidation of a popup painted from its snapshot: sent once that frame is on screen, or as
+ * the popup closes if it closes first (a frame never comes then), so a popup opened and closed
+ * at once still has the worker refresh the snapshot the next one paints from.
+ */
+function revalidateAfterPaint(): Promise<PopupOpened> {
+  return new Promise((resolve, reject) => {
+    let sent = false;
+    const send = () => {
+      if (sent) return;
+      sent = true;
+      removeEventListener('pagehide', send);
+      sendMessage('openPopup', {}).then(resolve, reject);
+    };
+    addEventListener('pagehide', send);
+    afterFirstPaint().then(send, send);
+  });
+}
+
 function wireOf(error: unknown): WireLike {
   if (error instanceof MessageError) return error.wire;
   return { code: 'internal', message: 'The extension did not answer. Try again.' };
@@ -209,9 +228,7 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
           (error: unknown) => log.warn('popup.snapshot-read-failed', { error }),
         );
       // Rows already on screen: the revalidation (which may wake the worker) waits for that frame.
-      const answer =
-        opening ??
-        (initialSnapshot ? afterFirstPaint() : Promise.resolve()).then(() => sendMessage('openPopup', {}));
+      const answer = opening ?? (initialSnapshot ? revalidateAfterPaint() : sendMessage('openPopup', {}));
       answer.then(
         (fresh) => {
           answered = true;
