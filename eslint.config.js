@@ -211,6 +211,24 @@ export default tseslint.config(
     },
   },
   {
+    // The bottom layer (wire-level policy, build modes) imports nothing of ours, so no cycle can run through it.
+    files: ['lib/contract/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(@/|\\.\\./|~/)',
+              message:
+                'lib/contract is the bottom layer: it imports nothing of ours (only libraries and its own files).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The logger is the one place that may write to the console.
     files: ['lib/log/**', 'sandbox/**', 'scripts/**', 'bench/**', 'tests/**'],
     rules: { 'no-console': 'off' },

@@ -5,7 +5,7 @@ import { slimMcpSdk } from './build/mcpSdk';
 import { zodWithoutJsonSchema } from './build/zodWithoutJsonSchema';
 import { moduleSizes } from './bench/moduleSizes';
 // `npm run zip` / `build:store`: no loopback host; lib/pages/offer/sitePatterns.ts drops the demo pages too.
-import { STORE_MODE } from './lib/pages/offer/storeMode';
+import { STORE_MODE } from './lib/contract/buildModes';
 
 /** A static page with one element and no script, opened like the popup: what "as fast as a blank page" means. */
 const BLANK_PAGE = 'blank.html';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { KeyState } from '@/lib/store/apiKey';
-import { serviceUrlProblem } from '@/lib/store/settings';
+import { serviceUrlProblem } from '@/lib/contract/origins';
 import type { ApiErrorData } from '@/lib/api/errors';
 import type { Account, Playbook, ServiceStatus } from '@/lib/api/schemas';
 import type { DeprecationNotice } from '@/lib/api/deprecations';

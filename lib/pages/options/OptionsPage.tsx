@@ -8,7 +8,7 @@ import { MessageError, sendMessage } from '@/lib/messaging/client';
 import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
 import { useAsync } from '@/lib/pages/useAsync';
 import { errorText } from '@/lib/pages/errorText';
-import { hostAccessPattern } from '@/lib/store/settings';
+import { hostAccessPattern } from '@/lib/contract/origins';
 
 const BUILT_IN_SITES = FINANCE_SITES.map((site) => site.name);
 

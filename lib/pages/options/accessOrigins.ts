@@ -1,4 +1,4 @@
-import { isLoopbackHost } from '@/lib/store/settings';
+import { isLoopbackHost } from '@/lib/contract/origins';
 
 /** The origins among these URLs that need a host-permission grant: all but loopback (the sandbox hosts the extension always has). */
 export function originsNeedingAccess(urls: string[]): string[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contentScriptMatches, SANDBOX_DEMO_MATCHES } from '@/lib/pages/offer/sitePatterns';
-import { STORE_MODE } from '@/lib/pages/offer/storeMode';
+import { STORE_MODE } from '@/lib/contract/buildModes';
 import { DEFAULT_SITE_MATCHES } from '@/lib/finance/sites';
 
 describe('contentScriptMatches', () => {
