@@ -17,7 +17,6 @@ import { DRAFT_LIMITS } from '@/lib/finance/text';
 
 export type OutboxEntryView = OutboxEntry;
 import type { SenderKind } from './sender';
-import type { PopupSnapshot } from '@/lib/store/snapshot';
 
 /**
  * The one message contract between the extension's pages, its content script and the service
@@ -117,6 +116,21 @@ export interface PlaybookPage extends Freshness {
   nextCursor: string | null;
   /** Never claim completeness while the service says there is more. */
   hasMore: boolean;
+}
+
+/** A draft as the popup lists it: the worker names the operation, so the popup needs no table of writes. */
+export type PopupDraft = OutboxEntryView & { label: string };
+
+/** What the popup shows at once: the first page of the user's playbooks, the status and the account. */
+export interface PopupSnapshot {
+  /** Service URL and key fingerprint it was read for; another binding is never shown. */
+  binding: string;
+  state: AppState;
+  /** The first page of "mine, all visibilities"; absent without a key. */
+  page?: PlaybookPage;
+  overview?: ServiceOverview;
+  outbox: PopupDraft[];
+  savedAt: number;
 }
 
 /** The answer to `openPopup`: the snapshot it saved, and why the first page is missing when it is. */

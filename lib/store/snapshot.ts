@@ -1,4 +1,4 @@
-import type { AppState, OutboxEntryView, PlaybookPage, ServiceOverview } from '@/lib/messaging/protocol';
+import type { PopupSnapshot } from '@/lib/messaging/protocol';
 import { openDB } from 'idb';
 import { clear, get, promisifyRequest } from 'idb-keyval';
 import { keyValueStore } from './db';
@@ -8,20 +8,7 @@ import { DATABASE_NAME } from './inventory';
 const POPUP_SNAPSHOT = 'popup';
 const snapshotStore = keyValueStore('snapshot');
 
-/** A draft as the popup lists it: the worker names the operation, so the popup needs no table of writes. */
-export type PopupDraft = OutboxEntryView & { label: string };
-
-/** What the popup shows at once: the first page of the user's playbooks, the status and the account. */
-export interface PopupSnapshot {
-  /** Service URL and key fingerprint it was read for; another binding is never shown. */
-  binding: string;
-  state: AppState;
-  /** The first page of "mine, all visibilities"; absent without a key. */
-  page?: PlaybookPage;
-  overview?: ServiceOverview;
-  outbox: PopupDraft[];
-  savedAt: number;
-}
+export type { PopupDraft, PopupSnapshot } from '@/lib/messaging/protocol';
 
 export function snapshotBinding(serviceUrl: string, keyFingerprint: string | undefined): string {
   return `${serviceUrl}|${keyFingerprint ?? 'no-key'}`;
