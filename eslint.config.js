@@ -171,7 +171,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: `^@/lib/pages/(?!${page}/|navigation$|useAsync$|pageMatches$)`,
+              regex: `^@/lib/pages/(?!${page}/|navigation$|useAsync$|errorText$|firstPaint$|pageMatches$)`,
               message: `lib/pages/${page} may not import another page; move what two pages share to components/ or lib/pages/*.ts.`,
             },
             {
@@ -206,6 +206,24 @@ export default tseslint.config(
         'error',
         {
           patterns: [...onlyNavigation, ...notTheSwitchboard],
+        },
+      ],
+    },
+  },
+  {
+    // The bottom layer (wire-level policy, build modes) imports nothing of ours, so no cycle can run through it.
+    files: ['lib/contract/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(@/|\\.\\./|~/)',
+              message:
+                'lib/contract is the bottom layer: it imports nothing of ours (only libraries and its own files).',
+            },
+          ],
         },
       ],
     },

@@ -4,8 +4,8 @@ import { noCodeGeneration } from './build/noCodeGeneration';
 import { slimMcpSdk } from './build/mcpSdk';
 import { zodWithoutJsonSchema } from './build/zodWithoutJsonSchema';
 import { moduleSizes } from './bench/moduleSizes';
-// `npm run zip` / `build:store`: no loopback host; lib/pages/offer/matches.ts drops the demo pages too.
-import { STORE_MODE } from './lib/pages/offer/storeMode';
+// `npm run zip` / `build:store`: no loopback host; lib/pages/offer/sitePatterns.ts drops the demo pages too.
+import { STORE_MODE } from './lib/contract/buildMode';
 
 /** A static page with one element and no script, opened like the popup: what "as fast as a blank page" means. */
 const BLANK_PAGE = 'blank.html';

@@ -79,9 +79,26 @@ export interface BrowserFigures {
  * attribute is set on the row as it is inserted, before any paint), and the layout shift so far.
  * A string, not a function: tsx would wrap inner functions in helpers the page lacks.
  */
-const INSTALL_MARKS = `(() => {
+export const INSTALL_MARKS = `(() => {
   const marks = { layoutShift: 0 };
   globalThis.__bench = marks;
+  // The page's first database open: when it was asked for and when it succeeded (or failed).
+  const open = indexedDB.open.bind(indexedDB);
+  indexedDB.open = (...args) => {
+    const request = open(...args);
+    if (marks.dbOpenAsked === undefined) {
+      marks.dbOpenAsked = performance.now();
+      const done = () => { if (marks.dbOpened === undefined) marks.dbOpened = performance.now(); };
+      request.addEventListener('success', done);
+      request.addEventListener('error', done);
+    }
+    return request;
+  };
+  // blank.html#database: the blank page opens the extension's database too (bench/popupWake.ts).
+  if (location.hash === '#database')
+    addEventListener('load', () => {
+      indexedDB.open('playbook-companion').onsuccess = (event) => event.target.result.close();
+    });
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       if (entry.name === 'first-contentful-paint') marks.firstPaint = entry.startTime;
@@ -102,12 +119,15 @@ const INSTALL_MARKS = `(() => {
   }).observe(document, { childList: true, subtree: true });
 })();`;
 
-type Marks = Partial<
-  Record<'firstRender' | 'firstPaint' | 'firstRow' | 'firstRowPaint' | 'layoutShift', number>
+export type Marks = Partial<
+  Record<
+    'firstRender' | 'firstPaint' | 'firstRow' | 'firstRowPaint' | 'layoutShift' | 'dbOpenAsked' | 'dbOpened',
+    number
+  >
 >;
 
 /** Opens `url` in a new tab (added to `opened`, for the caller to close) and returns its marks once `ready` names are all set. */
-async function marks(
+export async function marks(
   context: BrowserContext,
   url: string,
   ready: (keyof Marks)[],
@@ -137,9 +157,13 @@ async function marks(
   return await page.evaluate(() => ({ ...(globalThis as { __bench?: Marks }).__bench }));
 }
 
-async function stopWorker(context: BrowserContext, url: (page: string) => string): Promise<void> {
+export async function stopWorker(
+  context: BrowserContext,
+  url: (page: string) => string,
+  from: 'confirm.html' | 'blank.html' = 'confirm.html',
+): Promise<void> {
   const page = await context.newPage();
-  await page.goto(url('confirm.html'));
+  await page.goto(url(from));
   const cdp = await context.newCDPSession(page);
   const stopped = new Promise<void>((resolve) => {
     cdp.on('ServiceWorker.workerVersionUpdated', (event) => {
@@ -186,13 +210,8 @@ async function workerCdp(page: Page) {
   };
 }
 
-export async function benchBrowser(
-  extensionDir: string,
-  sandbox: Sandbox,
-  options: { runs?: number; memoryPasses?: number } = {},
-): Promise<BrowserFigures> {
-  // 30 pairs per condition: the median ratio's 95 % interval is then about ±0.1 on this machine.
-  const runs = options.runs ?? 30;
+/** Chromium with the built extension loaded, its service and key saved, and its list read once. */
+export async function launchExtension(extensionDir: string, sandbox: Sandbox) {
   const context = await chromium.launchPersistentContext('', {
     executablePath: findChromium(),
     headless: true,
@@ -202,35 +221,45 @@ export async function benchBrowser(
       `--load-extension=${extensionDir}`,
     ],
   });
-  try {
-    await context.addInitScript({ content: INSTALL_MARKS });
-    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-    const id = new URL(worker.url()).host;
-    const url = (page: string) => `chrome-extension://${id}/${page}`;
-    const controller = await context.newPage();
-    await controller.goto(url('options.html'));
-    const send = (type: string, payload: unknown = {}) =>
-      controller.evaluate(
-        async ({ type, payload }) => {
-          const answer = await chrome.runtime.sendMessage({ type, payload });
-          if (!answer.ok) throw new Error(`${type}: ${answer.error.message}`);
-          return answer.value;
-        },
-        { type, payload },
-      );
-    // Another service URL first, so Save is a real change: caches, snapshot and discovery report go.
-    const saveAsNew = async () => {
-      const other = sandbox.baseUrl.replace('127.0.0.1', 'localhost');
-      await send('saveSettings', {
-        serviceUrl: other,
-        apiUrl: sandbox.apiUrl.replace('127.0.0.1', 'localhost'),
-      });
-      await send('saveSettings', { serviceUrl: sandbox.baseUrl, apiUrl: sandbox.apiUrl });
-      await send('saveApiKey', { key: sandbox.demoKey });
-    };
-    await saveAsNew();
-    await send('listPlaybooks', {});
+  await context.addInitScript({ content: INSTALL_MARKS });
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  const id = new URL(worker.url()).host;
+  const url = (page: string) => `chrome-extension://${id}/${page}`;
+  const controller = await context.newPage();
+  await controller.goto(url('options.html'));
+  const send = (type: string, payload: unknown = {}) =>
+    controller.evaluate(
+      async ({ type, payload }) => {
+        const answer = await chrome.runtime.sendMessage({ type, payload });
+        if (!answer.ok) throw new Error(`${type}: ${answer.error.message}`);
+        return answer.value;
+      },
+      { type, payload },
+    );
+  // Another service URL first, so Save is a real change: caches, snapshot and discovery report go.
+  const saveAsNew = async () => {
+    const other = sandbox.baseUrl.replace('127.0.0.1', 'localhost');
+    await send('saveSettings', {
+      serviceUrl: other,
+      apiUrl: sandbox.apiUrl.replace('127.0.0.1', 'localhost'),
+    });
+    await send('saveSettings', { serviceUrl: sandbox.baseUrl, apiUrl: sandbox.apiUrl });
+    await send('saveApiKey', { key: sandbox.demoKey });
+  };
+  await saveAsNew();
+  await send('listPlaybooks', {});
+  return { context, url, controller, send, saveAsNew };
+}
 
+export async function benchBrowser(
+  extensionDir: string,
+  sandbox: Sandbox,
+  options: { runs?: number; memoryPasses?: number } = {},
+): Promise<BrowserFigures> {
+  // 30 pairs per condition: the median ratio's 95 % interval is then about ±0.1 on this machine.
+  const runs = options.runs ?? 30;
+  const { context, url, controller, send, saveAsNew } = await launchExtension(extensionDir, sandbox);
+  try {
     const popupRequests: { url: string; type: string }[] = [];
     {
       const page = await context.newPage();

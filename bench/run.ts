@@ -7,7 +7,8 @@
  * BENCH_ONLY_PARSERS=1 prints the parser figures alone (no build, no sandbox). BENCH_ONLY=paging
  * prints the paging figures alone (no build, no browser; BENCH_PAGING_RUNS pairs, default 31);
  * BENCH_ONLY=browser the browser figures alone; BENCH_ONLY=chart the equity chart's figures alone (no build,
- * no sandbox). With BENCH_ONLY, results.json is left as it was.
+ * no sandbox); BENCH_ONLY=popup what the popup waits on with the worker running, just stopped and stopped
+ * for a while (bench/popupWake.ts). With BENCH_ONLY, results.json is left as it was.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { startSandbox } from '../sandbox/server';
 import { benchArticle } from './article';
 import { benchBrowser, type BrowserFigures } from './browser';
 import { benchChart, type ChartFigures } from './chart';
+import { benchPopupWake, type WakeCondition } from './popupWake';
 import { measureBundles, type BundleFigure } from './bundles';
 import { composition, type ChunkModules, type CompositionRow } from './moduleSizes';
 import { benchDiscovery, benchPaging, type DiscoveryFigures, type PagingFigures } from './client';
@@ -202,6 +204,34 @@ async function main(): Promise<void> {
     const sandbox = await benchSandbox();
     try {
       printPaging(await benchPaging(sandbox));
+    } finally {
+      await sandbox.close();
+    }
+    return;
+  }
+  if (process.env.BENCH_ONLY === 'popup') {
+    if (process.env.BENCH_REUSE_BUILD !== '1') execFileSync('npx', ['wxt', 'build'], { stdio: 'ignore' });
+    const sandbox = await benchSandbox();
+    try {
+      const runs = process.env.BENCH_RUNS ? Number(process.env.BENCH_RUNS) : 30;
+      const figures = await benchPopupWake(resolve(OUTPUT), sandbox, runs);
+      console.log("\nThe popup's first row against the blank page, pair by pair (goal: gap ≤ 17 ms)");
+      console.table(
+        Object.fromEntries(
+          Object.entries(figures.popup).map(([condition, figure]) => [
+            condition,
+            {
+              'gap (row − blank), median [min–max]': `${ms(figure.gap.median)} [${ms(figure.gap.min)}–${ms(figure.gap.max)}]`,
+              'row paint': ms(figure.rowPaint.median),
+              'blank paint': ms(figure.blankPaint.median),
+              'database open (asked → opened)': `${ms(figure.dbOpen.median)} (p95 ${ms(figure.dbOpen.p95)})`,
+              'opened → row in DOM': ms(figure.openToRow.median),
+              'blank page opening the database (same conditions)': `${ms(figures.blankDatabaseOpen[condition as WakeCondition].median)} (${figures.blankDatabaseOpen[condition as WakeCondition].runs} runs)`,
+            },
+          ]),
+        ),
+      );
+      console.log(`Extension origin's storage at the end: ${kb(figures.storageBytes)}`);
     } finally {
       await sandbox.close();
     }

@@ -1,7 +1,7 @@
 import { defineContentScript } from 'wxt/utils/define-content-script';
 // Inlined into the shadow root: no web-accessible CSS file, and sites registered at run time get it too.
 import offerCss from '@/lib/pages/offer/offer.css?inline';
-import { contentScriptMatches } from '@/lib/pages/offer/matches';
+import { contentScriptMatches } from '@/lib/pages/offer/sitePatterns';
 import { startOffer } from '@/lib/pages/offer/offer';
 
 export default defineContentScript({

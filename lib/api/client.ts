@@ -8,7 +8,7 @@
  */
 import type { z } from 'zod';
 import { log, registerSecret } from '@/lib/log';
-import { assertServiceUrlAllowed } from '@/lib/store/settings';
+import { assertServiceUrlAllowed } from '@/lib/contract/origins';
 import type { OutboxEntry, WriteDraft } from '@/lib/store/outbox';
 import { batchGet, type BatchGetItem } from './batch';
 import { DeprecationRecord, type DeprecationNotice } from './deprecations';

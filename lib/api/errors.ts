@@ -106,11 +106,6 @@ export function isApiError(value: unknown): value is ApiError {
   return value instanceof ApiError;
 }
 
-/** Rebuilds an ApiError from its message form (the receiving side of messaging). */
-export function apiErrorFromData(data: ApiErrorData): ApiError {
-  return new ApiError(data);
-}
-
 /** Turns any path the service or the validator gives (`title`, `#/source/url`, `tickers.0`) into a JSON Pointer. */
 export function toFieldPointer(path: string | undefined): string {
   if (path === undefined) return '/';

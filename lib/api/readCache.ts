@@ -3,7 +3,8 @@
  * the popup shows the last answer at once, marked stale when old, while a fresh one is fetched
  * (lib/background/reads.ts decides when to answer from it).
  */
-import { database } from '@/lib/store/db';
+import { clear, get, promisifyRequest } from 'idb-keyval';
+import { keyValueStore } from '@/lib/store/db';
 import type { ReadRecord } from '@/lib/store/schema';
 
 export interface CachedRead<T> {
@@ -28,6 +29,17 @@ export interface ReadCache {
 
 export const DEFAULT_FRESH_FOR_MS = 60_000;
 
+/** The one key of a cached first list page: the read model and "On this page" both read by it. */
+export function listCacheKey(
+  serviceUrl: string,
+  operationId: 'listPlaybooks' | 'listPublicPlaybooks',
+  visibility: string | undefined,
+): string {
+  return `${serviceUrl}|${operationId}|${visibility ?? 'all'}`;
+}
+
+const reads = keyValueStore('reads');
+
 export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
   const now = options.now ?? Date.now;
   const freshForMs = options.freshForMs ?? DEFAULT_FRESH_FOR_MS;
@@ -44,7 +56,7 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
   }
 
   async function getEntry<T>(key: string): Promise<CachedRead<T> | undefined> {
-    const stored = await (await database()).get('reads', key);
+    const stored = await get<ReadRecord>(key, reads);
     if (!stored || typeof stored.fetchedAt !== 'number') return undefined;
     return view<T>(stored);
   }
@@ -57,9 +69,10 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
       try {
         const value = await loader();
         const stored: ReadRecord = { value, fetchedAt: now() };
-        const db = await database();
-        // Checked with no await before the put: a clear() in between would otherwise be undone.
-        if (startedIn === generation) await db.put('reads', stored, key);
+        // Checked in the transaction's callback, with no await before the put: a clear() in between would otherwise be undone.
+        await reads('readwrite', (store) =>
+          startedIn === generation ? promisifyRequest(store.put(stored, key)) : undefined,
+        );
         return view<T>(stored);
       } finally {
         inFlight.delete(key);
@@ -75,7 +88,7 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
     async clear() {
       generation++;
       inFlight.clear();
-      await (await database()).clear('reads');
+      await clear(reads);
     },
   };
 }

@@ -39,18 +39,12 @@ export type Playbook = z.infer<typeof playbookSchema>;
 export function listPageSchema<T extends z.ZodType>(item: T) {
   return z.object({ data: z.array(item), has_more: z.boolean(), next_cursor: z.string().nullable() });
 }
-export interface ListPage<T> {
-  data: T[];
-  has_more: boolean;
-  next_cursor: string | null;
-}
 
 export const batchItemSchema = z.discriminatedUnion('status', [
   z.object({ id: z.string(), status: z.literal(200), playbook: playbookSchema }),
   z.object({ id: z.string(), status: z.union([z.literal(403), z.literal(404)]), error: problemSchema }),
 ]);
 export const batchResultSchema = z.object({ results: z.array(batchItemSchema) });
-export type BatchResult = z.infer<typeof batchResultSchema>;
 export type BatchItem = z.infer<typeof batchItemSchema>;
 
 export const accountSchema = z.object({

@@ -7,7 +7,7 @@
  */
 import type { z } from 'zod';
 import { log } from '@/lib/log';
-import { INSECURE_SETTINGS_MESSAGE, serviceUrlProblem } from '@/lib/store/settings';
+import { INSECURE_SETTINGS_MESSAGE, serviceUrlProblem } from '@/lib/contract/origins';
 import { noticeFromHeaders, type DeprecationNotice } from './deprecations';
 import { ApiError, errorFromStatus, isApiError } from './errors';
 import type { ResolvedOperation } from './operations';

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { playbookDraftSchema } from '@/lib/finance/schema';
 import type { HttpMethod } from './operations';
 import { visibilitySchema } from './schemas';
-import { isLoopbackHost } from '@/lib/store/settings';
+import { isLoopbackHost } from '@/lib/contract/origins';
 
 export const WRITE_OPERATIONS = [
   'createPlaybook',

@@ -14,8 +14,6 @@ export const OPEN_SIDE_PANEL_ITEM = {
   contexts: ['all'],
 } as const;
 
-export type MenuItemId = (typeof MENU_ITEMS)[number]['id'];
-
 export async function installContextMenus(): Promise<void> {
   await browser.contextMenus.removeAll();
   for (const item of [...MENU_ITEMS, OPEN_SIDE_PANEL_ITEM]) {

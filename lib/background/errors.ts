@@ -3,7 +3,7 @@ import { McpEndpointError, McpToolRefusedError } from '@/lib/mcp/client';
 import { DiscoveryDocumentError } from '@/lib/discovery';
 import { maskSecretsDeep } from '@/lib/log';
 import type { WireError } from '@/lib/messaging';
-import { InsecureServiceUrlError } from '@/lib/store/settings';
+import { InsecureServiceUrlError } from '@/lib/contract/origins';
 
 /**
  * What a page may see of a failure: the API error's own safe form, with every fragment of the

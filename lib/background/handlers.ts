@@ -1,6 +1,11 @@
 import { log } from '@/lib/log';
-import type { HandlerRegistry } from '@/lib/messaging';
-import { HandledError } from '@/lib/messaging';
+import {
+  HandledError,
+  handlersOf,
+  registerTable,
+  type HandlerRegistry,
+  type Handlers,
+} from '@/lib/messaging';
 import { getOutboxEntry, removeFromOutbox } from '@/lib/store/outbox';
 import { removeApiKey, storeApiKey } from '@/lib/store/apiKey';
 import { saveSettings } from '@/lib/store/settings';
@@ -14,60 +19,88 @@ import { forgetService, readCache } from '@/lib/api/service';
 import { registerWriteHandlers } from './writes';
 import { readAppState } from './state';
 
-/** Every message the service worker answers, in one place. */
-export function registerHandlers(registry: HandlerRegistry): void {
-  registry.register('getState', () => readAppState());
+/**
+ * Every message the service worker answers, in one table typed over the message map: a message
+ * without a handler does not compile. The domains that register their own list the names here.
+ */
+export function handlerTable(): Handlers {
+  return {
+    getState: () => readAppState(),
 
-  registry.register('saveSettings', async (request) => {
-    const change = await saveSettings(request);
-    log.info('settings.saved', { serviceChanged: change.serviceChanged });
-    if (change.serviceChanged) {
-      await forgetService();
+    saveSettings: async (request) => {
+      const change = await saveSettings(request);
+      log.info('settings.saved', { serviceChanged: change.serviceChanged });
+      if (change.serviceChanged) {
+        await forgetService();
+        warmPopupSnapshot();
+      }
+      // The alarm keeps its old period until it is created again; this is a no-op when unchanged.
+      await schedulePolling(change.settings.pollMinutes);
+      return readAppState();
+    },
+
+    saveApiKey: async ({ key }) => {
+      const state = await storeApiKey(key);
+      // Reads cached under another key (or none) must not show for this one.
+      await Promise.all([readCache.clear(), clearPopupSnapshot()]);
+      log.info('key.saved', { last4: state.last4 });
       warmPopupSnapshot();
-    }
-    // The alarm keeps its old period until it is created again; this is a no-op when unchanged.
-    await schedulePolling(change.settings.pollMinutes);
-    return readAppState();
-  });
+      return state;
+    },
 
-  registry.register('saveApiKey', async ({ key }) => {
-    const state = await storeApiKey(key);
-    // Reads cached under another key (or none) must not show for this one.
-    await Promise.all([readCache.clear(), clearPopupSnapshot()]);
-    log.info('key.saved', { last4: state.last4 });
-    warmPopupSnapshot();
-    return state;
-  });
+    removeApiKey: async () => {
+      log.info('key.removed');
+      // Removed first: a read started before the clear is then dropped, never saved for the old key.
+      const removed = await removeApiKey();
+      await Promise.all([readCache.clear(), clearPopupSnapshot()]);
+      warmPopupSnapshot();
+      return removed;
+    },
 
-  registry.register('removeApiKey', async () => {
-    log.info('key.removed');
-    // Removed first: a read started before the clear is then dropped, never saved for the old key.
-    const removed = await removeApiKey();
-    await Promise.all([readCache.clear(), clearPopupSnapshot()]);
-    warmPopupSnapshot();
-    return removed;
-  });
+    getDraft: async ({ id }) => {
+      const entry = await getOutboxEntry(id);
+      if (!entry)
+        throw new HandledError({ code: 'draft-not-found', message: 'This draft no longer exists.' });
+      return entry;
+    },
 
-  registry.register('getDraft', async ({ id }) => {
-    const entry = await getOutboxEntry(id);
-    if (!entry) throw new HandledError({ code: 'draft-not-found', message: 'This draft no longer exists.' });
-    return entry;
-  });
+    discardDraft: async ({ id }) => {
+      await removeFromOutbox(id);
+      log.info('draft.discarded', { draftId: id });
+      return { discarded: true as const };
+    },
 
-  registry.register('discardDraft', async ({ id }) => {
-    await removeFromOutbox(id);
-    log.info('draft.discarded', { draftId: id });
-    return { discarded: true as const };
-  });
+    // The Events tab.
+    getEventFeed: () => eventFeed(),
+    clearEventBadge: () => clearUnread(),
+    pollEventsNow: () => pollEvents(),
 
-  registerReadHandlers(registry);
-  registerBacktestHandlers(registry);
-  registerWriteHandlers(registry);
-  registerSiteHandlers(registry);
+    ...handlersOf(
+      [
+        'listPlaybooks',
+        'listPublicPlaybooks',
+        'getPlaybook',
+        'refreshPlaybooks',
+        'openPopup',
+        'getOverview',
+        'testConnection',
+        'runDiscovery',
+        'getDiscoveryReport',
+        'mcpListTools',
+        'mcpCallTool',
+      ],
+      registerReadHandlers,
+    ),
+    ...handlersOf(
+      ['submitPageDraft', 'requestWrite', 'getPendingWrite', 'confirmWrite', 'listOutbox'],
+      registerWriteHandlers,
+    ),
+    ...handlersOf(['listBacktests', 'getBacktest', 'latestBacktests'], registerBacktestHandlers),
+    ...handlersOf(['listSites', 'addSite', 'removeSite'], registerSiteHandlers),
+    ...handlersOf(['countPageMatches', 'getPageMatches'], registerPageMatchHandlers),
+  };
+}
 
-  // The Events tab.
-  registry.register('getEventFeed', () => eventFeed());
-  registry.register('clearEventBadge', () => clearUnread());
-  registry.register('pollEventsNow', () => pollEvents());
-  registerPageMatchHandlers(registry);
+export function registerHandlers(registry: HandlerRegistry): void {
+  registerTable(registry, handlerTable());
 }

@@ -6,6 +6,7 @@ import { pageTickersAnswer, type HandlerRegistry, type PageMatch, type PageMatch
 import { PAGE_TICKERS_QUERY } from '@/lib/messaging/pageTickers';
 import { getSettings } from '@/lib/store/settings';
 import { readCache } from '@/lib/api/service';
+import { listCacheKey } from '@/lib/api/readCache';
 
 /**
  * "On this page": the tickers the tab's content script finds on its page when the popup or side
@@ -18,7 +19,7 @@ const MAX_MATCHES = 20;
 async function cachedPlaybooks(): Promise<Playbook[]> {
   const { serviceUrl } = await getSettings();
   if (!serviceUrl) return [];
-  const scopes = ['all', ...VISIBILITIES].map((scope) => `${serviceUrl}|listPlaybooks|${scope}`);
+  const scopes = ['all', ...VISIBILITIES].map((scope) => listCacheKey(serviceUrl, 'listPlaybooks', scope));
   const pages = await Promise.all(scopes.map((key) => readCache.get<{ items?: Playbook[] }>(key)));
   const byId = new Map<string, Playbook>();
   for (const page of pages) for (const playbook of page?.value.items ?? []) byId.set(playbook.id, playbook);

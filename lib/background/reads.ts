@@ -2,12 +2,13 @@ import { isApiError, type CachedRead, type Playbook } from '@/lib/api';
 import { isWriteOperation, writeSpec } from '@/lib/api/writeOperations';
 import { connectMcp } from '@/lib/mcp/client';
 import type { HandlerRegistry, PlaybookPage, ServiceOverview } from '@/lib/messaging';
-import type { AppState, PopupOpened } from '@/lib/messaging/protocol';
+import type { AppState, PopupOpened, Staleness } from '@/lib/messaging/protocol';
 import { listOutbox } from '@/lib/store/outbox';
 import { log } from '@/lib/log';
 import { keyFingerprint } from '@/lib/store/apiKey';
 import { getSettings } from '@/lib/store/settings';
 import { discover, lastDiscoveryReport, readCache, serviceClient } from '@/lib/api/service';
+import { listCacheKey } from '@/lib/api/readCache';
 import {
   dropPopupSnapshot,
   readPopupSnapshot,
@@ -47,8 +48,8 @@ function describeFailure(error: unknown): string {
   return isApiError(error) ? error.message : 'The service could not be reached.';
 }
 
-function fromCache(cached: CachedRead<PlaybookListing>, staleReason: string | undefined): PlaybookPage {
-  return { ...cached.value, source: 'cache', fetchedAt: cached.fetchedAt, staleReason };
+function fromCache(cached: CachedRead<PlaybookListing>, stale: Staleness | undefined): PlaybookPage {
+  return { ...cached.value, source: 'cache', fetchedAt: cached.fetchedAt, ...(stale ? { stale } : {}) };
 }
 
 /**
@@ -67,16 +68,17 @@ async function playbookPage(
     return { ...(await fetchPlaybookPage(operationId, query)), source: 'network', fetchedAt: Date.now() };
   }
   const settings = await getSettings();
-  const cacheKey = `${settings.serviceUrl}|${operationId}|${query.visibility ?? 'all'}`;
+  const cacheKey = listCacheKey(settings.serviceUrl, operationId, query.visibility);
   const cached = await readCache.get<PlaybookListing>(cacheKey);
-  if (preferCache && cached) return fromCache(cached, cached.stale ? 'Refreshing…' : undefined);
+  if (preferCache && cached) return fromCache(cached, cached.stale ? { kind: 'refreshing' } : undefined);
   try {
     const fresh = await readCache.revalidate(cacheKey, () => fetchPlaybookPage(operationId, query));
     return { ...fresh.value, source: 'network', fetchedAt: fresh.fetchedAt };
   } catch (error) {
     const kind = isApiError(error) ? error.kind : 'network';
     // Only a service that cannot be reached or answers garbage is papered over; 401/403 must reach the user.
-    if (cached && FALL_BACK_TO_CACHE.has(kind)) return fromCache(cached, describeFailure(error));
+    if (cached && FALL_BACK_TO_CACHE.has(kind))
+      return fromCache(cached, { kind: 'failed', reason: describeFailure(error) });
     throw error;
   }
 }
@@ -183,15 +185,34 @@ async function currentBinding(serviceUrl: string): Promise<string> {
   return snapshotBinding(serviceUrl, await keyFingerprint());
 }
 
-/** Fresh data from another handler goes into the snapshot too, if it was read for the same service and key. */
+/** The saved snapshot if it was read for `binding`; a record of another service or key is dropped. */
+async function snapshotFor(binding: string): Promise<PopupSnapshot | undefined> {
+  const saved = await readPopupSnapshot();
+  if (saved && saved.binding !== binding) await dropPopupSnapshot();
+  return saved?.binding === binding ? saved : undefined;
+}
+
+/**
+ * The one writer of the popup's snapshot: `next` gets the record saved for `binding` (none, or
+ * another binding's, counts as none) and returns what to save, or undefined to save nothing.
+ * Nothing is saved if the snapshot was cleared since `readAt` (lib/store/snapshot.ts).
+ */
+async function saveSnapshot(
+  binding: string,
+  readAt: number,
+  next: (saved: PopupSnapshot | undefined) => PopupSnapshot | undefined,
+): Promise<void> {
+  // Read before a clear (a Save, a new key): it neither saves nor drops what was saved since.
+  if (readAt !== snapshotGeneration()) return;
+  const snapshot = next(await snapshotFor(binding));
+  if (snapshot) await writePopupSnapshot(snapshot, readAt);
+}
+
+/** Fresh data from another handler goes into the snapshot too, if one was saved for the same service and key. */
 function updateSnapshot(change: Partial<Pick<PopupSnapshot, 'page' | 'overview'>>, readAt: number): void {
   (async () => {
-    const snapshot = await readPopupSnapshot();
-    if (!snapshot) return;
-    // Another binding's record goes; a revalidation under way for this one may still save.
-    if (snapshot.binding !== (await currentBinding((await getSettings()).serviceUrl)))
-      return dropPopupSnapshot();
-    await writePopupSnapshot({ ...snapshot, ...change, savedAt: Date.now() }, readAt);
+    const binding = await currentBinding((await getSettings()).serviceUrl);
+    await saveSnapshot(binding, readAt, (saved) => saved && { ...saved, ...change, savedAt: Date.now() });
   })().catch((error: unknown) => log.warn('popup.snapshot-update-failed', { error }));
 }
 
@@ -248,8 +269,8 @@ export function warmPopupSnapshot(): void {
 }
 
 async function revalidate(state: AppState, binding: string, readAt: number): Promise<PopupOpened> {
-  const previous = await readPopupSnapshot();
-  if (previous && previous.binding !== binding) await dropPopupSnapshot();
+  // Another service's or key's record goes before anything is read, not when this read lands.
+  await snapshotFor(binding);
   const [page, summary, outbox] = await Promise.all([
     state.key.set
       ? playbookPage('listPlaybooks', {}, false).then(
@@ -269,7 +290,7 @@ async function revalidate(state: AppState, binding: string, readAt: number): Pro
     outbox,
     savedAt: Date.now(),
   };
-  await writePopupSnapshot(snapshot, readAt);
+  await saveSnapshot(binding, readAt, () => snapshot);
   if (page && 'error' in page) {
     const pageError = wireErrorOf(page.error) ?? {
       code: 'internal',

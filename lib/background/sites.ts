@@ -3,7 +3,8 @@ import { MatchPattern } from 'wxt/utils/match-patterns';
 import { parseSitePattern } from '@/lib/finance/sites';
 import { log } from '@/lib/log';
 import { HandledError, type HandlerRegistry } from '@/lib/messaging';
-import { getSettings, serviceOrigins } from '@/lib/store/settings';
+import { getSettings } from '@/lib/store/settings';
+import { serviceOrigins } from '@/lib/contract/origins';
 import { defineAreaItem } from '@/lib/store/areaItem';
 import { STORAGE_ITEMS } from '@/lib/store/inventory';
 

@@ -1,14 +1,13 @@
 import { browser } from 'wxt/browser';
 import type { AppState } from '@/lib/messaging/protocol';
 import { apiKeyState } from '@/lib/store/apiKey';
+import { getSettings, type Settings } from '@/lib/store/settings';
 import {
-  getSettings,
   hostAccessPattern,
   INSECURE_SETTINGS_MESSAGE,
   insecureSettingsUrls,
   serviceOrigins,
-  type Settings,
-} from '@/lib/store/settings';
+} from '@/lib/contract/origins';
 
 /** Origins of the configured service the browser does not yet let the extension reach. */
 export async function missingHostAccess(settings: Settings): Promise<string[]> {

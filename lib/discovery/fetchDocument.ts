@@ -5,7 +5,7 @@
  * re-encodes to exactly the bytes the server sent, which skill digests depend on).
  */
 import { BodyTooLargeError, readBoundedBytes } from '@/lib/http/boundedBody';
-import { INSECURE_SETTINGS_MESSAGE, serviceUrlProblem } from '@/lib/store/settings';
+import { INSECURE_SETTINGS_MESSAGE, serviceUrlProblem } from '@/lib/contract/origins';
 import { log } from '@/lib/log';
 import type { CachedDocument, DocumentCache } from './cache';
 

@@ -27,7 +27,6 @@ export const LlmsTxtSchema = z.object({
   details: z.string().max(MAX_TEXT),
   sections: z.array(LlmsSectionSchema).max(MAX_SECTIONS),
 });
-export type LlmsLink = z.infer<typeof LlmsLinkSchema>;
 export type LlmsSection = z.infer<typeof LlmsSectionSchema>;
 export type LlmsTxt = z.infer<typeof LlmsTxtSchema>;
 

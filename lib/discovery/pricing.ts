@@ -3,7 +3,7 @@
  * (case-insensitive, extra columns ignored) so a reworded or widened table still reads.
  */
 import { z } from 'zod';
-import { inlineText, markdownToSafeBlocks, type SafeBlock, type SafeInline } from './markdown';
+import { inlineText, type SafeBlock, type SafeInline } from './markdown';
 
 const MAX_ROWS = 100;
 const MAX_CELL = 500;
@@ -40,12 +40,7 @@ function priceAmount(price: string): number | null {
   return Number.isFinite(amount) ? amount : null;
 }
 
-/** Rows of the first table that has a plan-name and a price column. */
-export function parsePricingTable(markdown: string, documentUrl: string): PricingRow[] {
-  return pricingRows(markdownToSafeBlocks(markdown, documentUrl));
-}
-
-/** The same, from the document's blocks when they are lexed already (to show it). */
+/** Rows of the first table that has a plan-name and a price column, from the document's lexed blocks. */
 export function pricingRows(blocks: SafeBlock[]): PricingRow[] {
   const tables = blocks.filter(
     (block): block is Extract<SafeBlock, { type: 'table' }> => block.type === 'table',

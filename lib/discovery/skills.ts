@@ -6,8 +6,6 @@
 import { z } from 'zod';
 import { resolveWebUrl } from './urls';
 
-export const SKILLS_SCHEMA_PREFIX = 'https://schemas.agentskills.io/discovery/';
-
 const SkillEntrySchema = z.looseObject({
   name: z.string().min(1).max(128),
   type: z.string().max(64),

@@ -80,7 +80,7 @@ async function setBadge(unread: number): Promise<void> {
 async function playbookTitle(playbookId: string): Promise<string | undefined> {
   try {
     const client = await serviceClient();
-    return (await client.call('getPlaybook', { path: { id: playbookId } })).data.title;
+    return (await client.call('getPlaybook', { playbookId })).data.title;
   } catch {
     return undefined;
   }

@@ -12,7 +12,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/client';
 import { log } from '@/lib/log';
-import { serviceUrlProblem } from '@/lib/store/settings';
+import { serviceUrlProblem } from '@/lib/contract/origins';
 import { BoundedJsonSchemaValidator } from './boundedValidator';
 
 export type McpFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;

@@ -29,6 +29,40 @@ export interface HandlerRegistry {
   dispatch(raw: unknown, sender: unknown): Promise<Envelope<unknown>>;
 }
 
+/** One handler for every message of the map: a message without one is a type error. */
+export type Handlers = { [N in MessageName]: Handler<N> };
+
+/** The handlers of some messages: what one domain answers. */
+export type HandlerGroup<K extends MessageName> = { [N in K]: Handler<N> };
+
+/**
+ * The group a domain's `register…Handlers(registry)` adds, with the names it answers declared for
+ * the compiler. When called it checks the declaration against what the function registers, so a
+ * declared name without a handler (or a handler not declared) fails at the worker's start.
+ */
+export function handlersOf<const K extends MessageName>(
+  names: readonly K[],
+  registerGroup: (registry: HandlerRegistry) => void,
+): HandlerGroup<K> {
+  const group = new Map<string, unknown>();
+  registerGroup({
+    register(name, handler) {
+      if (group.has(name)) throw new Error(`A handler for ${name} is already registered`);
+      group.set(name, handler);
+    },
+    dispatch: () => Promise.reject(new Error('A handler group does not dispatch')),
+  });
+  const declared = [...names].sort().join(', ');
+  const registered = [...group.keys()].sort().join(', ');
+  if (declared !== registered) throw new Error(`Declared handlers [${declared}], registered [${registered}]`);
+  return Object.fromEntries(group) as HandlerGroup<K>;
+}
+
+/** Registers the whole table: the type makes it complete, `register` refuses a name twice. */
+export function registerTable(registry: HandlerRegistry, table: Handlers): void {
+  for (const name of Object.keys(table) as MessageName[]) registry.register(name, table[name]);
+}
+
 function fail(code: WireError['code'], message: string, extra: Partial<WireError> = {}): Envelope<never> {
   return { ok: false, error: { code, message, ...extra } };
 }

@@ -11,8 +11,12 @@ export {
   createHandlerRegistry,
   fieldErrors,
   HandledError,
+  handlersOf,
+  registerTable,
   type Handler,
+  type HandlerGroup,
   type HandlerRegistry,
+  type Handlers,
   type RegistryOptions,
 } from './dispatch';
 export { sendMessage, MessageError } from './client';

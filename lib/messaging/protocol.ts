@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { KeyState } from '@/lib/store/apiKey';
-import { serviceUrlProblem } from '@/lib/store/settings';
+import { serviceUrlProblem } from '@/lib/contract/origins';
 import type { ApiErrorData } from '@/lib/api/errors';
 import type { Account, Playbook, ServiceStatus } from '@/lib/api/schemas';
 import type { DeprecationNotice } from '@/lib/api/deprecations';
@@ -18,7 +18,6 @@ import { DRAFT_LIMITS } from '@/lib/finance/text';
 
 export type OutboxEntryView = OutboxEntry;
 import type { SenderKind } from './sender';
-import type { PopupSnapshot } from '@/lib/store/snapshot';
 
 /**
  * The one message contract between the extension's pages, its content script and the service
@@ -88,9 +87,16 @@ const playbookId = z.string().min(1).max(200);
 export interface Freshness {
   source: 'network' | 'cache';
   fetchedAt: number;
-  /** Set when the cache is shown because the network answer failed or is still coming. */
-  staleReason?: string;
+  /** Set when the cache is shown because the network answer is still coming or failed. */
+  stale?: Staleness;
 }
+
+/** Why a cached copy is shown: a typed field, so no surface compares display text. */
+export type Staleness =
+  /** A fresh read is under way; not a failure. */
+  | { kind: 'refreshing' }
+  /** The fresh read failed; `reason` is the user-facing message of why. */
+  | { kind: 'failed'; reason: string };
 
 /** A playbook that tracks a ticker of the page in a tab, from the worker's cache of list pages. */
 export interface PageMatch {
@@ -125,6 +131,21 @@ export interface LatestBacktest {
   backtest?: Backtest;
   /** Set when it could not be read (the message the page shows). */
   error?: string;
+}
+
+/** A draft as the popup lists it: the worker names the operation, so the popup needs no table of writes. */
+export type PopupDraft = OutboxEntryView & { label: string };
+
+/** What the popup shows at once: the first page of the user's playbooks, the status and the account. */
+export interface PopupSnapshot {
+  /** Service URL and key fingerprint it was read for; another binding is never shown. */
+  binding: string;
+  state: AppState;
+  /** The first page of "mine, all visibilities"; absent without a key. */
+  page?: PlaybookPage;
+  overview?: ServiceOverview;
+  outbox: PopupDraft[];
+  savedAt: number;
 }
 
 /** The answer to `openPopup`: the snapshot it saved, and why the first page is missing when it is. */

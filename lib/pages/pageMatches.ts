@@ -1,7 +1,7 @@
 import { browser } from 'wxt/browser';
 import { sendMessage } from '@/lib/messaging/client';
 import type { PageMatches } from '@/lib/messaging/protocol';
-import { afterFirstPaint } from './useAsync';
+import { afterFirstPaint } from './firstPaint';
 
 /**
  * "On this page" for the popup and the side panel: the active tab of their window, asked of the

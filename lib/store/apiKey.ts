@@ -1,6 +1,7 @@
 import { sha256Hex } from '@/lib/digest';
 import { registerSecret } from '@/lib/log';
-import { database } from './db';
+import { del, get, set } from 'idb-keyval';
+import { keyValueStore } from './db';
 import type { ApiKeyRecord } from './schema';
 import { getSettings } from './settings';
 
@@ -19,6 +20,7 @@ export interface KeyState {
  * it there; the user enters a key for the new service.
  */
 const API_KEY = 'api-key';
+const secrets = keyValueStore('secrets');
 
 async function currentApiOrigin(): Promise<string> {
   return new URL((await getSettings()).apiUrl).origin;
@@ -32,7 +34,7 @@ function isStoredKey(value: unknown): value is ApiKeyRecord {
 
 /** The key for the configured API origin, or undefined when none was saved for it. */
 export async function loadApiKey(): Promise<string | undefined> {
-  const stored: unknown = await (await database()).get('secrets', API_KEY);
+  const stored: unknown = await get(API_KEY, secrets);
   if (!isStoredKey(stored) || stored.apiOrigin !== (await currentApiOrigin())) return undefined;
   registerSecret(stored.key);
   return stored.key;
@@ -42,12 +44,12 @@ export async function loadApiKey(): Promise<string | undefined> {
 export async function storeApiKey(key: string): Promise<KeyState> {
   registerSecret(key);
   const record: ApiKeyRecord = { key, apiOrigin: await currentApiOrigin() };
-  await (await database()).put('secrets', record, API_KEY);
+  await set(API_KEY, record, secrets);
   return describeKey(key);
 }
 
 export async function removeApiKey(): Promise<KeyState> {
-  await (await database()).delete('secrets', API_KEY);
+  await del(API_KEY, secrets);
   return { set: false };
 }
 

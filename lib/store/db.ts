@@ -1,6 +1,7 @@
-import { openDB } from 'idb';
+import { openDB, unwrap, type IDBPDatabase } from 'idb';
+import type { UseStore } from 'idb-keyval';
 import { log } from '@/lib/log';
-import { DATABASE_NAME } from './inventory';
+import { DATABASE_NAME, type DatabaseStoreName } from './inventory';
 import { copyLegacyDatabases, deleteLegacyDatabases } from './legacy';
 import { DATABASE_VERSION, upgrade, type CompanionDatabase, type CompanionSchema } from './schema';
 
@@ -34,4 +35,21 @@ export function database(): Promise<CompanionDatabase> {
     throw error;
   });
   return opening;
+}
+
+/**
+ * A store of the one database as idb-keyval's `UseStore`: idb-keyval does the key-value work
+ * (get, set, del, update, entries) on it, and idb keeps the schema and its versioned upgrades
+ * (schema.ts). `connection` is the worker's long-lived one unless given (the popup's one-shot read).
+ */
+export function keyValueStore(
+  name: DatabaseStoreName,
+  connection: () => Promise<IDBPDatabase<CompanionSchema> | IDBPDatabase> = database,
+): UseStore {
+  return async (mode, callback) =>
+    callback(
+      unwrap(await connection())
+        .transaction(name, mode)
+        .objectStore(name),
+    );
 }

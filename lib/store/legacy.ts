@@ -90,8 +90,3 @@ export async function deleteLegacyDatabases(db: CompanionDatabase): Promise<void
   for (const { database } of LEGACY_DATABASES) if (present.has(database)) await deleteDB(database);
   await db.put('meta', 'deleted' satisfies LegacyMigration, LEGACY_MIGRATION_KEY);
 }
-
-/** The whole migration, awaited to the end (the worker's open does not wait for the deletes). */
-export async function migrateLegacyDatabases(db: CompanionDatabase): Promise<void> {
-  if (await copyLegacyDatabases(db)) await deleteLegacyDatabases(db);
-}

@@ -1,25 +1,14 @@
-import type { AppState, OutboxEntryView, PlaybookPage, ServiceOverview } from '@/lib/messaging/protocol';
+import type { PopupSnapshot } from '@/lib/messaging/protocol';
 import { openDB } from 'idb';
-import { database } from './db';
+import { clear, get, promisifyRequest } from 'idb-keyval';
+import { keyValueStore } from './db';
 import { DATABASE_NAME } from './inventory';
 
 /** The one record of the `snapshot` store: the popup paints from it before the worker answers. */
 const POPUP_SNAPSHOT = 'popup';
+const snapshotStore = keyValueStore('snapshot');
 
-/** A draft as the popup lists it: the worker names the operation, so the popup needs no table of writes. */
-export type PopupDraft = OutboxEntryView & { label: string };
-
-/** What the popup shows at once: the first page of the user's playbooks, the status and the account. */
-export interface PopupSnapshot {
-  /** Service URL and key fingerprint it was read for; another binding is never shown. */
-  binding: string;
-  state: AppState;
-  /** The first page of "mine, all visibilities"; absent without a key. */
-  page?: PlaybookPage;
-  overview?: ServiceOverview;
-  outbox: PopupDraft[];
-  savedAt: number;
-}
+export type { PopupDraft, PopupSnapshot } from '@/lib/messaging/protocol';
 
 export function snapshotBinding(serviceUrl: string, keyFingerprint: string | undefined): string {
   return `${serviceUrl}|${keyFingerprint ?? 'no-key'}`;
@@ -58,7 +47,7 @@ function isPopupSnapshot(value: unknown): value is PopupSnapshot {
 
 /** The worker's read, on its long-lived connection. */
 export async function readPopupSnapshot(): Promise<PopupSnapshot | undefined> {
-  const value: unknown = await (await database()).get('snapshot', POPUP_SNAPSHOT);
+  const value: unknown = await get(POPUP_SNAPSHOT, snapshotStore);
   return isPopupSnapshot(value) ? value : undefined;
 }
 
@@ -78,7 +67,10 @@ export async function readPopupSnapshotOnce(): Promise<PopupSnapshot | undefined
   if (!db) return undefined;
   try {
     if (!db.objectStoreNames.contains('snapshot')) return undefined;
-    const value: unknown = await db.get('snapshot', POPUP_SNAPSHOT);
+    const value: unknown = await get(
+      POPUP_SNAPSHOT,
+      keyValueStore('snapshot', () => Promise.resolve(db)),
+    );
     return isPopupSnapshot(value) ? value : undefined;
   } finally {
     db.close();
@@ -99,10 +91,12 @@ export function snapshotGeneration(): number {
  * a generation taken at write time would let any stale read through.
  */
 export async function writePopupSnapshot(snapshot: PopupSnapshot, readAt: number): Promise<boolean> {
-  const db = await database();
-  if (readAt !== clears) return false;
-  await db.put('snapshot', snapshot, POPUP_SNAPSHOT);
-  return true;
+  // Checked inside the transaction's callback, after the connection is awaited: a clear in between is seen.
+  return snapshotStore('readwrite', async (store) => {
+    if (readAt !== clears) return false;
+    await promisifyRequest(store.put(snapshot, POPUP_SNAPSHOT));
+    return true;
+  });
 }
 
 /** With the key or the service gone, nothing read for them may show, nor be written later. */
@@ -113,5 +107,5 @@ export async function clearPopupSnapshot(): Promise<void> {
 
 /** A record found bound to another service or key goes; reads under way for the current one still land. */
 export async function dropPopupSnapshot(): Promise<void> {
-  await (await database()).clear('snapshot');
+  await clear(snapshotStore);
 }

@@ -1,17 +1,20 @@
-import { database } from './db';
+import { clear, get, set } from 'idb-keyval';
+import { keyValueStore } from './db';
+
+const store = keyValueStore('state');
 
 /**
  * Service data the worker keeps across restarts (the last discovery report, recent events), in
  * the extension's own database (lib/store/inventory.ts), where content scripts cannot read it.
  */
-export async function readState<T>(key: string): Promise<T | undefined> {
-  return (await (await database()).get('state', key)) as T | undefined;
+export function readState<T>(key: string): Promise<T | undefined> {
+  return get<T>(key, store);
 }
 
-export async function writeState<T>(key: string, value: T): Promise<void> {
-  await (await database()).put('state', value, key);
+export function writeState<T>(key: string, value: T): Promise<void> {
+  return set(key, value, store);
 }
 
-export async function clearState(): Promise<void> {
-  await (await database()).clear('state');
+export function clearState(): Promise<void> {
+  return clear(store);
 }

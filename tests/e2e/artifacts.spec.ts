@@ -112,11 +112,20 @@ const STORE_BUILDS = [
   { target: 'firefox-mv2-store', args: ['wxt', 'build', '-b', 'firefox', '--mode', 'store'] },
 ];
 
+/** When a build's manifest was written, or undefined when there is none. */
+function builtAt(target: string): number | undefined {
+  const manifest = join(OUTPUT_DIR, target, 'manifest.json');
+  return existsSync(manifest) ? statSync(manifest).mtimeMs : undefined;
+}
+
 test.beforeAll(() => {
   test.setTimeout(240_000);
+  // E2E_REUSE_BUILD=1 reuses a store build only if it is no older than the development build the
+  // run uses (`npm test` builds that one first): an older store build is of older source.
+  const development = builtAt('chrome-mv3') ?? Infinity;
   for (const { target, args } of STORE_BUILDS) {
-    const built = existsSync(join(OUTPUT_DIR, target, 'manifest.json'));
-    if (built && process.env.E2E_REUSE_BUILD === '1') continue;
+    const built = builtAt(target);
+    if (process.env.E2E_REUSE_BUILD === '1' && built !== undefined && built >= development) continue;
     execFileSync('npx', args, { cwd: ROOT, stdio: 'ignore' });
   }
 });

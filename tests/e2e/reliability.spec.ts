@@ -27,7 +27,7 @@ interface PageOf {
   nextCursor: string | null;
   hasMore: boolean;
   source: 'network' | 'cache';
-  staleReason?: string;
+  stale?: { kind: 'refreshing' } | { kind: 'failed'; reason: string };
 }
 
 function valueOf<T>(answer: Answer): T {
@@ -181,7 +181,7 @@ test('malformed JSON, a wrong content type and an oversized answer are reported,
       // A good list is cached by now: it is shown, marked stale, with the reason; the garbage is not.
       const page = valueOf<PageOf>(answer);
       expect(page.source).toBe('cache');
-      expect(page.staleReason).toMatch(message);
+      expect(page.stale).toEqual({ kind: 'failed', reason: expect.stringMatching(message) as unknown });
     }
     // The next answer is good again and is shown.
     expect((await probe.value<PageOf>('listPlaybooks', { visibility: 'public' })).source).toBe('network');
@@ -267,7 +267,7 @@ test('the service goes offline and comes back: the cached list shows, the write 
 
     const offline = await probe.value<PageOf>('listPlaybooks', {});
     expect(offline.source).toBe('cache');
-    expect(offline.staleReason).toBeTruthy();
+    expect(offline.stale?.kind).toBe('failed');
     expect(offline.items.map((i) => i.id)).toEqual(online.items.map((i) => i.id));
     // What the user sees in the popup: the saved rows, marked as cached.
     const popup = new PopupPage(await extension.open('popup.html'));

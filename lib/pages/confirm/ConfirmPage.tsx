@@ -7,7 +7,8 @@ import { writeSpec } from '@/lib/api/writeOperations';
 import { isVisibility } from '@/lib/api/visibility';
 import type { OutboxEntryView, PendingWrite, WriteDraft } from '@/lib/messaging/protocol';
 import { playbookPageUrl } from '@/lib/pages/navigation';
-import { errorText, useAsync } from '@/lib/pages/useAsync';
+import { useAsync } from '@/lib/pages/useAsync';
+import { errorText } from '@/lib/pages/errorText';
 import { ErrorMessage } from '@/components/ErrorMessage';
 
 interface Loaded {

@@ -1,7 +1,8 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
-import { isServiceConfigured, serviceUrlProblem } from '@/lib/store/settings';
+import { isServiceConfigured } from '@/lib/store/settings';
+import { serviceUrlProblem } from '@/lib/contract/origins';
 import { Disclaimer } from '@/components/Disclaimer';
 import { ConnectionResult } from './ConnectionResult';
 import { SitesSection, type SitesSectionProps } from './SitesSection';

@@ -1,13 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { OptionsForm, type Notice, type OptionsSubmit } from './OptionsForm';
-import { customOrigins } from './validate';
+import { originsNeedingAccess } from './accessOrigins';
 import { FINANCE_SITES, parseSitePattern } from '@/lib/finance/sites';
 import { log } from '@/lib/log';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
 import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
-import { errorText, useAsync } from '@/lib/pages/useAsync';
-import { hostAccessPattern } from '@/lib/store/settings';
+import { useAsync } from '@/lib/pages/useAsync';
+import { errorText } from '@/lib/pages/errorText';
+import { hostAccessPattern } from '@/lib/contract/origins';
 
 const BUILT_IN_SITES = FINANCE_SITES.map((site) => site.name);
 
@@ -67,7 +68,7 @@ export function OptionsPage() {
   };
 
   const save = ({ serviceUrl, apiUrl, apiKey, pollMinutes }: OptionsSubmit) => {
-    const access = requestAccess(customOrigins([serviceUrl, apiUrl]));
+    const access = requestAccess(originsNeedingAccess([serviceUrl, apiUrl]));
     const before = current.settings;
     void run(
       async () => {

@@ -1,4 +1,5 @@
 import type { Playbook } from '@/lib/api/schemas';
+import type { Staleness } from '@/lib/messaging/protocol';
 import { PlaybookRow } from './PlaybookRow';
 import { clockTime, relativeTime } from './format';
 import { ErrorMessage } from '@/components/ErrorMessage';
@@ -10,8 +11,8 @@ export interface PlaybookListProps {
   hasMore: boolean;
   source?: 'network' | 'cache';
   fetchedAt?: number;
-  /** Why a cached copy is shown (the network failed, or it is being refreshed). */
-  staleReason?: string;
+  /** Why a cached copy is shown (it is being refreshed, or the network failed). */
+  stale?: Staleness;
   loading: boolean;
   loadingMore: boolean;
   /** Set when the latest load-more failed; the list keeps what it has. */
@@ -25,14 +26,11 @@ export interface PlaybookListProps {
   onRetry?: () => void;
 }
 
-/** The background's word for "shown from cache while a refresh runs", not a failure. */
-const REFRESHING = 'Refreshing…';
-
 /** The list, its freshness line and "Load more"; never claims completeness while the service has more. */
 export function PlaybookList(props: PlaybookListProps) {
-  const { items, hasMore, source, fetchedAt, staleReason, loading, loadingMore, now } = props;
+  const { items, hasMore, source, fetchedAt, stale, loading, loadingMore, now } = props;
   const cached = source === 'cache';
-  const failed = cached && staleReason !== undefined && staleReason !== REFRESHING;
+  const failed = cached && stale?.kind === 'failed';
   return (
     <div class="pb-list stack-sm">
       {fetchedAt !== undefined ? (
@@ -43,7 +41,7 @@ export function PlaybookList(props: PlaybookListProps) {
             {cached
               ? `Saved ${relativeTime(fetchedAt, now)} (${clockTime(fetchedAt)})`
               : `Updated ${relativeTime(fetchedAt, now)}`}
-            {staleReason ? ` · ${staleReason}` : ''}
+            {stale ? ` · ${stale.kind === 'failed' ? stale.reason : 'Refreshing…'}` : ''}
           </p>
           {failed && props.onRetry ? (
             <button type="button" class="small" onClick={props.onRetry}>

@@ -6,7 +6,8 @@ import { log } from '@/lib/log';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
 import type { AppState, PlaybookPage, PopupOpened, ServiceOverview } from '@/lib/messaging/protocol';
 import { openConfirmWindow } from '@/lib/pages/navigation';
-import { afterFirstPaint, errorText } from '@/lib/pages/useAsync';
+import { errorText } from '@/lib/pages/errorText';
+import { afterFirstPaint } from '@/lib/pages/firstPaint';
 import { readPopupSnapshotOnce, type PopupDraft, type PopupSnapshot } from '@/lib/store/snapshot';
 import { mergeInPlace } from './listMerge';
 import { openPlaybookInSidePanel, openSidePanel, prepareSidePanel } from './openSidePanel';
@@ -30,7 +31,7 @@ const EMPTY_LIST: ListView = { items: [], hasMore: false, loading: true, loading
 
 /** A saved copy says so ("Cached … · Refreshing…") until the worker's answer replaces it. */
 function savedCopy(page: PlaybookPage): PlaybookPage {
-  return { ...page, source: 'cache', staleReason: 'Refreshing…' };
+  return { ...page, source: 'cache', stale: { kind: 'refreshing' } };
 }
 
 function listOf(page: PlaybookPage): ListView {
@@ -39,10 +40,29 @@ function listOf(page: PlaybookPage): ListView {
     hasMore: page.hasMore,
     source: page.source,
     fetchedAt: page.fetchedAt,
-    staleReason: page.staleReason,
+    stale: page.stale,
     loading: false,
     loadingMore: false,
   };
+}
+
+/**
+ * The revalidation of a popup painted from its snapshot: sent once that frame is on screen, or as
+ * the popup closes if it closes first (a frame never comes then), so a popup opened and closed
+ * at once still has the worker refresh the snapshot the next one paints from.
+ */
+function revalidateAfterPaint(): Promise<PopupOpened> {
+  return new Promise((resolve, reject) => {
+    let sent = false;
+    const send = () => {
+      if (sent) return;
+      sent = true;
+      removeEventListener('pagehide', send);
+      sendMessage('openPopup', {}).then(resolve, reject);
+    };
+    addEventListener('pagehide', send);
+    afterFirstPaint().then(send, send);
+  });
 }
 
 function wireOf(error: unknown): WireLike {
@@ -193,7 +213,7 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
             items: mergeInPlace(current.items, first.items),
             source: first.source,
             fetchedAt: first.fetchedAt,
-            staleReason: first.staleReason,
+            stale: first.stale,
           }));
         else apply(saved ? savedCopy(first) : first, false);
       };
@@ -208,9 +228,7 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
           (error: unknown) => log.warn('popup.snapshot-read-failed', { error }),
         );
       // Rows already on screen: the revalidation (which may wake the worker) waits for that frame.
-      const answer =
-        opening ??
-        (initialSnapshot ? afterFirstPaint() : Promise.resolve()).then(() => sendMessage('openPopup', {}));
+      const answer = opening ?? (initialSnapshot ? revalidateAfterPaint() : sendMessage('openPopup', {}));
       answer.then(
         (fresh) => {
           answered = true;
@@ -247,7 +265,7 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
         (error: unknown) => {
           if (!live()) return;
           const problem = problemOf(wireOf(error));
-          setList((current) => ({ ...current, problem, staleReason: problem.message }));
+          setList((current) => ({ ...current, problem, stale: { kind: 'failed', reason: problem.message } }));
         },
       );
     }, fail);

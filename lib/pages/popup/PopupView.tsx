@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import type { Playbook } from '@/lib/api/schemas';
 import type { Visibility } from '@/lib/api/visibility';
-import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
+import type { AppState, ServiceOverview, Staleness } from '@/lib/messaging/protocol';
 import type { PopupDraft } from '@/lib/store/snapshot';
 import { Disclaimer } from '@/components/Disclaimer';
 import { OutboxList } from './OutboxList';
@@ -18,7 +18,7 @@ export interface ListView {
   hasMore: boolean;
   source?: 'network' | 'cache';
   fetchedAt?: number;
-  staleReason?: string;
+  stale?: Staleness;
   loading: boolean;
   loadingMore: boolean;
   problem?: ProblemView;
@@ -161,7 +161,7 @@ export function PopupView(props: PopupViewProps) {
         hasMore={list.hasMore}
         source={list.source}
         fetchedAt={list.fetchedAt}
-        staleReason={list.staleReason}
+        stale={list.stale}
         loading={list.loading}
         loadingMore={list.loadingMore}
         moreError={list.moreError}

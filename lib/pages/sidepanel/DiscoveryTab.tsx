@@ -5,7 +5,7 @@ import type { DeprecationNotice } from '@/lib/api/deprecations';
 import type { DiscoveryReport } from '@/lib/discovery';
 import { sendMessage } from '@/lib/messaging/client';
 import type { ResponseOf } from '@/lib/messaging/protocol';
-import { errorText } from '@/lib/pages/useAsync';
+import { errorText } from '@/lib/pages/errorText';
 
 export interface DiscoveryTabProps {
   report?: DiscoveryReport | null;

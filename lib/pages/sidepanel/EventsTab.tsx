@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { EventList } from './EventList';
 import { sendMessage } from '@/lib/messaging/client';
-import { errorText } from '@/lib/pages/useAsync';
+import { errorText } from '@/lib/pages/errorText';
 import type { EventsState } from './eventsPort';
 
 export interface EventsTabProps {

@@ -6,7 +6,7 @@ import { writeSpec } from '@/lib/api/writeOperations';
 import type { RecentEvent } from '@/lib/events/feed';
 import { sendMessage } from '@/lib/messaging/client';
 import type { PlaybookPage } from '@/lib/messaging/protocol';
-import { errorText } from '@/lib/pages/useAsync';
+import { errorText } from '@/lib/pages/errorText';
 import { useWriteTracker } from './writeTracker';
 import { useBacktests } from './useBacktests';
 import { ComparisonView, type ComparedPlaybook } from './ComparisonView';
@@ -23,7 +23,8 @@ export interface PlaybooksTabProps {
 function freshnessText(page: PlaybookPage): string | undefined {
   if (page.source !== 'cache') return undefined;
   const minutes = Math.round((Date.now() - page.fetchedAt) / 60_000);
-  return `Cached, updated ${minutes} min ago${page.staleReason ? ` (${page.staleReason})` : ''}`;
+  const why = page.stale?.kind === 'failed' ? page.stale.reason : page.stale ? 'Refreshing…' : undefined;
+  return `Cached, updated ${minutes} min ago${why ? ` (${why})` : ''}`;
 }
 
 export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabProps) {

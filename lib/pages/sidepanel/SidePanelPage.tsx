@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { isCurrentDiscoveryReport, type DiscoveryReport } from '@/lib/discovery';
 import { sendMessage } from '@/lib/messaging/client';
 import { playbookFromUrl, sidePanelFocusItem, type SidePanelFocus } from '@/lib/pages/navigation';
-import { errorText } from '@/lib/pages/useAsync';
+import { errorText } from '@/lib/pages/errorText';
 import { shownPricing } from './discoveryDocuments';
 import { DiscoveryTab } from './DiscoveryTab';
 import { EventsTab } from './EventsTab';

@@ -4,7 +4,7 @@ import type { RecentEvent } from '@/lib/events/feed';
 import { EVENTS_PORT, type EventsPortMessage } from '@/lib/events/port';
 import { log } from '@/lib/log';
 import { sendMessage } from '@/lib/messaging/client';
-import { errorText } from '@/lib/pages/useAsync';
+import { errorText } from '@/lib/pages/errorText';
 
 const PING_MS = 20_000;
 const RECONNECT_MS = 2_000;

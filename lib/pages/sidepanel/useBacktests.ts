@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Backtest } from '@/lib/backtests/schema';
 import { sendMessage } from '@/lib/messaging/client';
-import { errorText } from '@/lib/pages/useAsync';
+import { errorText } from '@/lib/pages/errorText';
 
 export interface BacktestsState {
   items?: Backtest[];

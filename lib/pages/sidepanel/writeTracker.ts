@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ActionKind, ActionState } from './PlaybookDetail';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
-import { errorText } from '@/lib/pages/useAsync';
+import { errorText } from '@/lib/pages/errorText';
 
 const POLL_MS = 700;
 /** A confirm window left open longer than this is no longer followed (the outbox keeps the draft). */

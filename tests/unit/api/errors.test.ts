@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, apiErrorFromData, errorFromStatus, scrubSecret, toFieldPointer } from '@/lib/api';
+import { ApiError, errorFromStatus, scrubSecret, toFieldPointer } from '@/lib/api';
 import { SENTINEL_KEY, SITE_URL } from './support';
 
 describe('toFieldPointer', () => {
@@ -142,7 +142,7 @@ describe('ApiError messaging form', () => {
       attempts: 2,
       fieldErrors: { '/title': 'x' },
     });
-    const back = apiErrorFromData(data);
+    const back = new ApiError(data);
     expect(back).toBeInstanceOf(ApiError);
     expect(back.toJSON()).toEqual(data);
     expect(JSON.parse(JSON.stringify(error))).toEqual(data);

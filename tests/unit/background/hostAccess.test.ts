@@ -4,13 +4,13 @@ import { MatchPattern } from 'wxt/utils/match-patterns';
 import { DEFAULT_SETTINGS, saveSettings } from '@/lib/store/settings';
 
 // The unit build is Chrome's; these tests ask the question as the Firefox build asks it.
-vi.mock('@/lib/store/settings', async (importOriginal) => {
-  const real = await importOriginal<typeof import('@/lib/store/settings')>();
+vi.mock('@/lib/contract/origins', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@/lib/contract/origins')>();
   return { ...real, hostAccessPattern: (origin: string) => real.hostAccessPattern(origin, false) };
 });
 
 const { missingHostAccess } = await import('@/lib/background/state');
-const realPattern = (await vi.importActual<typeof import('@/lib/store/settings')>('@/lib/store/settings'))
+const realPattern = (await vi.importActual<typeof import('@/lib/contract/origins')>('@/lib/contract/origins'))
   .hostAccessPattern;
 
 /** Firefox 153 as measured: a port-bearing pattern is never contained; a port-less one matches by host. */

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { openSidePanelFor } from '@/lib/background/sidePanel';
+import { setLogSink, type LogRecord } from '@/lib/log';
 
 const api = fakeBrowser as unknown as Record<string, unknown>;
 
@@ -29,9 +30,19 @@ describe('openSidePanelFor', () => {
     expect(() => openSidePanelFor({ id: 3 })).not.toThrow();
   });
 
-  it('logs a refused open instead of leaving an unhandled rejection (vitest fails on those)', async () => {
-    api.sidebarAction = { open: vi.fn(() => Promise.reject(new Error('no user gesture'))) };
-    openSidePanelFor({ id: 3 });
-    await new Promise((resolve) => setTimeout(resolve, 0));
+  it.each([
+    ['sidebarAction', 'sidebar.open-failed'],
+    ['sidePanel', 'sidepanel.open-failed'],
+  ])('logs a refused open (%s) instead of leaving an unhandled rejection', async (name, event) => {
+    const records: LogRecord[] = [];
+    const restore = setLogSink((record) => records.push(record));
+    try {
+      api[name] = { open: vi.fn(() => Promise.reject(new Error('no user gesture'))) };
+      openSidePanelFor({ id: 3 });
+      await vi.waitFor(() => expect(records.map((record) => record.event)).toEqual([event]));
+      expect(records[0].level).toBe('warn');
+    } finally {
+      restore();
+    }
   });
 });

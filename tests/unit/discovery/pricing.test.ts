@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { parsePricingTable, PricingFormatError } from '@/lib/discovery/pricing';
+import { markdownToSafeBlocks } from '@/lib/discovery/markdown';
+import { pricingRows, PricingFormatError } from '@/lib/discovery/pricing';
+
+/** The side panel's path: the document lexed, then its plans read from the blocks. */
+const plansOf = (markdown: string, url: string) => pricingRows(markdownToSafeBlocks(markdown, url));
 
 const DOC = 'https://svc.example/pricing.md';
 
-describe('parsePricingTable', () => {
+describe('pricingRows', () => {
   it('reads rows by header name', () => {
-    const rows = parsePricingTable(
+    const rows = plansOf(
       '# Pricing\n\nIntro.\n\n| Plan | Monthly price | Limits |\n|---|---|---|\n| Free | $0 | 100 requests/day |\n| **Pro** | $29 / month | 10,000 requests/day |\n',
       DOC,
     );
@@ -47,12 +51,12 @@ describe('parsePricingTable', () => {
       { name: 'Pro', limits: 'y' },
     ],
   ])('tolerates %s', (_name, markdown, expected) => {
-    const rows = parsePricingTable(markdown, DOC);
+    const rows = plansOf(markdown, DOC);
     expect(rows[0]).toMatchObject(expected);
   });
 
   it('skips a table without the needed columns and reads the plans table after it', () => {
-    const rows = parsePricingTable(
+    const rows = plansOf(
       '| Feature | Notes |\n|-|-|\n| a | b |\n\n| Plan | Price |\n|-|-|\n| Pro | $5 |',
       DOC,
     );
@@ -65,14 +69,11 @@ describe('parsePricingTable', () => {
     ['table without a price column', '| Plan | Limits |\n|-|-|\n| Free | 1 |'],
     ['a table only in a code block', '```\n| Plan | Price |\n|-|-|\n| Pro | $5 |\n```'],
   ])('rejects %s', (_name, markdown) => {
-    expect(() => parsePricingTable(markdown, DOC)).toThrow(PricingFormatError);
+    expect(() => plansOf(markdown, DOC)).toThrow(PricingFormatError);
   });
 
   it('bounds the number of rows and the cell length', () => {
-    const rows = parsePricingTable(
-      `| Plan | Price |\n|-|-|\n${`| ${'p'.repeat(2_000)} | $1 |\n`.repeat(500)}`,
-      DOC,
-    );
+    const rows = plansOf(`| Plan | Price |\n|-|-|\n${`| ${'p'.repeat(2_000)} | $1 |\n`.repeat(500)}`, DOC);
     expect(rows).toHaveLength(100);
     expect(rows[0].name.length).toBeLessThanOrEqual(500);
   });

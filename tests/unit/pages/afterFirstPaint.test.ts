@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { afterFirstPaint } from '@/lib/pages/useAsync';
+import { afterFirstPaint } from '@/lib/pages/firstPaint';
 
 /**
  * A page's frames and its paint timing, driven by the test: `frame()` runs the animation-frame

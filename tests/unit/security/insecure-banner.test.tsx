@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OptionsForm } from '@/lib/pages/options/OptionsForm';
 import { PopupView } from '@/lib/pages/popup/PopupView';
 import type { AppState } from '@/lib/messaging/protocol';
-import { INSECURE_SETTINGS_MESSAGE } from '@/lib/store/settings';
+import { INSECURE_SETTINGS_MESSAGE } from '@/lib/contract/origins';
 
 afterEach(cleanup);
 

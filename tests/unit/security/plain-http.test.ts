@@ -4,13 +4,12 @@ import { readAppState } from '@/lib/background/state';
 import { wireErrorOf } from '@/lib/background/errors';
 import { fetchDiscoveryDocument } from '@/lib/discovery/fetchDocument';
 import { connectMcp } from '@/lib/mcp/client';
+import { DEFAULT_SETTINGS, saveSettings } from '@/lib/store/settings';
 import {
-  DEFAULT_SETTINGS,
   INSECURE_SETTINGS_MESSAGE,
   InsecureServiceUrlError,
-  saveSettings,
   serviceUrlProblem,
-} from '@/lib/store/settings';
+} from '@/lib/contract/origins';
 import { clientFor, json, rejection } from '../api/support';
 import { database } from '@/lib/store/db';
 

@@ -11,6 +11,7 @@ async function inStoreMode() {
   vi.resetModules();
   return {
     settings: await import('@/lib/store/settings'),
+    origins: await import('@/lib/contract/origins'),
     navigation: await import('@/lib/pages/navigation'),
     service: await import('@/lib/api/service'),
     events: await import('@/lib/events'),
@@ -33,11 +34,11 @@ afterEach(() => {
 
 describe('a fresh store install', () => {
   it('has no service, and says nothing is insecure about it', async () => {
-    const { settings } = await inStoreMode();
+    const { settings, origins } = await inStoreMode();
     const fresh = await settings.getSettings();
     expect(settings.isServiceConfigured(fresh)).toBe(false);
-    expect(settings.insecureSettingsUrls(fresh)).toEqual([]);
-    expect(settings.serviceOrigins(fresh)).toEqual([]);
+    expect(origins.insecureSettingsUrls(fresh)).toEqual([]);
+    expect(origins.serviceOrigins(fresh)).toEqual([]);
   });
 
   it('sends nothing until a service is saved: no API call, no event poll', async () => {

@@ -2,7 +2,7 @@ import { openDB } from 'idb';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { DATABASE_NAME, DATABASE_STORES } from '@/lib/store/inventory';
-import { copyLegacyDatabases, LEGACY_MIGRATION_KEY, migrateLegacyDatabases } from '@/lib/store/legacy';
+import { copyLegacyDatabases, deleteLegacyDatabases, LEGACY_MIGRATION_KEY } from '@/lib/store/legacy';
 import { DATABASE_VERSION, upgrade, type CompanionDatabase, type CompanionSchema } from '@/lib/store/schema';
 
 /**
@@ -145,8 +145,9 @@ describe('an update from the per-store databases', () => {
     await first.delete('outbox', FAILED.id);
 
     expect(await copyLegacyDatabases(first)).toBe(true);
-    await migrateLegacyDatabases(first);
-    await migrateLegacyDatabases(first);
+    await deleteLegacyDatabases(first);
+    expect(await copyLegacyDatabases(first)).toBe(false);
+    await deleteLegacyDatabases(first);
     first.close();
 
     const worker = await restartWorker();

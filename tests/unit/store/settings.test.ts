@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { serviceUrlProblem } from '@/lib/store/settings';
+import { serviceUrlProblem } from '@/lib/contract/origins';
 
 describe('serviceUrlProblem', () => {
   it.each([

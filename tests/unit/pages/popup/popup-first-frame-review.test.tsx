@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import 'fake-indexeddb/auto';
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
+import { render as renderInto } from 'preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Playbook } from '@/lib/api/schemas';
@@ -55,16 +56,24 @@ describe('popup first frame (review)', () => {
     await screen.findByRole('button', { name: 'Public one' });
   });
 
-  it('a saved record the current build cannot draw still lets the worker replace it', async () => {
-    // A record that passes the shape check but not the row (e.g. written by an older build).
-    const odd = { ...playbook('x', 'Odd'), tickers: undefined } as unknown as Playbook;
-    await writePopupSnapshot(opened(keyed, { page: page([odd]) }), snapshotGeneration());
-    const worker = serveMessages({ ...base, openPopup: () => opened(keyed, { page: page([]) }) });
+  it('falls back to the worker when a saved record passes the shape check but cannot be drawn', async () => {
+    // Rows that pass isPopupSnapshot, a state that does not (an older build's shape): the first
+    // render throws, and start.tsx must start again from the worker's answer.
+    const unusable = { ...opened(keyed, { page: page([playbook('s', 'Saved')]) }), state: {} };
+    await writePopupSnapshot(unusable as unknown as PopupOpened, snapshotGeneration());
+    const worker = serveMessages({
+      ...base,
+      openPopup: () => opened(keyed, { page: page([playbook('f', 'Fresh')]) }),
+    });
     const container = document.body.appendChild(document.createElement('div'));
-    await startPopup(container).catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    // Without this the popup stays blank on every open: nothing else rewrites the record.
-    expect(worker.received.map((message) => message.type)).toContain('openPopup');
+    container.id = 'fallback';
+    await startPopup(container);
+    // Without the fallback the popup stays blank on every open: nothing else rewrites the record.
+    await screen.findByRole('button', { name: 'Fresh' });
+    expect(worker.received.filter((message) => message.type === 'openPopup')).toHaveLength(1);
+    const drawn = document.getElementById('fallback')!;
+    renderInto(null, drawn);
+    drawn.remove();
   });
 
   it('a saved row it cannot draw, below the rows of the first frame: the record is not used, the answer shows', async () => {

@@ -83,6 +83,23 @@ describe('PopupPage', () => {
     expect(worker.received.map((message) => message.type)).toContain('openPopup');
   });
 
+  it('a popup closed before its first frame still asks the worker to refresh the snapshot', async () => {
+    // A closed popup never gets a frame: nothing after requestAnimationFrame runs.
+    const frame = vi.spyOn(globalThis, 'requestAnimationFrame').mockImplementation(() => 0);
+    onTestFinished(() => frame.mockRestore());
+    const worker = serveMessages({ ...base, openPopup: () => opened() });
+    const snapshot = { ...opened(), page: page([playbook('s', 'From snapshot')]) };
+    render(<PopupPage snapshotRead={Promise.resolve(snapshot)} initialSnapshot={snapshot} />);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(worker.received).toEqual([]);
+    dispatchEvent(new Event('pagehide'));
+    await vi.waitFor(() => expect(worker.received.map((message) => message.type)).toEqual(['openPopup']));
+    // Sent once: the frame that never came cannot send it again.
+    dispatchEvent(new Event('pagehide'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(worker.received).toHaveLength(1);
+  });
+
   it('paints from a snapshot read started before it rendered', async () => {
     serveMessages({ ...base, openPopup: () => new Promise<never>(() => undefined) });
     const snapshotRead = Promise.resolve({ ...opened(), page: page([playbook('e', 'Read early')]) });

@@ -168,7 +168,7 @@ describe('PopupView', () => {
         items: [playbook(1)],
         source: 'cache',
         fetchedAt: NOW - 3 * 60_000,
-        staleReason: 'The service could not be reached.',
+        stale: { kind: 'failed', reason: 'The service could not be reached.' },
       }),
     });
     expect(screen.getByText('Cached')).toBeTruthy();
@@ -183,7 +183,7 @@ describe('PopupView', () => {
         items: [playbook(1)],
         source: 'cache',
         fetchedAt: NOW - 60_000,
-        staleReason: 'Refreshing…',
+        stale: { kind: 'refreshing' },
       }),
     });
     expect(screen.getByText('Cached')).toBeTruthy();

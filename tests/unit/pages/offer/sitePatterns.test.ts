@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contentScriptMatches, SANDBOX_DEMO_MATCHES } from '@/lib/pages/offer/matches';
-import { STORE_MODE } from '@/lib/pages/offer/storeMode';
+import { contentScriptMatches, SANDBOX_DEMO_MATCHES } from '@/lib/pages/offer/sitePatterns';
+import { STORE_MODE } from '@/lib/contract/buildMode';
 import { DEFAULT_SITE_MATCHES } from '@/lib/finance/sites';
 
 describe('contentScriptMatches', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { customOrigins } from '@/lib/pages/options/validate';
+import { originsNeedingAccess } from '@/lib/pages/options/accessOrigins';
 
-describe('customOrigins', () => {
+describe('originsNeedingAccess', () => {
   it('keeps distinct non-loopback origins only', () => {
     expect(
-      customOrigins([
+      originsNeedingAccess([
         'https://a.example/x',
         'https://a.example/api',
         'http://127.0.0.1:8787',

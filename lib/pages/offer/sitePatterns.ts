@@ -1,5 +1,5 @@
 import { DEFAULT_SITE_MATCHES } from '@/lib/finance/sites';
-import { STORE_MODE } from './storeMode';
+import { STORE_MODE } from '@/lib/contract/buildMode';
 
 /**
  * The sandbox's demo pages on loopback, so a newcomer can try the button against `npm start`.

@@ -1,7 +1,7 @@
-import { isLoopbackHost } from '@/lib/store/settings';
+import { isLoopbackHost } from '@/lib/contract/origins';
 
-/** Origins among these URLs that are not loopback (the sandbox hosts the extension always has). */
-export function customOrigins(urls: string[]): string[] {
+/** The origins among these URLs that need a host-permission grant: all but loopback (the sandbox hosts the extension always has). */
+export function originsNeedingAccess(urls: string[]): string[] {
   const out = new Set<string>();
   for (const text of urls) {
     try {
