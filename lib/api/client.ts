@@ -302,7 +302,10 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
 
   function planRead(operationId: string, options: CallOptions, expect: 'json' | 'stream'): RequestPlan {
     const operation = resolve(operationId);
-    if (!SAFE_METHODS.has(operation.method) && !READS_BY_POST.has(operation.operationId)) {
+    // A POST read (batch, GraphQL) is called by its own operationId, never reached as a replacement.
+    const postRead =
+      READS_BY_POST.has(operation.operationId) && operation.operationId === operation.requestedOperationId;
+    if (!SAFE_METHODS.has(operation.method) && !postRead) {
       throw new ApiError({
         kind: 'unconfirmed-write',
         operationId: operation.operationId,

@@ -53,11 +53,12 @@ export interface Writes {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function notSent(operationId: string, reason: string): ApiError {
+function notSent(operationId: string, reason: string, code?: 'account-changed'): ApiError {
   log.warn('api.write.unconfirmed', { operationId });
   return new ApiError({
     kind: 'unconfirmed-write',
     operationId,
+    code,
     message: `${operationId} was not sent: ${reason}`,
   });
 }
@@ -95,7 +96,11 @@ export function createWrites(deps: WriteDeps): Writes {
       throw notSent(operationId, 'it is not a confirmed draft claimed for sending. Confirm it again.');
     }
     if (intent.apiUrl !== deps.apiUrl) {
-      throw notSent(operationId, 'the API URL changed since you confirmed it. Review and confirm again.');
+      throw notSent(
+        operationId,
+        'the API URL changed since you confirmed it. Review and confirm again.',
+        'account-changed',
+      );
     }
     if (!UUID.test(intent.idempotencyKey)) {
       throw new ApiError({
@@ -125,7 +130,11 @@ export function createWrites(deps: WriteDeps): Writes {
     if (operation.requiresAuth) {
       key = await deps.keyFor(operation);
       if (key !== undefined && (await fingerprintOfKey(key)) !== intent.keyFingerprint) {
-        throw notSent(operationId, 'the API key changed since you confirmed it. Review and confirm again.');
+        throw notSent(
+          operationId,
+          'the API key changed since you confirmed it. Review and confirm again.',
+          'account-changed',
+        );
       }
     }
     const headers: Record<string, string> = {};

@@ -1,7 +1,5 @@
 import { log } from '@/lib/log';
 import type { HandlerRegistry } from '@/lib/messaging';
-import { HandledError } from '@/lib/messaging';
-import { getOutboxEntry, removeFromOutbox } from '@/lib/store/outbox';
 import { removeApiKey, storeApiKey } from '@/lib/store/apiKey';
 import { saveSettings } from '@/lib/store/settings';
 import { clearUnread, eventFeed, pollEvents, schedulePolling } from '@/lib/events';
@@ -45,18 +43,6 @@ export function registerHandlers(registry: HandlerRegistry): void {
     await Promise.all([readCache.clear(), clearPopupSnapshot()]);
     warmPopupSnapshot();
     return removed;
-  });
-
-  registry.register('getDraft', async ({ id }) => {
-    const entry = await getOutboxEntry(id);
-    if (!entry) throw new HandledError({ code: 'draft-not-found', message: 'This draft no longer exists.' });
-    return entry;
-  });
-
-  registry.register('discardDraft', async ({ id }) => {
-    await removeFromOutbox(id);
-    log.info('draft.discarded', { draftId: id });
-    return { discarded: true as const };
   });
 
   registerReadHandlers(registry);

@@ -43,7 +43,8 @@ function serialized<T>(task: () => Promise<T>): Promise<T> {
   return run;
 }
 
-function broadcast(message: EventsPortMessage): void {
+/** Sends a message to every open side panel (their events port). */
+export function broadcast(message: EventsPortMessage): void {
   for (const port of ports) {
     try {
       port.postMessage(message);
@@ -74,7 +75,7 @@ async function setBadge(unread: number): Promise<void> {
 async function playbookTitle(playbookId: string): Promise<string | undefined> {
   try {
     const client = await serviceClient();
-    return (await client.call('getPlaybook', { path: { id: playbookId } })).data.title;
+    return (await client.call('getPlaybook', { playbookId })).data.title;
   } catch {
     return undefined;
   }

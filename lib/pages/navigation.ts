@@ -21,14 +21,25 @@ export function draftIdFromSearch(search: string): string {
  * Confirmations happen in an extension page of its own window: a web page cannot script,
  * overlay or click into it. The worker opens it for a new draft, the popup for a queued one.
  */
-export async function openConfirmWindow(draftId: string): Promise<void> {
-  await browser.windows.create({
+export async function openConfirmWindow(draftId: string): Promise<number | undefined> {
+  const created = await browser.windows.create({
     url: confirmPageUrl(draftId),
     type: 'popup',
     width: 520,
     height: 720,
     focused: true,
   });
+  return created?.id;
+}
+
+/** Brings a window to the front; false when it no longer exists. */
+export async function focusWindow(windowId: number): Promise<boolean> {
+  try {
+    await browser.windows.update(windowId, { focused: true });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The side panel's view of one playbook, opened in a tab: from a notification or the confirm page. */

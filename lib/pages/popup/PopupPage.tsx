@@ -5,7 +5,6 @@ import { problemOf, type WireLike } from './format';
 import { log } from '@/lib/log';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
 import type { AppState, PlaybookPage, PopupOpened, ServiceOverview } from '@/lib/messaging/protocol';
-import { openConfirmWindow } from '@/lib/pages/navigation';
 import { afterFirstPaint, errorText } from '@/lib/pages/useAsync';
 import { readPopupSnapshotOnce, type PopupDraft, type PopupSnapshot } from '@/lib/store/snapshot';
 import { mergeInPlace } from './listMerge';
@@ -319,9 +318,9 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
         loadOverview(true);
       }}
       onRefreshStatus={() => loadOverview(true)}
-      onReopenDraft={(id) => draftAction(id, () => openConfirmWindow(id))}
+      onReopenDraft={(id) => draftAction(id, () => sendMessage('reviewWrite', { id }))}
       onDiscardDraft={(id) => draftAction(id, () => sendMessage('discardDraft', { id }))}
-      onRetryDraft={(id) => draftAction(id, () => sendMessage('confirmWrite', { id }))}
+      onRetryDraft={(id) => draftAction(id, () => sendMessage('retryWrite', { id }))}
     />
   );
 }

@@ -162,8 +162,22 @@ const pageDraft = {
 
 let registry: HandlerRegistry;
 
+/** The token each draft's window was last given: a window's Confirm carries it back. */
+const tokens = new Map<string, string>();
+
+/** A message as the pages send it; `confirmWrite` comes from the window, with the token it was shown with. */
 async function send(type: string, payload: unknown, sender: unknown = EXTENSION_PAGE) {
-  return registry.dispatch({ type, payload }, sender);
+  let sent = payload;
+  if (type === 'confirmWrite' && payload && typeof payload === 'object' && !('token' in payload)) {
+    const token = tokens.get((payload as { id: string }).id);
+    if (token) sent = { ...payload, token };
+  }
+  const answer = await registry.dispatch({ type, payload: sent }, sender);
+  if (type === 'getPendingWrite' && answer.ok) {
+    const token = (answer.value as PendingWrite & { token?: string }).token;
+    if (token) tokens.set((payload as { id: string }).id, token);
+  }
+  return answer;
 }
 
 async function value<T>(type: string, payload: unknown): Promise<T> {
@@ -179,6 +193,11 @@ async function queueAction(operationId: string, extra: Record<string, unknown>):
   return id;
 }
 
+/** The draft's window loads it again (after a failure, the user edits and confirms anew). */
+async function showAgain(id: string): Promise<PendingWrite> {
+  return value<PendingWrite>('getPendingWrite', { id });
+}
+
 function failWith(status: number, body: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
   seam.answers.push(() => answer({ title: 'Refused', status, ...body }, status, headers));
 }
@@ -190,6 +209,7 @@ function failOffline() {
 }
 
 beforeEach(async () => {
+  tokens.clear();
   seam.sent.length = 0;
   seam.answers.length = 0;
   seam.document = serviceDocument();
@@ -300,7 +320,8 @@ describe('confirming', () => {
     expect(entry).toMatchObject({ status: 'failed', error: { code: 'server' } });
     expect(entry?.draft.body).toMatchObject({ title: 'Kept title' });
 
-    await value('confirmWrite', { id, body: { title: 'Kept title' } });
+    // Retry (popup, side panel or window) resends the confirmed bytes: no window, no new token.
+    expect(await value('retryWrite', { id })).toMatchObject({ outcome: 'sent' });
     expect(seam.sent).toHaveLength(2);
     expect(seam.sent[1].idempotencyKey).toBe(seam.sent[0].idempotencyKey);
     expect(seam.sent[1].body).toEqual(seam.sent[0].body);
@@ -363,6 +384,7 @@ describe('confirming', () => {
     const id = await queueAction('createPlaybook', { body: pageDraft });
     failWith(400, { detail: 'Bad title.' });
     await send('confirmWrite', { id });
+    await showAgain(id);
     await value('confirmWrite', { id, body: { thesis: 'A different thesis.' } });
     expect(seam.sent).toHaveLength(2);
     expect(seam.sent[1].idempotencyKey).not.toBe(seam.sent[0].idempotencyKey);
@@ -384,6 +406,7 @@ describe('confirming', () => {
       const id = await queueAction('createPlaybook', { body: pageDraft });
       fail();
       await send('confirmWrite', { id });
+      await showAgain(id);
       await value('confirmWrite', { id, body: { thesis: 'A different thesis.' } });
       expect(seam.sent).toHaveLength(2);
       // Same key, other body: if the first landed the service answers 422 rather than write twice.
@@ -397,6 +420,7 @@ describe('confirming', () => {
     failOffline();
     failWith(422, { code: 'idempotency_key_reused' });
     await send('confirmWrite', { id });
+    await showAgain(id);
     await send('confirmWrite', { id, body: { thesis: 'A different thesis.' } });
     expect((await getOutboxEntry(id))?.error?.message).toMatch(/nothing was written twice/);
   });
@@ -495,7 +519,7 @@ describe('confirming', () => {
     });
     await recoverInterruptedWrites();
     expect((await getOutboxEntry(id))?.status).toBe('failed');
-    await value('confirmWrite', { id });
+    expect(await value('retryWrite', { id })).toMatchObject({ outcome: 'sent' });
     expect(seam.sent[1].idempotencyKey).toBe(seam.sent[0].idempotencyKey);
   });
 });
@@ -676,7 +700,7 @@ describe('the write that is sent is the write that was confirmed', () => {
     });
     await fakeBrowser.alarms.onAlarm.trigger({ name: `write-retry:${entry.id}`, scheduledTime: Date.now() });
     await vi.waitFor(async () =>
-      expect((await getOutboxEntry(entry.id))?.error).toMatchObject({ code: 'operation-changed' }),
+      expect((await getOutboxEntry(entry.id))?.error).toMatchObject({ code: 'not-shown' }),
     );
     expect(seam.sent).toHaveLength(0);
     // Its old `path.id` still names the playbook once the user reviews it.
@@ -690,7 +714,7 @@ describe('the write that is sent is the write that was confirmed', () => {
     ).draftId;
     expect(await send('confirmWrite', { id })).toMatchObject({
       ok: false,
-      error: { code: 'operation-changed' },
+      error: { code: 'not-shown' },
     });
     expect(seam.sent).toHaveLength(0);
   });
