@@ -32,11 +32,18 @@ export async function openConfirmWindow(draftId: string): Promise<number | undef
   return created?.id;
 }
 
-/** Brings a window to the front; false when it no longer exists. */
-export async function focusWindow(windowId: number): Promise<boolean> {
+/**
+ * Brings a draft's confirm window to the front; false when it is gone (closed, or an id from
+ * before a browser restart that now names another window), so the caller opens a new one.
+ */
+export async function focusConfirmWindow(windowId: number, draftId: string): Promise<boolean> {
   try {
-    await browser.windows.update(windowId, { focused: true });
-    return true;
+    const window = await browser.windows.get(windowId, { populate: true });
+    if (!window || window.type !== 'popup') return false;
+    // Without the tabs permission a tab's URL may be hidden; when it shows, it must be this draft's page.
+    const url = window.tabs?.[0]?.url;
+    if (url !== undefined && url !== confirmPageUrl(draftId)) return false;
+    return (await browser.windows.update(windowId, { focused: true })) !== undefined;
   } catch {
     return false;
   }

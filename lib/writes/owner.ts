@@ -35,7 +35,7 @@ import {
   type OutboxEntry,
   type WriteDraft,
 } from '@/lib/store/outbox';
-import { focusWindow, openConfirmWindow } from '@/lib/pages/navigation';
+import { focusConfirmWindow, openConfirmWindow } from '@/lib/pages/navigation';
 import { ALARMS, NOTIFICATIONS } from '@/lib/store/inventory';
 import { keyFingerprint } from '@/lib/store/apiKey';
 import { getSettings, type Settings } from '@/lib/store/settings';
@@ -126,7 +126,7 @@ export function openDraftWindow(id: string): Promise<void> {
   const run = (async () => {
     const entry = await getOutboxEntry<WriteDraft>(id);
     if (!entry) throw refusal('draft-not-found');
-    if (entry.windowId !== undefined && (await focusWindow(entry.windowId))) return;
+    if (entry.windowId !== undefined && (await focusConfirmWindow(entry.windowId, id))) return;
     const windowId = await openConfirmWindow(id);
     // The window id is not part of the write's state: it only names where the draft is shown.
     await updateOutboxEntry<WriteDraft>(id, { windowId });
