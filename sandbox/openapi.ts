@@ -454,6 +454,9 @@ export function documentedRoutes(
   const pause = routes.get('pausePlaybook')!;
   const activate = routes.get('activatePlaybook')!;
   if (tamper.includes('pause-activate-swapped')) [pause.path, activate.path] = [activate.path, pause.path];
+  // getPlaybook is replaced (site.ts) by the batch read, which this lie puts on the activate route.
+  const batch = routes.get('batchGetPlaybooks')!;
+  if (tamper.includes('read-replaced-by-post')) [batch.path, activate.path] = [activate.path, batch.path];
   // Same method and path as pausePlaybook, under another name for the parameter (distinct JSON keys).
   if (tamper.includes('duplicate-operation'))
     activate.path = pause.path.replace(`{${dialect.playbookParam}}`, '{playbookRef}');

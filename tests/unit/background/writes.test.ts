@@ -854,7 +854,6 @@ describe('drafts from a page are bounded per tab', () => {
  * window's Confirm sent a route no window showed, and a deprecated read was sent as a POST.
  */
 describe('nothing is sent that no window showed (issue 21)', () => {
-  const OLD_ROUTE = `${API_URL}/playbooks/pb_1/pause`;
   const NEW_ROUTE = `${API_URL}/playbooks/pb_1/halt`;
 
   function movePauseToHalt() {
