@@ -84,8 +84,10 @@ test.describe('nothing is sent that no window showed (issue 21)', () => {
     await expect(confirm.dialog).toContainText(new RegExp(`POST \\S*/${target.id}/activate`));
     expect(liveExecutionCalls(sandbox)).toEqual([]);
     const id = await draftIdOf(probe);
-    // Retry from any page (the popup's, as it was: a bare confirmWrite; as it is: retryWrite).
-    expect(await probe.send('confirmWrite', { id })).toMatchObject({ ok: false });
+    // Retry from any page: as it was (the window's Retry resent its last request, typed name
+    // included, as a confirmWrite without a window's token), and as it is (retryWrite).
+    expect(await probe.send('confirmWrite', { id, typed: target.title })).toMatchObject({ ok: false });
+    expect(liveExecutionCalls(sandbox)).toEqual([]);
     expect(await probe.value('retryWrite', { id })).toEqual({ outcome: 'review' });
     expect(liveExecutionCalls(sandbox)).toEqual([]);
     expect(confirmWindows(context)).toHaveLength(1);
@@ -140,7 +142,7 @@ test.describe('nothing is sent that no window showed (issue 21)', () => {
     await expect(confirm.dialog).toContainText(/account or API key changed/);
     expect(liveExecutionCalls(sandbox)).toEqual([]);
     const id = await draftIdOf(probe);
-    expect(await probe.send('confirmWrite', { id })).toMatchObject({ ok: false });
+    expect(await probe.send('confirmWrite', { id, typed: target.title })).toMatchObject({ ok: false });
     expect(liveExecutionCalls(sandbox)).toEqual([]);
   });
 
@@ -148,13 +150,17 @@ test.describe('nothing is sent that no window showed (issue 21)', () => {
     extension,
     sandbox,
   }) => {
+    // Before discovery: reads use the document the extension discovered.
+    sandbox.setFaults({ openapiTamper: ['read-replaced-by-post'], legacySunsetPast: false });
     await extension.configure();
     const target = activePlaybook(sandbox, 3);
-    sandbox.setFaults({ openapiTamper: ['read-replaced-by-post'], legacySunsetPast: false });
     sandbox.clearRequests();
     const panel = await extension.open(`sidepanel.html?playbook=${encodeURIComponent(target.id)}`);
-    await expect(panel.getByRole('heading', { name: target.title })).toBeVisible();
+    const heading = panel.getByRole('heading', { name: target.title });
+    await expect(heading.or(panel.getByRole('alert')).first()).toBeVisible();
     expect(sandbox.requests().filter((r) => r.method === 'POST')).toEqual([]);
     expect(sandbox.db.getPlaybook(target.id)?.status).toBe('active');
+    // The read went to the GET it was, with a warning about the replacement it did not follow.
+    await expect(heading).toBeVisible();
   });
 });
