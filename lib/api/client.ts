@@ -16,6 +16,7 @@ import { ApiError, errorFromStatus, isApiError, scrubSecret } from './errors';
 import {
   assertUnambiguousDocument,
   buildOperationUrl,
+  declaredReplacement,
   operationResolver,
   parseOpenApiDocument,
   resolveOperation,
@@ -364,6 +365,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     call,
     resolve,
     lookup: lookupRead,
+    declaredReplacement: (operationId) => declaredReplacement(openApi(), operationId),
   });
   const writes = createWrites({
     apiUrl: deps.apiUrl,

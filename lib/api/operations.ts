@@ -294,6 +294,15 @@ export function assertUnambiguousDocument(doc: OpenApiDocument, writeOperationId
 }
 
 /**
+ * The successor a deprecated operation names (`x-replaced-by`), without following it: for callers
+ * that reach a POST read (GraphQL) by its own operationId when a list names it as successor.
+ */
+export function declaredReplacement(doc: OpenApiDocument, operationId: string): string | undefined {
+  const raw = findOperation(doc, operationId)?.raw;
+  return raw?.deprecated === true ? raw['x-replaced-by'] : undefined;
+}
+
+/**
  * Resolves an operationId to what the client needs to call it. A read prefers current operations:
  * a deprecated GET with a usable `x-replaced-by` naming a GET gives way to it, a deprecated one
  * without is used with a warning, and one past its sunset is refused. A write (`forWrite`) is

@@ -5,17 +5,9 @@ import { EVENTS_PORT, type EventsPortMessage } from '@/lib/events/port';
 import { log } from '@/lib/log';
 import { sendMessage } from '@/lib/messaging/client';
 import { errorText } from '@/lib/pages/useAsync';
+import { announceOutboxChange } from './outboxChanges';
 
 const PING_MS = 20_000;
-
-type OutboxChange = Extract<EventsPortMessage, { type: 'outbox' }>['change'];
-const outboxListeners = new Set<(change: OutboxChange) => void>();
-
-/** Draft changes the worker pushes over the events port (writeTracker follows its draft with them). */
-export function onOutboxChange(listener: (change: OutboxChange) => void): () => void {
-  outboxListeners.add(listener);
-  return () => outboxListeners.delete(listener);
-}
 const RECONNECT_MS = 2_000;
 
 export interface EventsState {
@@ -67,7 +59,7 @@ export function useEventsPort(): EventsState & { setUnread: (n: number) => void;
             unread: message.unread,
           }));
         else if (message.type === 'stream') setState((s) => ({ ...s, stream: message.state }));
-        else if (message.type === 'outbox') for (const listener of outboxListeners) listener(message.change);
+        else if (message.type === 'outbox') announceOutboxChange(message.change);
       });
       port.onDisconnect.addListener(() => {
         clearInterval(ping);
