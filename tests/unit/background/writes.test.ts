@@ -35,6 +35,8 @@ interface Seam {
   pageAnswer: Record<string, unknown>;
   createExtra: Record<string, unknown>;
   freshBuilds: number;
+  /** What the worker pushed to open side panels over their events port. */
+  pushed: Array<{ type: string; change?: { id: string; status?: string; draft?: WriteDraft } }>;
 }
 
 const seam = vi.hoisted((): Seam => ({
@@ -48,6 +50,12 @@ const seam = vi.hoisted((): Seam => ({
   /** Extra fields in createPlaybook's answer (a hostile service may add a checkout_url there). */
   createExtra: {},
   freshBuilds: 0,
+  pushed: [],
+}));
+
+vi.mock('@/lib/events', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/lib/events')>()),
+  broadcast: (message: Seam['pushed'][number]) => void seam.pushed.push(message),
 }));
 
 const API_URL = 'http://127.0.0.1:8787/api/v1';
@@ -210,6 +218,7 @@ function failOffline() {
 
 beforeEach(async () => {
   tokens.clear();
+  seam.pushed.length = 0;
   seam.sent.length = 0;
   seam.answers.length = 0;
   seam.document = serviceDocument();
@@ -989,5 +998,26 @@ describe('nothing is sent that no window showed (issue 21)', () => {
     const pending = await value<PendingWrite>('getPendingWrite', { id });
     expect(pending.typeToConfirm).toBe(seam.playbookTitle);
     expect(seam.sent.filter((write) => write.method === 'POST')).toEqual([]);
+  });
+});
+
+describe('pages learn of draft changes by push (issue 21)', () => {
+  it('every transition of a draft is pushed over the events port, without the window’s token', async () => {
+    const id = await queueAction('pausePlaybook', { playbookId: 'pb_1' });
+    failWith(503);
+    await send('confirmWrite', { id, typed: seam.playbookTitle });
+    await value('retryWrite', { id });
+    const mine = seam.pushed.filter((message) => message.type === 'outbox' && message.change?.id === id);
+    expect(mine.map((message) => message.change?.status)).toEqual([
+      'pending',
+      'pending',
+      'sending',
+      'failed',
+      'sending',
+      'sent',
+    ]);
+    for (const message of mine) expect(message.change?.draft?.shown?.token ?? '').toBe('');
+    await value('discardDraft', { id });
+    expect(seam.pushed.at(-1)).toEqual({ type: 'outbox', change: { id, removed: true } });
   });
 });
