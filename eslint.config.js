@@ -64,6 +64,16 @@ const notTheSwitchboard = [
   },
 ];
 
+/** lib/writes owns a write's lifecycle: only it (and the store itself) may change an outbox entry. */
+const onlyTheOwnerWrites = [
+  {
+    regex: '^(@/lib/store/outbox|(\\.\\./)+store/outbox|\\./outbox)$',
+    importNames: ['addToOutbox', 'updateOutboxEntry', 'claimForSending', 'removeFromOutbox'],
+    message:
+      'Only lib/writes changes a draft (its state machine): call lib/writes/owner.ts, or send a message to the worker.',
+  },
+];
+
 /** One folder per extension page under lib/pages (STYLE.md: layout). */
 const PAGES = ['popup', 'options', 'confirm', 'sidepanel', 'offer'];
 
@@ -179,6 +189,7 @@ export default tseslint.config(
               message: 'Reach outside the page folder by its @/ path, so a cross-page import shows.',
             },
             ...notTheSwitchboard,
+            ...onlyTheOwnerWrites,
           ],
         },
       ],
@@ -192,7 +203,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: onlyNavigation,
+          patterns: [...onlyNavigation, ...onlyTheOwnerWrites],
         },
       ],
     },
@@ -201,6 +212,18 @@ export default tseslint.config(
     // The domain folders (and lib/pages/*.ts) under the same rule, plus: nothing imports the switchboard.
     files: ['lib/**'],
     ignores: ['lib/pages/*/**', 'lib/background/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [...onlyNavigation, ...notTheSwitchboard, ...onlyTheOwnerWrites],
+        },
+      ],
+    },
+  },
+  {
+    // The owner of a write's lifecycle, and the store it keeps drafts in.
+    files: ['lib/writes/**', 'lib/store/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -227,6 +250,10 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ['entrypoints/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: onlyTheOwnerWrites }] },
   },
   {
     // The logger is the one place that may write to the console.

@@ -10,6 +10,7 @@ export const OPENAPI_TAMPERS = [
   'pause-activate-swapped',
   'duplicate-operation',
   'writes-as-get',
+  'read-replaced-by-post',
 ] as const;
 export type OpenApiTamper = (typeof OPENAPI_TAMPERS)[number];
 

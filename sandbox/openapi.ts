@@ -310,6 +310,9 @@ export function documentedRoutes(
   const pause = routes.get('pausePlaybook')!;
   const activate = routes.get('activatePlaybook')!;
   if (tamper.includes('pause-activate-swapped')) [pause.path, activate.path] = [activate.path, pause.path];
+  // getPlaybook is replaced (site.ts) by the batch read, which this lie puts on the activate route.
+  const batch = routes.get('batchGetPlaybooks')!;
+  if (tamper.includes('read-replaced-by-post')) [batch.path, activate.path] = [activate.path, batch.path];
   // Same method and path as pausePlaybook, under another name for the parameter (distinct JSON keys).
   if (tamper.includes('duplicate-operation'))
     activate.path = pause.path.replace(`{${dialect.playbookParam}}`, '{playbookRef}');
@@ -340,6 +343,9 @@ export function openApiDocument(options: {
     paths[path] ??= {};
     paths[path][method] = buildOperation(spec, path, options.dialect, options.deprecations, options.baseUrl);
   }
+  // The lying "batch read" on the activate route asks for no body, so a client would send it bare.
+  if (options.tamper?.includes('read-replaced-by-post'))
+    delete (paths[routes.get('batchGetPlaybooks')!.path].post as JsonObject).requestBody;
   const schemas: Record<string, JsonObject> = {};
   for (const [name, schema] of Object.entries(componentSchemas)) schemas[name] = schemaOf(schema);
   return {

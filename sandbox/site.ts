@@ -55,6 +55,8 @@ export function deprecations(ctx: SandboxContext): Deprecation[] {
     list.push({ operationId: 'listPlaybooks', sunset, replacedBy: 'graphql' });
   if (ctx.faults.config.openapiTamper.includes('pause-replaced-by-activate'))
     list.push({ operationId: 'pausePlaybook', sunset, replacedBy: 'activatePlaybook' });
+  if (ctx.faults.config.openapiTamper.includes('read-replaced-by-post'))
+    list.push({ operationId: 'getPlaybook', sunset, replacedBy: 'batchGetPlaybooks' });
   return list;
 }
 

@@ -16,6 +16,7 @@ import { ApiError, errorFromStatus, isApiError, scrubSecret } from './errors';
 import {
   assertUnambiguousDocument,
   buildOperationUrl,
+  declaredReplacement,
   operationResolver,
   parseOpenApiDocument,
   resolveOperation,
@@ -302,7 +303,10 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
 
   function planRead(operationId: string, options: CallOptions, expect: 'json' | 'stream'): RequestPlan {
     const operation = resolve(operationId);
-    if (!SAFE_METHODS.has(operation.method) && !READS_BY_POST.has(operation.operationId)) {
+    // A POST read (batch, GraphQL) is called by its own operationId, never reached as a replacement.
+    const postRead =
+      READS_BY_POST.has(operation.operationId) && operation.operationId === operation.requestedOperationId;
+    if (!SAFE_METHODS.has(operation.method) && !postRead) {
       throw new ApiError({
         kind: 'unconfirmed-write',
         operationId: operation.operationId,
@@ -361,6 +365,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     call,
     resolve,
     lookup: lookupRead,
+    declaredReplacement: (operationId) => declaredReplacement(openApi(), operationId),
   });
   const writes = createWrites({
     apiUrl: deps.apiUrl,

@@ -294,8 +294,17 @@ export function assertUnambiguousDocument(doc: OpenApiDocument, writeOperationId
 }
 
 /**
+ * The successor a deprecated operation names (`x-replaced-by`), without following it: for callers
+ * that reach a POST read (GraphQL) by its own operationId when a list names it as successor.
+ */
+export function declaredReplacement(doc: OpenApiDocument, operationId: string): string | undefined {
+  const raw = findOperation(doc, operationId)?.raw;
+  return raw?.deprecated === true ? raw['x-replaced-by'] : undefined;
+}
+
+/**
  * Resolves an operationId to what the client needs to call it. A read prefers current operations:
- * a deprecated one with a usable `x-replaced-by` gives way to its replacement, a deprecated one
+ * a deprecated GET with a usable `x-replaced-by` naming a GET gives way to it, a deprecated one
  * without is used with a warning, and one past its sunset is refused. A write (`forWrite`) is
  * only ever itself.
  */
@@ -324,6 +333,14 @@ export function resolveOperation(
     if (!replacement) {
       warnings.push(
         `${currentId} names ${replacementId} as its replacement, but the document has no such operation.`,
+      );
+      break;
+    }
+    // CONTRACT.md section 2: a read is replaced only by a read of the same kind, GET by GET. A
+    // replacement of any other method (a POST, even one named like a read) is never followed.
+    if (found.method !== 'GET' || replacement.method !== 'GET') {
+      warnings.push(
+        `${currentId} names ${replacementId} as its replacement, but ${replacementId} is ${replacement.method}; only a GET replaces a GET.`,
       );
       break;
     }

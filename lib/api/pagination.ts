@@ -81,6 +81,8 @@ export interface PaginationDeps {
   resolve(operationId: string): ResolvedOperation;
   /** Resolves an operation only to read its declared bounds; throws when it is unusable. */
   lookup(operationId: string): ResolvedOperation;
+  /** The successor a deprecated operation names, not followed (a POST read is never reached as one). */
+  declaredReplacement(operationId: string): string | undefined;
 }
 
 export interface Pagination {
@@ -246,11 +248,10 @@ export function createPagination(deps: PaginationDeps): Pagination {
   }
 
   function listOf<T>(operationId: string, options: ListPageOptions): CursorList<T> {
-    const operation = deps.resolve(operationId);
-    // A playbook list past its sunset whose successor is GraphQL: page the connection instead,
-    // rather than "calling" graphql without a query (CONTRACT.md section 2: the forms are equivalent).
-    if (operation.operationId !== 'graphql' || !PLAYBOOK_LISTS.has(operationId))
-      return restList<T>(operationId, operation, options);
+    // A deprecated playbook list whose successor is GraphQL: page the connection instead, by
+    // graphql's own operationId (CONTRACT.md section 2: replacements are followed only GET to GET).
+    if (!PLAYBOOK_LISTS.has(operationId) || deps.declaredReplacement(operationId) !== 'graphql')
+      return restList<T>(operationId, deps.resolve(operationId), options);
     const visibility = options.query?.visibility;
     const connection = graphQLList({
       visibility: isVisibility(visibility) ? visibility : undefined,

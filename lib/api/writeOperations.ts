@@ -30,7 +30,11 @@ export interface EditableBody {
   sends: 'whole-form' | 'changed-fields';
 }
 
+/** What kind of consequence a write has: the confirm window marks live execution, billing and linking. */
+export type WriteClass = 'playbook' | 'live-execution' | 'billing' | 'account-linking';
+
 export interface WriteSpec {
+  class: WriteClass;
   /** The confirm window's question. */
   heading: string;
   /** A short name for lists (the popup's drafts). */
@@ -43,6 +47,10 @@ export interface WriteSpec {
   editableBody?: EditableBody;
   /** The notification's title after success. */
   successTitle: string;
+  /** What the confirm window and the side panel add once it was sent (empty: nothing more). */
+  successText: string;
+  /** The answer's `id` is the playbook the write made (a notification and the window link to it). */
+  answerNamesPlaybook: boolean;
   /** The field of this operation's own answer that holds a page to open (https, or http on loopback). */
   opensUrlFrom?: 'checkout_url' | 'link_url';
   /** The operation's single path parameter carries a playbook id, whatever the document names it. */
@@ -61,51 +69,67 @@ const updateBodySchema = createBodySchema
 
 export const WRITES = {
   createPlaybook: {
+    class: 'playbook',
     heading: 'Create a playbook?',
     label: 'New playbook',
     actionName: 'Creating the playbook',
     consequence: 'A new playbook is created in your account as a draft. Nothing is traded.',
     editableBody: { schema: createBodySchema, sends: 'whole-form' },
     successTitle: 'Playbook created',
+    successText: 'Your playbook was created as a draft.',
+    answerNamesPlaybook: true,
     targetsPlaybook: false,
   },
   updatePlaybook: {
+    class: 'playbook',
     heading: 'Save changes to the playbook?',
     label: 'Edit playbook',
     actionName: 'The edit',
     consequence: 'The playbook is changed in your account. Nothing is traded.',
     editableBody: { schema: updateBodySchema, sends: 'changed-fields' },
     successTitle: 'Playbook updated',
+    successText: '',
+    answerNamesPlaybook: false,
     targetsPlaybook: true,
   },
   runBacktest: {
+    class: 'playbook',
     heading: 'Run a backtest?',
     label: 'Backtest',
     actionName: 'The backtest',
     consequence:
       'A backtest is queued on historical data. Nothing is traded; the result arrives as an event.',
     successTitle: 'Backtest queued',
+    successText: 'Its result arrives as an event.',
+    answerNamesPlaybook: false,
     targetsPlaybook: true,
   },
   activatePlaybook: {
+    class: 'live-execution',
     heading: 'Start live automation?',
     label: 'Start live automation',
     actionName: 'Activation',
     consequence: 'Live automation starts: the agent may place real orders in your linked brokerage account.',
     typedConfirmation: 'playbook-title',
     successTitle: 'Live automation started',
+    successText: '',
+    answerNamesPlaybook: false,
     targetsPlaybook: true,
   },
   pausePlaybook: {
+    class: 'live-execution',
     heading: 'Pause live automation?',
     label: 'Pause live automation',
     actionName: 'Pausing',
     consequence: 'Live automation stops: the agent places no further orders for this playbook.',
     typedConfirmation: 'playbook-title',
     successTitle: 'Live automation paused',
+    successText: '',
+    answerNamesPlaybook: false,
     targetsPlaybook: true,
   },
   createCheckoutSession: {
+    class: 'billing',
     heading: 'Start a checkout?',
     label: 'Change plan',
     actionName: 'The plan upgrade',
@@ -113,15 +137,20 @@ export const WRITES = {
       'A checkout for the plan opens in a new tab; you are billed only after you complete it there.',
     typedConfirmation: 'plan',
     successTitle: 'Checkout opened',
+    successText: '',
+    answerNamesPlaybook: false,
     opensUrlFrom: 'checkout_url',
     targetsPlaybook: false,
   },
   createBrokerageLink: {
+    class: 'account-linking',
     heading: 'Link a brokerage account?',
     label: 'Link a brokerage',
     actionName: 'The brokerage link',
     consequence: 'A page of your brokerage opens in a new tab to link your account.',
     successTitle: 'Brokerage link opened',
+    successText: '',
+    answerNamesPlaybook: false,
     opensUrlFrom: 'link_url',
     targetsPlaybook: false,
   },
@@ -156,6 +185,8 @@ export interface ConfirmedIntent extends WriteResolution {
   idempotencyKey: string;
   /** Which key the user confirmed with (lib/store/apiKey fingerprint), never the key itself. */
   keyFingerprint?: string;
+  /** The account the confirm window named, when the service answered getAccount. */
+  accountId?: string;
   serviceUrl: string;
   apiUrl: string;
 }

@@ -12,6 +12,8 @@ import { ApiError } from './errors';
 import { buildOperationUrl, type OpenApiDocument, type ResolvedOperation } from './operations';
 import type { ApiResponse, RequestPlan } from './transport';
 import { validateRequestBody } from './validate';
+// Types only: the codes are lib/writes' closed union, checked here by the compiler.
+import type { LifecycleCode } from '@/lib/writes/errors';
 import {
   canonicalJson,
   describeResolution,
@@ -53,11 +55,15 @@ export interface Writes {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function notSent(operationId: string, reason: string): ApiError {
+const ACCOUNT_CHANGED: LifecycleCode = 'account-changed';
+const OPERATION_CHANGED: LifecycleCode = 'operation-changed';
+
+function notSent(operationId: string, reason: string, code?: LifecycleCode): ApiError {
   log.warn('api.write.unconfirmed', { operationId });
   return new ApiError({
     kind: 'unconfirmed-write',
     operationId,
+    code,
     message: `${operationId} was not sent: ${reason}`,
   });
 }
@@ -95,7 +101,11 @@ export function createWrites(deps: WriteDeps): Writes {
       throw notSent(operationId, 'it is not a confirmed draft claimed for sending. Confirm it again.');
     }
     if (intent.apiUrl !== deps.apiUrl) {
-      throw notSent(operationId, 'the API URL changed since you confirmed it. Review and confirm again.');
+      throw notSent(
+        operationId,
+        'the API URL changed since you confirmed it. Review and confirm again.',
+        ACCOUNT_CHANGED,
+      );
     }
     if (!UUID.test(intent.idempotencyKey)) {
       throw new ApiError({
@@ -112,7 +122,7 @@ export function createWrites(deps: WriteDeps): Writes {
       throw new ApiError({
         kind: 'unconfirmed-write',
         operationId,
-        code: 'operation-changed',
+        code: OPERATION_CHANGED,
         message: `The service changed how this action is sent (was ${describeResolution(intent)}, now ${describeResolution(now)}). Nothing was sent. Review and confirm again.`,
       });
     }
@@ -125,7 +135,11 @@ export function createWrites(deps: WriteDeps): Writes {
     if (operation.requiresAuth) {
       key = await deps.keyFor(operation);
       if (key !== undefined && (await fingerprintOfKey(key)) !== intent.keyFingerprint) {
-        throw notSent(operationId, 'the API key changed since you confirmed it. Review and confirm again.');
+        throw notSent(
+          operationId,
+          'the API key changed since you confirmed it. Review and confirm again.',
+          ACCOUNT_CHANGED,
+        );
       }
     }
     const headers: Record<string, string> = {};

@@ -1,12 +1,5 @@
 import { log } from '@/lib/log';
-import {
-  HandledError,
-  handlersOf,
-  registerTable,
-  type HandlerRegistry,
-  type Handlers,
-} from '@/lib/messaging';
-import { getOutboxEntry, removeFromOutbox } from '@/lib/store/outbox';
+import { handlersOf, registerTable, type HandlerRegistry, type Handlers } from '@/lib/messaging';
 import { removeApiKey, storeApiKey } from '@/lib/store/apiKey';
 import { saveSettings } from '@/lib/store/settings';
 import { clearUnread, eventFeed, pollEvents, schedulePolling } from '@/lib/events';
@@ -57,19 +50,6 @@ export function handlerTable(): Handlers {
       return removed;
     },
 
-    getDraft: async ({ id }) => {
-      const entry = await getOutboxEntry(id);
-      if (!entry)
-        throw new HandledError({ code: 'draft-not-found', message: 'This draft no longer exists.' });
-      return entry;
-    },
-
-    discardDraft: async ({ id }) => {
-      await removeFromOutbox(id);
-      log.info('draft.discarded', { draftId: id });
-      return { discarded: true as const };
-    },
-
     // The Events tab.
     getEventFeed: () => eventFeed(),
     clearEventBadge: () => clearUnread(),
@@ -92,7 +72,17 @@ export function handlerTable(): Handlers {
       registerReadHandlers,
     ),
     ...handlersOf(
-      ['submitPageDraft', 'requestWrite', 'getPendingWrite', 'confirmWrite', 'listOutbox'],
+      [
+        'submitPageDraft',
+        'requestWrite',
+        'getPendingWrite',
+        'confirmWrite',
+        'retryWrite',
+        'reviewWrite',
+        'discardDraft',
+        'getDraft',
+        'listOutbox',
+      ],
       registerWriteHandlers,
     ),
     ...handlersOf(['listBacktests', 'getBacktest', 'latestBacktests'], registerBacktestHandlers),

@@ -3,7 +3,7 @@ import { isWriteOperation, writeSpec } from '@/lib/api/writeOperations';
 import { connectMcp } from '@/lib/mcp/client';
 import type { HandlerRegistry, PlaybookPage, ServiceOverview } from '@/lib/messaging';
 import type { AppState, PopupOpened, Staleness } from '@/lib/messaging/protocol';
-import { listOutbox } from '@/lib/store/outbox';
+import { openWrites } from '@/lib/writes/owner';
 import { log } from '@/lib/log';
 import { keyFingerprint } from '@/lib/store/apiKey';
 import { getSettings } from '@/lib/store/settings';
@@ -217,12 +217,11 @@ function updateSnapshot(change: Partial<Pick<PopupSnapshot, 'page' | 'overview'>
 }
 
 async function popupDrafts(): Promise<PopupDraft[]> {
-  return (await listOutbox())
-    .filter((entry) => entry.status !== 'sent')
-    .map((entry) => ({
-      ...entry,
-      label: isWriteOperation(entry.operationId) ? writeSpec(entry.operationId).label : entry.operationId,
-    }));
+  // The open drafts as pages see them (lib/writes: without a window's token).
+  return (await openWrites()).map((entry) => ({
+    ...entry,
+    label: isWriteOperation(entry.operationId) ? writeSpec(entry.operationId).label : entry.operationId,
+  }));
 }
 
 /** A discovery run is many requests: it waits until the popup has painted from what it was given. */

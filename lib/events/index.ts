@@ -49,7 +49,8 @@ function serialized<T>(task: () => Promise<T>): Promise<T> {
   return run;
 }
 
-function broadcast(message: EventsPortMessage): void {
+/** Sends a message to every open side panel (their events port). */
+export function broadcast(message: EventsPortMessage): void {
   for (const port of ports) {
     try {
       port.postMessage(message);

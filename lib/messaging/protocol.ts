@@ -183,6 +183,8 @@ export interface PendingWrite {
   resolved?: { method: string; url: string; path: string; deprecated: boolean; warnings: string[] };
   /** Why this write cannot be sent as the document stands (sunset, refused document…). */
   refusal?: string;
+  /** This window's confirmation token: Confirm carries it back; a newer window's replaces it. */
+  token?: string;
 }
 
 /** The tickers a page names, as its content script says: untrusted, bounded and checked here. */
@@ -253,7 +255,22 @@ export const messages = {
       id: z.uuid(),
       body: z.record(z.string().max(64), z.unknown()).optional(),
       typed: z.string().max(300).optional(),
+      /** The token of the window that shows the draft (getPendingWrite): one Confirm per showing. */
+      token: z.uuid().optional(),
     }),
+    senders: EXTENSION_PAGES,
+  }),
+  /**
+   * Retry from any page: resends the confirmed bytes under the same key when the failure allows
+   * it and nothing changed; otherwise opens (or focuses) the draft's window. Never sends anything else.
+   */
+  retryWrite: message<{ outcome: 'sent'; entry: OutboxEntryView } | { outcome: 'review' }>()({
+    request: z.strictObject({ id: z.uuid() }),
+    senders: EXTENSION_PAGES,
+  }),
+  /** Review from any page: opens the draft's one confirm window, or focuses it. */
+  reviewWrite: message<{ opened: true }>()({
+    request: z.strictObject({ id: z.uuid() }),
     senders: EXTENSION_PAGES,
   }),
   runDiscovery: message<DiscoveryReport>()({

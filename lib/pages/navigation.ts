@@ -32,14 +32,32 @@ export function draftIdFromSearch(search: string): string {
  * Confirmations happen in an extension page of its own window: a web page cannot script,
  * overlay or click into it. The worker opens it for a new draft, the popup for a queued one.
  */
-export async function openConfirmWindow(draftId: string): Promise<void> {
-  await browser.windows.create({
+export async function openConfirmWindow(draftId: string): Promise<number | undefined> {
+  const created = await browser.windows.create({
     url: confirmPageUrl(draftId),
     type: 'popup',
     width: 520,
     height: 720,
     focused: true,
   });
+  return created?.id;
+}
+
+/**
+ * Brings a draft's confirm window to the front; false when it is gone (closed, or an id from
+ * before a browser restart that now names another window), so the caller opens a new one.
+ */
+export async function focusConfirmWindow(windowId: number, draftId: string): Promise<boolean> {
+  try {
+    const window = await browser.windows.get(windowId, { populate: true });
+    if (!window || window.type !== 'popup') return false;
+    // Without the tabs permission a tab's URL may be hidden; when it shows, it must be this draft's page.
+    const url = window.tabs?.[0]?.url;
+    if (url !== undefined && url !== confirmPageUrl(draftId)) return false;
+    return (await browser.windows.update(windowId, { focused: true })) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /** The side panel's view of one playbook, opened in a tab: from a notification or the confirm page. */

@@ -1,8 +1,10 @@
-import type { ConfirmedIntent, WriteOperation, WriteResolution } from '@/lib/api/writeOperations';
+import type { ConfirmedIntent, WriteOperation } from '@/lib/api/writeOperations';
+import type { ShownWrite } from '@/lib/writes/token';
 import { database } from './db';
 
 /**
- * Drafts the user started, kept in the extension's database (the `outbox` store) from the moment of the click,
+ * Only lib/writes (the owner of a write's lifecycle) calls this file's writers; lint forbids them
+ * elsewhere. Drafts the user started, kept in the extension's database (the `outbox` store) from the moment of the click,
  * so a service-worker restart, a closed tab or a browser restart loses nothing.
  */
 export type DraftOrigin = 'content-script' | 'context-menu' | 'extension-page';
@@ -20,8 +22,8 @@ export interface WriteDraft {
   idempotencyKey?: string;
   /** A request of this draft may have reached the service (network error, timeout, 5xx): its key stays. */
   mayHaveLanded?: boolean;
-  /** How the operation resolved when the confirm window last showed it; Confirm must find the same. */
-  shown?: WriteResolution;
+  /** What the draft's window shows now, with its one-use token; Confirm must carry the token and find the same. */
+  shown?: ShownWrite;
   /** The intent the user confirmed: the only thing the API client sends, and only while the entry is claimed. */
   confirmed?: ConfirmedIntent;
   /** After success: what the service answered (the new playbook's id, a page opened or why it was not). */
@@ -44,6 +46,8 @@ export interface OutboxEntry<T = unknown> {
   updatedAt: string;
   /** `code` is the error kind; `problemCode` the service's own stable code (e.g. brokerage_not_linked). */
   error?: { message: string; code?: string; problemCode?: string; retryAt?: number };
+  /** The draft's one confirm window, while open: Review focuses it instead of opening another. */
+  windowId?: number;
 }
 
 export async function addToOutbox<T>(

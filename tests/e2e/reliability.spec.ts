@@ -319,8 +319,11 @@ test('the service worker stopped mid-write: the draft survives and the retry wri
   expect(entry.id).toBe(draftId);
   expect(entry.error?.code).toBe('interrupted');
 
-  const retried = await probe.value<{ status: string }>('confirmWrite', { id: draftId });
-  expect(retried.status).toBe('sent');
+  // Retry resends the confirmed bytes under the same key (issue 21: never a bare confirmWrite).
+  const retried = await probe.value<{ outcome: string; entry?: { status: string } }>('retryWrite', {
+    id: draftId,
+  });
+  expect(retried.entry?.status).toBe('sent');
   const writes = writesTo(sandbox);
   expect(new Set(writes.map((w) => w.headers['idempotency-key'])).size).toBe(1);
   expect(countTitled(sandbox, title)).toBe(1);

@@ -98,7 +98,8 @@ test('the sentinel API key never appears in a message answer, a log line, readab
     await expect(confirm.page.getByRole('status')).toContainText('Sent');
     sandbox.setFaults({ serverErrorEvery: 1 });
     const failing = await queueCreate(context, probe, { ...NEW_PLAYBOOK, title: uniqueTitle('Failing') });
-    await probe.send('confirmWrite', { id: failing.draftId });
+    await failing.confirm.confirm.click();
+    await expect(failing.confirm.page.getByRole('alert')).toBeVisible();
     sandbox.resetFaults();
     await probe.value('listOutbox');
 

@@ -93,7 +93,10 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
   const [typed, setTyped] = useState('');
   const errors = formFieldErrors(props.fieldErrors);
   const fields: PlaybookFields = { title, thesis, tickers: parseTickers(tickers), visibility };
-  const changes = operation === 'updatePlaybook' && current ? changesFrom(current, fields) : undefined;
+  const changes =
+    writeSpec(operation).editableBody?.sends === 'changed-fields' && current
+      ? changesFrom(current, fields)
+      : undefined;
   const typedOk = typeToConfirm === undefined || typed.trim() === typeToConfirm.trim();
   const otherErrors = Object.entries(errors).filter(
     ([field]) => !['title', 'thesis', 'tickers', 'visibility', 'typed'].includes(field),

@@ -9,6 +9,7 @@ import type { OutboxEntryView, PendingWrite, WriteDraft } from '@/lib/messaging/
 import { playbookPageUrl } from '@/lib/pages/navigation';
 import { useAsync } from '@/lib/pages/useAsync';
 import { errorText } from '@/lib/pages/errorText';
+import { meaningOf, needsReview } from '@/lib/writes/errors';
 import { ErrorMessage } from '@/components/ErrorMessage';
 
 interface Loaded {
@@ -54,7 +55,9 @@ function sourceOf(body: Record<string, unknown> | undefined): SourceView | undef
 async function load(draftId: string): Promise<Loaded> {
   const pending = await sendMessage('getPendingWrite', { id: draftId });
   const playbookId = playbookOf(pending.entry.draft);
-  if (pending.entry.operationId !== 'updatePlaybook' || !playbookId) return { pending };
+  // A write that sends only the changed fields shows them against the playbook as it is now.
+  const sendsChanges = writeSpec(pending.entry.operationId).editableBody?.sends === 'changed-fields';
+  if (!sendsChanges || !playbookId) return { pending };
   try {
     const playbook = await sendMessage('getPlaybook', { id: playbookId });
     return { pending, current: playbookFields(playbook) };
@@ -88,9 +91,7 @@ function Done({ entry }: { entry: OutboxEntryView }) {
   const playbookId = result?.playbookId;
   return (
     <main class="confirm-done stack">
-      <p role="status">
-        Sent. {entry.operationId === 'createPlaybook' ? 'Your playbook was created as a draft.' : ''}
-      </p>
+      <p role="status">Sent. {writeSpec(entry.operationId).successText}</p>
       <ErrorMessage message={result?.urlRefused} />
       {playbookId ? (
         <p>
@@ -109,9 +110,9 @@ function Done({ entry }: { entry: OutboxEntryView }) {
   );
 }
 
+/** Nothing was sent and the window must show the draft again (the worker's table says so). */
 function needsConfirmation(failure: unknown): boolean {
-  if (!(failure instanceof MessageError)) return false;
-  return failure.wire.code === 'operation-changed' || failure.wire.code === 'api.unconfirmed-write';
+  return failure instanceof MessageError && needsReview(failure.wire.code);
 }
 
 /** The confirm window's controller: loads the pending write, sends the user's confirmation, shows the outcome. */
@@ -121,7 +122,7 @@ export function ConfirmPage({ draftId }: { draftId: string }) {
   const [error, setError] = useState<string>();
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>();
   const [sent, setSent] = useState<OutboxEntryView>();
-  const [lastRequest, setLastRequest] = useState<{ body?: Record<string, unknown>; typed?: string }>();
+  const [errorCode, setErrorCode] = useState<string>();
 
   if (!loaded.value) {
     return (
@@ -134,33 +135,43 @@ export function ConfirmPage({ draftId }: { draftId: string }) {
   const { entry } = pending;
   if (sent ?? entry.status === 'sent') return <Done entry={sent ?? entry} />;
 
-  const send = (request: { body?: Record<string, unknown>; typed?: string }) => {
+  const failed = (failure: unknown) => {
+    setBusy(false);
+    setError(errorText(failure));
+    setErrorCode(failure instanceof MessageError ? failure.wire.code : undefined);
+    if (failure instanceof MessageError) setFieldErrors(failure.wire.fields);
+    // Nothing was sent and the draft needs confirming again: show how it resolves now (a new token).
+    if (needsConfirmation(failure)) loaded.reload();
+  };
+  const start = () => {
     setBusy(true);
     setError(undefined);
+    setErrorCode(undefined);
     setFieldErrors(undefined);
-    setLastRequest(request);
-    sendMessage('confirmWrite', { id: draftId, ...request }).then(
+  };
+  const send = (request: { body?: Record<string, unknown>; typed?: string }) => {
+    start();
+    sendMessage('confirmWrite', { id: draftId, token: pending.token, ...request }).then(
       (result) => setSent(result),
-      (failure: unknown) => {
-        setBusy(false);
-        setError(errorText(failure));
-        if (failure instanceof MessageError) setFieldErrors(failure.wire.fields);
-        // Nothing was sent and the draft needs confirming again: show how it resolves now.
-        if (needsConfirmation(failure)) {
-          setLastRequest(undefined);
-          loaded.reload();
-        }
-      },
+      failed,
     );
   };
-  // A request that reached the service (or was cut off) is kept for Retry; a refused form is not.
-  // Retry from a reopened failed draft resends the stored body; a typed name must be typed again (Confirm).
-  const failedEarlier = entry.status === 'failed' && lastRequest === undefined;
-  const mustReconfirm = entry.error?.code === 'operation-changed';
+  // Retry resends the confirmed bytes under the same key, or (when anything changed) the worker
+  // refuses it and this window shows the draft again; it never sends anything the window did not show.
+  const retry = () => {
+    start();
+    sendMessage('retryWrite', { id: draftId }).then((result) => {
+      if (result.outcome === 'sent') setSent(result.entry);
+      else {
+        setBusy(false);
+        loaded.reload();
+      }
+    }, failed);
+  };
+  const failedEarlier = entry.status === 'failed' && error === undefined;
   const canRetry =
-    !mustReconfirm &&
-    ((failedEarlier && pending.typeToConfirm === undefined) ||
-      (error !== undefined && lastRequest !== undefined && fieldErrors === undefined));
+    meaningOf(error !== undefined ? errorCode : entry.error?.code).retryable &&
+    (failedEarlier || error !== undefined);
   const body = entry.draft.body;
 
   return (
@@ -180,13 +191,13 @@ export function ConfirmPage({ draftId }: { draftId: string }) {
       source={sourceOf(body)}
       typeToConfirm={pending.typeToConfirm}
       busy={busy}
-      error={error ?? (failedEarlier ? entry.error?.message : undefined)}
+      error={error ?? entry.error?.message}
       fieldErrors={fieldErrors}
       canRetry={canRetry}
       onConfirm={(submission: ConfirmSubmission) =>
         send({ body: editsFor(loaded.value!, submission.fields), typed: submission.typed })
       }
-      onRetry={() => send(lastRequest ?? { body: isEditable(entry.operationId) ? body : undefined })}
+      onRetry={retry}
       onCancel={() => {
         setBusy(true);
         sendMessage('discardDraft', { id: draftId }).then(

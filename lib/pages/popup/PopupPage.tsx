@@ -5,7 +5,6 @@ import { problemOf, type WireLike } from './format';
 import { log } from '@/lib/log';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
 import type { AppState, PlaybookPage, PopupOpened, ServiceOverview } from '@/lib/messaging/protocol';
-import { openConfirmWindow } from '@/lib/pages/navigation';
 import { errorText } from '@/lib/pages/errorText';
 import { afterFirstPaint } from '@/lib/pages/firstPaint';
 import { readPopupSnapshotOnce, type PopupDraft, type PopupSnapshot } from '@/lib/store/snapshot';
@@ -337,9 +336,9 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
         loadOverview(true);
       }}
       onRefreshStatus={() => loadOverview(true)}
-      onReopenDraft={(id) => draftAction(id, () => openConfirmWindow(id))}
+      onReopenDraft={(id) => draftAction(id, () => sendMessage('reviewWrite', { id }))}
       onDiscardDraft={(id) => draftAction(id, () => sendMessage('discardDraft', { id }))}
-      onRetryDraft={(id) => draftAction(id, () => sendMessage('confirmWrite', { id }))}
+      onRetryDraft={(id) => draftAction(id, () => sendMessage('retryWrite', { id }))}
     />
   );
 }

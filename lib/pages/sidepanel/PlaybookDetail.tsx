@@ -61,14 +61,14 @@ function ActionStatus({
     return <p role="status">{name} waits for your confirmation in the confirm window.</p>;
   if (action.status === 'cancelled') return <p role="status">{name} was cancelled; nothing was sent.</p>;
   if (action.status === 'sent') {
-    const follow =
-      action.operationId === 'runBacktest'
-        ? ' Its result arrives as an event.'
-        : writeSpec(action.operationId).opensUrlFrom
-          ? action.message
-            ? ` ${action.message}`
-            : ' The page opened in a new tab.'
-          : '';
+    const spec = writeSpec(action.operationId);
+    const follow = spec.successText
+      ? ` ${spec.successText}`
+      : spec.opensUrlFrom
+        ? action.message
+          ? ` ${action.message}`
+          : ' The page opened in a new tab.'
+        : '';
     return (
       <p role="status" class="ok">
         {name} was sent.{follow}
@@ -88,7 +88,7 @@ function ActionStatus({
       </div>
     );
   if (
-    action.operationId === 'activatePlaybook' &&
+    writeSpec(action.operationId).class === 'live-execution' &&
     (action.problemCode === 'brokerage_not_linked' || (action.code === 'forbidden' && !action.problemCode))
   )
     return (

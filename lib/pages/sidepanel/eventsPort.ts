@@ -5,6 +5,7 @@ import { EVENTS_PORT, type EventsPortMessage } from '@/lib/events/port';
 import { log } from '@/lib/log';
 import { sendMessage } from '@/lib/messaging/client';
 import { errorText } from '@/lib/pages/errorText';
+import { announceOutboxChange } from './outboxChanges';
 
 const PING_MS = 20_000;
 const RECONNECT_MS = 2_000;
@@ -58,6 +59,7 @@ export function useEventsPort(): EventsState & { setUnread: (n: number) => void;
             unread: message.unread,
           }));
         else if (message.type === 'stream') setState((s) => ({ ...s, stream: message.state }));
+        else if (message.type === 'outbox') announceOutboxChange(message.change);
       });
       port.onDisconnect.addListener(() => {
         clearInterval(ping);

@@ -1,11 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ActionKind, ActionState } from './PlaybookDetail';
-import { MessageError, sendMessage } from '@/lib/messaging/client';
+import { sendMessage } from '@/lib/messaging/client';
+import type { OutboxEntryView } from '@/lib/messaging/protocol';
 import { errorText } from '@/lib/pages/errorText';
-
-const POLL_MS = 700;
-/** A confirm window left open longer than this is no longer followed (the outbox keeps the draft). */
-const FOLLOW_MS = 15 * 60 * 1000;
+import { onOutboxChange } from './outboxChanges';
 
 export interface WriteRequest {
   operationId: ActionKind;
@@ -17,56 +15,64 @@ export interface WriteRequest {
 
 /**
  * The side panel never sends a write itself: it queues the intent (`requestWrite`), the confirm
- * window sends it, and the panel follows the outbox entry with `getDraft` until it is sent,
- * failed or discarded (IndexedDB has no change events, so this is a short poll while a draft is open).
+ * window sends it, and the panel follows the outbox entry by the changes the worker pushes over
+ * the events port (lib/writes announces every transition), until it is sent or discarded.
  */
 export function useWriteTracker(onSettled: (operationId: ActionKind, status: ActionState['status']) => void) {
   const [action, setAction] = useState<ActionState>();
-  const generation = useRef(0);
+  const followed = useRef<
+    { draftId: string; operationId: ActionKind; last: ActionState['status'] } | undefined
+  >(undefined);
   const settled = useRef(onSettled);
   settled.current = onSettled;
-  useEffect(() => () => void (generation.current += 1), []);
 
-  async function follow(draftId: string, operationId: ActionKind, mine: number) {
-    const started = Date.now();
-    let last: ActionState['status'] = 'waiting';
-    while (generation.current === mine && Date.now() - started < FOLLOW_MS) {
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      if (generation.current !== mine) return;
-      try {
-        const entry = await sendMessage('getDraft', { id: draftId });
-        if (entry.status === 'sent') {
-          const result = (entry.draft as { result?: { urlRefused?: string } } | undefined)?.result;
-          setAction({ operationId, status: 'sent', message: result?.urlRefused });
-          settled.current(operationId, 'sent');
-          return;
-        }
-        if (entry.status === 'failed' && last !== 'failed') {
-          last = 'failed';
-          setAction({
-            operationId,
-            status: 'failed',
-            message: entry.error?.message,
-            code: entry.error?.code,
-            problemCode: entry.error?.problemCode,
-          });
-          settled.current(operationId, 'failed');
-        }
-        // Still failed: the user may retry in the confirm window, so keep following.
-      } catch (error) {
-        if (error instanceof MessageError && error.code === 'draft-not-found') {
-          if (last !== 'failed') setAction({ operationId, status: 'cancelled' });
-          return;
-        }
-      }
+  function apply(change: OutboxEntryView | { id: string; removed: true }) {
+    const mine = followed.current;
+    if (!mine || change.id !== mine.draftId) return;
+    const { operationId } = mine;
+    if ('removed' in change) {
+      followed.current = undefined;
+      if (mine.last !== 'failed') setAction({ operationId, status: 'cancelled' });
+      return;
     }
+    if (change.status === 'sent') {
+      followed.current = undefined;
+      const result = (change.draft as { result?: { urlRefused?: string } } | undefined)?.result;
+      setAction({ operationId, status: 'sent', message: result?.urlRefused });
+      settled.current(operationId, 'sent');
+      return;
+    }
+    if (change.status === 'failed' && mine.last !== 'failed') {
+      mine.last = 'failed';
+      setAction({
+        operationId,
+        status: 'failed',
+        message: change.error?.message,
+        code: change.error?.code,
+        problemCode: change.error?.problemCode,
+      });
+      settled.current(operationId, 'failed');
+    } else if (change.status !== 'failed') mine.last = 'waiting';
+    // Still open: the user may confirm again in the confirm window, so keep following.
   }
 
+  useEffect(() => {
+    const stop = onOutboxChange(apply);
+    return () => {
+      stop();
+      followed.current = undefined;
+    };
+  }, []);
+
   function request(write: WriteRequest): void {
-    const mine = ++generation.current;
+    followed.current = undefined;
     setAction({ operationId: write.operationId, status: 'waiting' });
     sendMessage('requestWrite', write).then(
-      ({ draftId }) => follow(draftId, write.operationId, mine),
+      ({ draftId }) => {
+        followed.current = { draftId, operationId: write.operationId, last: 'waiting' };
+        // A change pushed before the id was known: read the entry once.
+        sendMessage('getDraft', { id: draftId }).then(apply, () => undefined);
+      },
       (error: unknown) =>
         setAction({ operationId: write.operationId, status: 'failed', message: errorText(error) }),
     );

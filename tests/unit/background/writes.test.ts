@@ -35,6 +35,8 @@ interface Seam {
   pageAnswer: Record<string, unknown>;
   createExtra: Record<string, unknown>;
   freshBuilds: number;
+  /** What the worker pushed to open side panels over their events port. */
+  pushed: Array<{ type: string; change?: { id: string; status?: string; draft?: WriteDraft } }>;
 }
 
 const seam = vi.hoisted((): Seam => ({
@@ -48,6 +50,12 @@ const seam = vi.hoisted((): Seam => ({
   /** Extra fields in createPlaybook's answer (a hostile service may add a checkout_url there). */
   createExtra: {},
   freshBuilds: 0,
+  pushed: [],
+}));
+
+vi.mock('@/lib/events', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/lib/events')>()),
+  broadcast: (message: Seam['pushed'][number]) => void seam.pushed.push(message),
 }));
 
 const API_URL = 'http://127.0.0.1:8787/api/v1';
@@ -162,8 +170,22 @@ const pageDraft = {
 
 let registry: HandlerRegistry;
 
+/** The token each draft's window was last given: a window's Confirm carries it back. */
+const tokens = new Map<string, string>();
+
+/** A message as the pages send it; `confirmWrite` comes from the window, with the token it was shown with. */
 async function send(type: string, payload: unknown, sender: unknown = EXTENSION_PAGE) {
-  return registry.dispatch({ type, payload }, sender);
+  let sent = payload;
+  if (type === 'confirmWrite' && payload && typeof payload === 'object' && !('token' in payload)) {
+    const token = tokens.get((payload as { id: string }).id);
+    if (token) sent = { ...payload, token };
+  }
+  const answer = await registry.dispatch({ type, payload: sent }, sender);
+  if (type === 'getPendingWrite' && answer.ok) {
+    const token = (answer.value as PendingWrite & { token?: string }).token;
+    if (token) tokens.set((payload as { id: string }).id, token);
+  }
+  return answer;
 }
 
 async function value<T>(type: string, payload: unknown): Promise<T> {
@@ -179,6 +201,11 @@ async function queueAction(operationId: string, extra: Record<string, unknown>):
   return id;
 }
 
+/** The draft's window loads it again (after a failure, the user edits and confirms anew). */
+async function showAgain(id: string): Promise<PendingWrite> {
+  return value<PendingWrite>('getPendingWrite', { id });
+}
+
 function failWith(status: number, body: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
   seam.answers.push(() => answer({ title: 'Refused', status, ...body }, status, headers));
 }
@@ -190,6 +217,8 @@ function failOffline() {
 }
 
 beforeEach(async () => {
+  tokens.clear();
+  seam.pushed.length = 0;
   seam.sent.length = 0;
   seam.answers.length = 0;
   seam.document = serviceDocument();
@@ -300,7 +329,8 @@ describe('confirming', () => {
     expect(entry).toMatchObject({ status: 'failed', error: { code: 'server' } });
     expect(entry?.draft.body).toMatchObject({ title: 'Kept title' });
 
-    await value('confirmWrite', { id, body: { title: 'Kept title' } });
+    // Retry (popup, side panel or window) resends the confirmed bytes: no window, no new token.
+    expect(await value('retryWrite', { id })).toMatchObject({ outcome: 'sent' });
     expect(seam.sent).toHaveLength(2);
     expect(seam.sent[1].idempotencyKey).toBe(seam.sent[0].idempotencyKey);
     expect(seam.sent[1].body).toEqual(seam.sent[0].body);
@@ -363,6 +393,7 @@ describe('confirming', () => {
     const id = await queueAction('createPlaybook', { body: pageDraft });
     failWith(400, { detail: 'Bad title.' });
     await send('confirmWrite', { id });
+    await showAgain(id);
     await value('confirmWrite', { id, body: { thesis: 'A different thesis.' } });
     expect(seam.sent).toHaveLength(2);
     expect(seam.sent[1].idempotencyKey).not.toBe(seam.sent[0].idempotencyKey);
@@ -384,6 +415,7 @@ describe('confirming', () => {
       const id = await queueAction('createPlaybook', { body: pageDraft });
       fail();
       await send('confirmWrite', { id });
+      await showAgain(id);
       await value('confirmWrite', { id, body: { thesis: 'A different thesis.' } });
       expect(seam.sent).toHaveLength(2);
       // Same key, other body: if the first landed the service answers 422 rather than write twice.
@@ -397,6 +429,7 @@ describe('confirming', () => {
     failOffline();
     failWith(422, { code: 'idempotency_key_reused' });
     await send('confirmWrite', { id });
+    await showAgain(id);
     await send('confirmWrite', { id, body: { thesis: 'A different thesis.' } });
     expect((await getOutboxEntry(id))?.error?.message).toMatch(/nothing was written twice/);
   });
@@ -495,7 +528,7 @@ describe('confirming', () => {
     });
     await recoverInterruptedWrites();
     expect((await getOutboxEntry(id))?.status).toBe('failed');
-    await value('confirmWrite', { id });
+    expect(await value('retryWrite', { id })).toMatchObject({ outcome: 'sent' });
     expect(seam.sent[1].idempotencyKey).toBe(seam.sent[0].idempotencyKey);
   });
 });
@@ -676,7 +709,7 @@ describe('the write that is sent is the write that was confirmed', () => {
     });
     await fakeBrowser.alarms.onAlarm.trigger({ name: `write-retry:${entry.id}`, scheduledTime: Date.now() });
     await vi.waitFor(async () =>
-      expect((await getOutboxEntry(entry.id))?.error).toMatchObject({ code: 'operation-changed' }),
+      expect((await getOutboxEntry(entry.id))?.error).toMatchObject({ code: 'not-shown' }),
     );
     expect(seam.sent).toHaveLength(0);
     // Its old `path.id` still names the playbook once the user reviews it.
@@ -690,7 +723,7 @@ describe('the write that is sent is the write that was confirmed', () => {
     ).draftId;
     expect(await send('confirmWrite', { id })).toMatchObject({
       ok: false,
-      error: { code: 'operation-changed' },
+      error: { code: 'not-shown' },
     });
     expect(seam.sent).toHaveLength(0);
   });
@@ -821,5 +854,170 @@ describe('drafts from a page are bounded per tab', () => {
       Array.from({ length: 6 }, () => send('submitPageDraft', { draft: pageDraft }, tab(43))),
     );
     expect(answers.filter((answer) => answer.ok)).toHaveLength(3);
+  });
+});
+
+/**
+ * Issue 21: the holes an adversarial review found, with the real handlers. Each of these failed
+ * before lib/writes owned the lifecycle: the popup's Retry (then a bare confirmWrite) and a stale
+ * window's Confirm sent a route no window showed, and a deprecated read was sent as a POST.
+ */
+describe('nothing is sent that no window showed (issue 21)', () => {
+  const NEW_ROUTE = `${API_URL}/playbooks/pb_1/halt`;
+
+  function movePauseToHalt() {
+    const doc = serviceDocument();
+    const paths = doc.paths as Record<string, unknown>;
+    paths['/playbooks/{id}/halt'] = paths['/playbooks/{id}/pause'];
+    delete paths['/playbooks/{id}/pause'];
+    seam.document = doc;
+  }
+
+  /** What the popup's Retry sent before this change: a bare confirmWrite, from no window. */
+  async function bareConfirm(id: string) {
+    return registry.dispatch({ type: 'confirmWrite', payload: { id } }, EXTENSION_PAGE);
+  }
+
+  function windowsOpened() {
+    const opened: unknown[] = [];
+    fakeBrowser.windows.onCreated.addListener((window) => void opened.push(window));
+    return opened;
+  }
+
+  const sentTo = (url: string) => seam.sent.filter((write) => write.url === url);
+
+  it('Retry after an "operation changed" refusal sends nothing; the draft’s window shows the new route first', async () => {
+    const id = await queueAction('pausePlaybook', { playbookId: 'pb_1' });
+    movePauseToHalt();
+    expect(await send('confirmWrite', { id, typed: seam.playbookTitle })).toMatchObject({
+      ok: false,
+      error: { code: 'operation-changed' },
+    });
+    // The popup's Retry, as it was and as it is: neither sends to the route no window showed.
+    expect(await bareConfirm(id)).toMatchObject({ ok: false });
+    const opened = windowsOpened();
+    expect(await value('retryWrite', { id })).toEqual({ outcome: 'review' });
+    expect(sentTo(NEW_ROUTE)).toHaveLength(0);
+    expect(seam.sent).toHaveLength(0);
+    // Its one window, opened when it was queued, is focused rather than a second one opened …
+    expect(opened).toHaveLength(0);
+    // … and shows POST …/halt before anything goes there.
+    const pending = await value<PendingWrite>('getPendingWrite', { id });
+    expect(pending.resolved).toMatchObject({ method: 'POST', path: '/api/v1/playbooks/pb_1/halt' });
+    await value('confirmWrite', { id, typed: seam.playbookTitle });
+    expect(seam.sent.map((write) => `${write.method} ${write.url}`)).toEqual([`POST ${NEW_ROUTE}`]);
+  });
+
+  it('Retry after an "account changed" refusal sends nothing under the new key', async () => {
+    const id = await queueAction('pausePlaybook', { playbookId: 'pb_1' });
+    failWith(429, {}, { 'retry-after': '90' });
+    await send('confirmWrite', { id, typed: seam.playbookTitle });
+    expect(seam.sent).toHaveLength(1);
+    await storeApiKey('pbk_other_key_9876543210');
+    await fakeBrowser.alarms.onAlarm.trigger({ name: `write-retry:${id}`, scheduledTime: Date.now() });
+    await vi.waitFor(async () =>
+      expect((await getOutboxEntry(id))?.error).toMatchObject({ code: 'account-changed' }),
+    );
+    expect(await bareConfirm(id)).toMatchObject({ ok: false });
+    expect(await value('retryWrite', { id })).toEqual({ outcome: 'review' });
+    expect(seam.sent).toHaveLength(1);
+  });
+
+  it('a key changed while the window is open: its Confirm sends nothing, the window must show the account again', async () => {
+    const id = await queueAction('pausePlaybook', { playbookId: 'pb_1' });
+    await storeApiKey('pbk_other_key_9876543210');
+    expect(await send('confirmWrite', { id, typed: seam.playbookTitle })).toMatchObject({
+      ok: false,
+      error: { code: 'account-changed' },
+    });
+    expect(seam.sent).toHaveLength(0);
+    await value<PendingWrite>('getPendingWrite', { id });
+    await value('confirmWrite', { id, typed: seam.playbookTitle });
+    expect(seam.sent).toHaveLength(1);
+  });
+
+  it('Review twice gives one window, and a stale window’s Confirm sends nothing', async () => {
+    const opened = windowsOpened();
+    const id = (
+      await value<{ draftId: string }>('requestWrite', { operationId: 'pausePlaybook', playbookId: 'pb_1' })
+    ).draftId;
+    expect(opened).toHaveLength(1);
+    const first = await value<PendingWrite>('getPendingWrite', { id });
+    expect(first.resolved?.path).toBe('/api/v1/playbooks/pb_1/pause');
+    await Promise.all([value('reviewWrite', { id }), value('reviewWrite', { id })]);
+    await value('reviewWrite', { id });
+    expect(opened).toHaveLength(1);
+    // A second showing (the window reloaded, or a second window of an older version) gets its own token.
+    movePauseToHalt();
+    const second = await value<PendingWrite>('getPendingWrite', { id });
+    expect(second.resolved?.path).toBe('/api/v1/playbooks/pb_1/halt');
+    expect(second.token).not.toBe(first.token);
+    // The first showing's Confirm, with its own token or none, sends nothing at all.
+    expect(await bareConfirm(id)).toMatchObject({ ok: false });
+    expect(await send('confirmWrite', { id, token: first.token, typed: seam.playbookTitle })).toMatchObject({
+      ok: false,
+      error: { code: 'not-shown' },
+    });
+    expect(seam.sent).toHaveLength(0);
+    // The current showing's Confirm sends what it showed.
+    await send('confirmWrite', { id, token: second.token, typed: seam.playbookTitle });
+    expect(seam.sent.map((write) => write.url)).toEqual([NEW_ROUTE]);
+  });
+
+  it('a token is spent by one Confirm', async () => {
+    const id = await queueAction('createPlaybook', { body: pageDraft });
+    const token = tokens.get(id);
+    failWith(400, { detail: 'Bad title.' });
+    await send('confirmWrite', { id, token });
+    expect(await send('confirmWrite', { id, token })).toMatchObject({
+      ok: false,
+      error: { code: 'not-shown' },
+    });
+    expect(seam.sent).toHaveLength(1);
+  });
+
+  it('a read deprecated in favour of a POST on the activate route is never sent as a POST', async () => {
+    const doc = serviceDocument();
+    const paths = doc.paths as Record<string, Record<string, Record<string, unknown>>>;
+    Object.assign(paths['/playbooks/{id}'].get, { deprecated: true, 'x-replaced-by': 'batchGetPlaybooks' });
+    // The hostile document names its "batch read" on the activate route (and drops activate itself).
+    const batch = paths['/playbooks:batchGet'].post;
+    delete paths['/playbooks:batchGet'];
+    paths['/playbooks/{id}/activate'] = {
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+      post: { ...batch, requestBody: undefined },
+    } as unknown as Record<string, Record<string, unknown>>;
+    seam.document = doc;
+    const { registerReadHandlers } = await import('@/lib/background/reads');
+    registerReadHandlers(registry);
+    // The side panel's read, and the confirm window's typed title, both read the playbook.
+    await send('getPlaybook', { id: 'pb_1' });
+    const id = (
+      await value<{ draftId: string }>('requestWrite', { operationId: 'pausePlaybook', playbookId: 'pb_1' })
+    ).draftId;
+    const pending = await value<PendingWrite>('getPendingWrite', { id });
+    expect(pending.typeToConfirm).toBe(seam.playbookTitle);
+    expect(seam.sent.filter((write) => write.method === 'POST')).toEqual([]);
+  });
+});
+
+describe('pages learn of draft changes by push (issue 21)', () => {
+  it('every transition of a draft is pushed over the events port, without the window’s token', async () => {
+    const id = await queueAction('pausePlaybook', { playbookId: 'pb_1' });
+    failWith(503);
+    await send('confirmWrite', { id, typed: seam.playbookTitle });
+    await value('retryWrite', { id });
+    const mine = seam.pushed.filter((message) => message.type === 'outbox' && message.change?.id === id);
+    expect(mine.map((message) => message.change?.status)).toEqual([
+      'pending',
+      'pending',
+      'sending',
+      'failed',
+      'sending',
+      'sent',
+    ]);
+    for (const message of mine) expect(message.change?.draft?.shown?.token ?? '').toBe('');
+    await value('discardDraft', { id });
+    expect(seam.pushed.at(-1)).toEqual({ type: 'outbox', change: { id, removed: true } });
   });
 });

@@ -75,6 +75,7 @@ describe('the key in chunks', () => {
             notModified: false,
             warnings: [],
           }),
+        declaredReplacement: () => undefined,
         resolve: () => {
           throw new Error('not used');
         },

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { API_ERROR_KINDS } from '@/lib/api/errors';
+import { isWriteErrorCode, meaningOf, needsReview, WRITE_ERRORS } from '@/lib/writes/errors';
+import { canMove, stateOf, TRANSITIONS, WRITE_STATES, type WriteState } from '@/lib/writes/lifecycle';
+import { bodyDigest, differenceFrom, type ShownWrite } from '@/lib/writes/token';
+import type { OutboxEntry, WriteDraft } from '@/lib/store/outbox';
+
+describe('the write state machine', () => {
+  it('reaches a send only through confirmed or a failure that may be resent', () => {
+    const into = (to: WriteState) => WRITE_STATES.filter((from) => canMove(from, to));
+    expect(into('claimed')).toEqual(['confirmed', 'failed']);
+    expect(into('confirmed')).toEqual(['shown']);
+  });
+
+  it('after a refusal, nothing but showing the draft again', () => {
+    expect(TRANSITIONS.refused).toEqual(['shown']);
+    expect(canMove('refused', 'claimed')).toBe(false);
+    expect(canMove('refused', 'confirmed')).toBe(false);
+    expect(canMove('drafted', 'confirmed')).toBe(false);
+  });
+
+  it('a settled write is final', () => {
+    for (const to of WRITE_STATES) expect(canMove('settled', to)).toBe(false);
+  });
+
+  const entry = (status: OutboxEntry['status'], draft: WriteDraft = {}, code?: string) => ({
+    status,
+    draft,
+    error: code ? { message: 'm', code } : undefined,
+  });
+  const shown = { token: 't' } as ShownWrite;
+
+  it.each([
+    ['drafted', entry('pending')],
+    ['shown', entry('pending', { shown })],
+    ['claimed', entry('sending')],
+    ['settled', entry('sent')],
+    ['failed', entry('failed', {}, 'server')],
+    ['failed', entry('failed', {}, 'interrupted')],
+    ['refused', entry('failed', {}, 'operation-changed')],
+    ['refused', entry('failed', {}, 'account-changed')],
+    ['refused', entry('failed', {}, 'a code of some later version')],
+  ] as const)('reads %s from its stored encoding', (state, stored) => {
+    expect(stateOf(stored)).toBe(state);
+  });
+});
+
+describe('the table of write errors', () => {
+  it('has a meaning for every API error kind', () => {
+    for (const kind of API_ERROR_KINDS) expect(isWriteErrorCode(kind)).toBe(true);
+  });
+
+  it('keeps the key after every failure that may have landed, and resends only those and waits', () => {
+    const landed = Object.entries(WRITE_ERRORS)
+      .filter(([, meaning]) => meaning.mayHaveLanded)
+      .map(([code]) => code);
+    expect(landed.sort()).toEqual(['interrupted', 'malformed-response', 'network', 'server', 'timeout']);
+    const retryable = Object.entries(WRITE_ERRORS)
+      .filter(([, meaning]) => meaning.retryable)
+      .map(([code]) => code);
+    expect(retryable.sort()).toEqual([...landed, 'deferred', 'rate-limited'].sort());
+  });
+
+  it.each([
+    ['operation-changed', true],
+    ['account-changed', true],
+    ['not-shown', true],
+    ['api.unconfirmed-write', true],
+    ['api.server', false],
+    ['typed-confirmation', false],
+    [undefined, true],
+    ['<script>', true],
+  ])('%s asks for the window again: %s', (code, review) => {
+    expect(needsReview(code)).toBe(review);
+  });
+
+  it('reads codes as they cross messaging (api.<kind>)', () => {
+    expect(meaningOf('api.timeout')).toBe(WRITE_ERRORS.timeout);
+  });
+});
+
+describe('the confirmation token', () => {
+  const base = async (): Promise<ShownWrite> => ({
+    token: 't',
+    operationId: 'pausePlaybook',
+    method: 'POST',
+    url: 'https://api.example/v1/playbooks/pb_1/pause',
+    bodyDigest: await bodyDigest(undefined),
+    accountId: 'u1',
+    keyFingerprint: 'f1',
+    apiOrigin: 'https://api.example',
+  });
+
+  it.each([
+    ['the same write', {}, undefined],
+    ['another path', { url: 'https://api.example/v1/playbooks/pb_1/activate' }, 'operation-changed'],
+    ['another method', { method: 'PUT' }, 'operation-changed'],
+    ['another key', { keyFingerprint: 'f2' }, 'account-changed'],
+    ['another account', { accountId: 'u2' }, 'account-changed'],
+    ['another API origin', { apiOrigin: 'https://evil.example' }, 'account-changed'],
+    ['an unknown account now', { accountId: undefined }, undefined],
+  ] as const)('%s: %s', async (_name, change, difference) => {
+    const shown = await base();
+    const { token: _token, ...now } = shown;
+    expect(differenceFrom(shown, { ...now, ...change })).toBe(difference);
+  });
+
+  it('binds the body by its canonical digest', async () => {
+    const shown = await base();
+    const { token: _token, ...now } = shown;
+    expect(differenceFrom(shown, { ...now, bodyDigest: await bodyDigest({ a: 1 }) })).toBe('body-changed');
+    expect(await bodyDigest({ a: 1, b: 2 })).toBe(await bodyDigest({ b: 2, a: 1 }));
+  });
+});
