@@ -443,12 +443,12 @@ describe('confirming', () => {
   });
 
   it('an alarm does not resend into another account than the one the user confirmed for', async () => {
-    await storeApiKey('pbk_account_a_0123456789');
+    await storeApiKey('pbk_k1a_0123456789');
     const id = await queueAction('createPlaybook', { body: pageDraft });
     failWith(429, {}, { 'retry-after': '90' });
     await send('confirmWrite', { id });
     const retryAt = (await getOutboxEntry(id))?.error?.retryAt ?? 0;
-    await storeApiKey('pbk_account_b_0123456789');
+    await storeApiKey('pbk_k2b_0123456789');
     await fakeBrowser.alarms.onAlarm.trigger({ name: `write-retry:${id}`, scheduledTime: retryAt });
     await vi.waitFor(async () =>
       expect((await getOutboxEntry(id))?.error).toMatchObject({ code: 'account-changed' }),
