@@ -1,4 +1,6 @@
-import { DEFAULT_SITE_MATCHES } from '@/lib/finance/sites';
+// wxt.config.ts imports this file, and the config is loaded without the @/ alias.
+// eslint-disable-next-line no-restricted-imports
+import { DEFAULT_SITE_MATCHES } from '../../finance/sites';
 import { STORE_MODE } from './storeMode';
 
 /** The sandbox's demo pages on loopback, so a newcomer can try the button against `npm start`. */
