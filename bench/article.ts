@@ -70,7 +70,7 @@ export function benchArticle(outputDir?: string, runs = 5): ArticleFigures {
     paragraphs: probe.thesis.split('\n\n').length,
     extraction: time(runs, fresh, (document) => void buildArticleDraft({ url, document, selection: '' })),
     lightDraft: time(runs, fresh, (document) => void buildDraft({ url, document })),
-    contentScriptGzip: outputDir ? gzipOf(join(outputDir, 'content-scripts/finance.js')) : undefined,
+    contentScriptGzip: outputDir ? gzipOf(join(outputDir, 'finance.js')) : undefined,
     extractorGzip: outputDir ? gzipOf(join(outputDir, 'article-capture.js')) : undefined,
   };
   printArticle(figures);

@@ -6,7 +6,9 @@
  * pairs per condition of the browser figures (default 30); BENCH_SKIP_BROWSER=1 leaves out the browser.
  * BENCH_ONLY_PARSERS=1 prints the parser figures alone (no build, no sandbox). BENCH_ONLY=paging
  * prints the paging figures alone (no build, no browser; BENCH_PAGING_RUNS pairs, default 31);
- * BENCH_ONLY=browser the browser figures alone. With BENCH_ONLY, results.json is left as it was.
+ * BENCH_ONLY=browser the browser figures alone; BENCH_ONLY=content what a finance page pays for the
+ * content script alone (BENCH_CONTENT_RUNS samples per condition, default 15). With BENCH_ONLY,
+ * results.json is left as it was.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +18,7 @@ import { setLogSink } from '@/lib/log';
 import { startSandbox } from '../sandbox/server';
 import { benchArticle } from './article';
 import { benchBrowser, type BrowserFigures } from './browser';
+import { benchContentScript, printContentScript, type ContentScriptFigures } from './contentScript';
 import { measureBundles, type BundleFigure } from './bundles';
 import { composition, type ChunkModules, type CompositionRow } from './moduleSizes';
 import { benchDiscovery, benchPaging, type DiscoveryFigures, type PagingFigures } from './client';
@@ -191,6 +194,14 @@ async function main(): Promise<void> {
     return;
   }
   const onlyBrowser = process.env.BENCH_ONLY === 'browser';
+  const onlyContent = process.env.BENCH_ONLY === 'content';
+  const contentRuns = process.env.BENCH_CONTENT_RUNS ? { runs: Number(process.env.BENCH_CONTENT_RUNS) } : {};
+  if (onlyContent) {
+    if (process.env.BENCH_REUSE_BUILD !== '1') execFileSync('npx', ['wxt', 'build'], { stdio: 'ignore' });
+    const eager = measureBundles(OUTPUT, {}).find((figure) => figure.entrypoint === 'finance');
+    printContentScript(await benchContentScript(resolve(OUTPUT), contentRuns), eager?.gzipBytes);
+    return;
+  }
   const parsers: ParserFigure[] = onlyBrowser ? [] : await benchParsers();
   if (!onlyBrowser) printParsers(parsers);
   if (process.env.BENCH_ONLY_PARSERS === '1') return;
@@ -233,9 +244,12 @@ async function main(): Promise<void> {
     const discovery = await benchDiscovery(sandbox);
     printDiscovery(discovery);
     let browser: BrowserFigures | undefined;
+    let contentScript: ContentScriptFigures | undefined;
     if (process.env.BENCH_SKIP_BROWSER !== '1') {
       browser = await benchBrowser(resolve(OUTPUT), sandbox, pageRuns);
       printBrowser(browser);
+      contentScript = await benchContentScript(resolve(OUTPUT), contentRuns);
+      printContentScript(contentScript, bundles.find((figure) => figure.entrypoint === 'finance')?.gzipBytes);
     }
     if (backgroundComposition.length > 0) printComposition(backgroundComposition, background, browser);
     else
@@ -250,6 +264,7 @@ async function main(): Promise<void> {
       paging,
       discovery,
       browser,
+      contentScript,
     };
     writeFileSync('bench/results.json', `${JSON.stringify(results, null, 2)}\n`);
     console.log('\nWritten to bench/results.json');
