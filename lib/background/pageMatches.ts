@@ -114,6 +114,11 @@ export function registerPageMatchHandlers(registry: HandlerRegistry, rereads?: R
   registry.register('getPageMatches', async ({ tabId }): Promise<PageMatches> => {
     if (tabId === undefined) return { tickers: [], matches: [] };
     const tickers = await tickersOfTab(tabId);
-    return { tickers, matches: await matchPlaybooks(tickers) };
+    const matches = await matchPlaybooks(tickers);
+    // The tab's badge follows what the user was just shown; the tab's content script reports
+    // its page's next views from now on (countPageMatches).
+    reported.set(tabId, tickers);
+    await showCount(tabId, matches.length);
+    return { tickers, matches };
   });
 }

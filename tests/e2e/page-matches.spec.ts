@@ -72,7 +72,18 @@ test('"On this page" lists the playbooks that track the page in the popup and th
   const finance = await context.newPage();
   await finance.goto(pages.url('article-nvda.html'));
   await expect.poll(() => offerCount(finance)).toBe(1);
-  // The count is on the tab's toolbar badge, which only the user sees (issue 23).
+  // The offer says nothing of what the user tracks: neither that matches exist, nor which.
+  expect((await visibleTexts(finance)).join('\n')).not.toMatch(/of your playbooks|track/);
+  expect((await visibleTexts(finance)).join('\n')).not.toContain(TRACKED);
+  expect(await finance.content()).not.toContain(TRACKED);
+
+  const popup = await extension.open('popup.html');
+  await loadBehind(popup, finance);
+  const popupSection = popup.getByRole('region', { name: 'On this page' });
+  await expect(popupSection.getByRole('button', { name: TRACKED })).toBeVisible();
+  // It came after the rows were painted, pinned at the bottom: not one row moved for it.
+  expect(await layoutShift(popup)).toBe(0);
+  // The count is on the tab's toolbar badge too, which only the user sees (issue 23).
   const badge = await extension.open('options.html');
   await finance.bringToFront();
   await expect
@@ -84,17 +95,6 @@ test('"On this page" lists the playbooks that track the page in the popup and th
     )
     .toMatch(/^[1-9]\d*$/);
   await badge.close();
-  // The offer says nothing of it: neither that matches exist, nor which.
-  expect((await visibleTexts(finance)).join('\n')).not.toMatch(/of your playbooks|track/);
-  expect((await visibleTexts(finance)).join('\n')).not.toContain(TRACKED);
-  expect(await finance.content()).not.toContain(TRACKED);
-
-  const popup = await extension.open('popup.html');
-  await loadBehind(popup, finance);
-  const popupSection = popup.getByRole('region', { name: 'On this page' });
-  await expect(popupSection.getByRole('button', { name: TRACKED })).toBeVisible();
-  // It came after the rows were painted, pinned at the bottom: not one row moved for it.
-  expect(await layoutShift(popup)).toBe(0);
 
   const panel = await extension.open('sidepanel.html');
   await loadBehind(panel, finance);

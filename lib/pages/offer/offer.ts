@@ -16,12 +16,13 @@ import { extensionApi, sendToWorker, type ExtensionApi } from './runtime';
 
 /**
  * The content script on every finance page, kept to what the page must carry (issue 23): no UI
- * library, no detection, no drafting. It draws the same offer whatever the user tracks. Ticker
- * detection is imported when the browser is idle (and again, rate-limited, when a single-page
- * app moves on), and its result goes to the worker, which puts the count on the tab's toolbar
- * badge and in "On this page", where only the user sees it. Readability and the draft are
- * imported when the user clicks. Nothing here posts to, or listens to, the page's `window`
- * messages: the page can neither learn the extension's id nor stop this script.
+ * library, no detection, no drafting. It draws the same offer whatever the user tracks, once the
+ * browser is idle. Ticker detection is imported when the user asks about the page ("On this page"
+ * in the popup or side panel), and reported again, rate-limited, when a single-page app moves on;
+ * the worker puts the count on the tab's toolbar badge and in "On this page", where only the user
+ * sees it. Readability and the draft are imported when the user clicks. Nothing here posts to, or
+ * listens to, the page's `window` messages: the page can neither learn the extension's id nor
+ * stop this script.
  */
 
 /** Only the top frame of an http(s) page offers the button: never ads, embeds or other frames. */
@@ -95,16 +96,22 @@ function tickersOfPage(api: ExtensionApi): Promise<string[]> {
 export async function startOffer(css: string, api: ExtensionApi | undefined = extensionApi()): Promise<void> {
   if (!api || !shouldOffer()) return;
   // "On this page" and the badge work even where the offer is hidden.
-  answerPageTickers(api.runtime, () => tickersOfPage(api));
+  // Detection is imported only once the user asks about this page (the popup or the side panel's
+  // "On this page"): a page the user only reads pays for the offer alone (issue 23). From then on,
+  // a single-page app's new views are reported too, rate-limited, so the tab's badge follows.
+  let following = false;
   const rereads = createRereads(
     () => tickersOfPage(api),
     (_page: 'page', tickers: string[]) =>
       void sendToWorker(api, 'countPageMatches', { tickers }).catch(() => undefined),
   );
-  void tickersOfPage(api)
-    .then((tickers) => sendToWorker(api, 'countPageMatches', { tickers }))
-    .catch(() => undefined);
-  watchAddress(() => rereads.request('page'));
+  answerPageTickers(api.runtime, () => {
+    following = true;
+    return tickersOfPage(api);
+  });
+  watchAddress(() => {
+    if (following) rereads.request('page');
+  });
   try {
     if (await isDismissed(api, location.host)) return;
   } catch {
