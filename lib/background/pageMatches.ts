@@ -1,7 +1,7 @@
 import { browser } from 'wxt/browser';
 import { VISIBILITIES } from '@/lib/api/visibility';
 import type { Playbook } from '@/lib/api/schemas';
-import { createRereads, type RereadOptions } from '@/lib/finance/rereads';
+import { createRereads, MAX_KEYS, type RereadOptions } from '@/lib/finance/rereads';
 import { normalizeTicker } from '@/lib/finance/symbols';
 import { log } from '@/lib/log';
 import { pageTickersAnswer, type HandlerRegistry, type PageMatch, type PageMatches } from '@/lib/messaging';
@@ -92,21 +92,23 @@ const TRACKED_BADGE_COLOR = '#0b6b50';
 /** `rereads`: how often a tab's reports are counted (tests shorten it). */
 export function registerPageMatchHandlers(registry: HandlerRegistry, rereads?: RereadOptions): void {
   // The newest tickers each tab's page reported; counted at most once per interval per tab.
+  // Bounded like the re-reads (MAX_KEYS), without a tabs.onRemoved listener waking the worker.
   const reported = new Map<number, readonly string[]>();
+  const report = (tabId: number, tickers: readonly string[]) => {
+    reported.delete(tabId);
+    if (reported.size >= MAX_KEYS) reported.delete(reported.keys().next().value as number);
+    reported.set(tabId, tickers);
+  };
   const counts = createRereads<number, number>(
     async (tabId) => (await matchPlaybooks(reported.get(tabId) ?? [])).length,
     showCount,
     rereads,
   );
-  browser.tabs.onRemoved.addListener((tabId) => {
-    reported.delete(tabId);
-    counts.forget(tabId);
-  });
   // Answered at once and the same way whatever the user tracks: the count goes to the tab's
   // badge, where only the user sees it (issue 23).
   registry.register('countPageMatches', ({ tickers }, sender) => {
     if (sender.kind === 'content-script') {
-      reported.set(sender.tabId, tickers);
+      report(sender.tabId, tickers);
       counts.request(sender.tabId);
     }
     return { scheduled: true as const };
@@ -117,7 +119,7 @@ export function registerPageMatchHandlers(registry: HandlerRegistry, rereads?: R
     const matches = await matchPlaybooks(tickers);
     // The tab's badge follows what the user was just shown; the tab's content script reports
     // its page's next views from now on (countPageMatches).
-    reported.set(tabId, tickers);
+    report(tabId, tickers);
     await showCount(tabId, matches.length);
     return { tickers, matches };
   });

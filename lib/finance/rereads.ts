@@ -17,6 +17,9 @@ export const PAGE_READ_INTERVAL_MS = 2000;
 
 const PAGE_READS: RereadOptions = { settleMs: PAGE_READ_SETTLE_MS, intervalMs: PAGE_READ_INTERVAL_MS };
 
+/** Keys (tabs) remembered at once. */
+export const MAX_KEYS = 500;
+
 interface KeyState {
   /** Bumped on every request: a read started before the last bump answers for an older view. */
   requests: number;
@@ -43,20 +46,26 @@ export function createRereads<K, T>(
     if (keys.get(key) !== state || state.requests !== seen) return; // Overtaken: the next read answers.
     await apply(key, value);
   };
+  const forget = (key: K) => {
+    clearTimeout(keys.get(key)?.timer);
+    keys.delete(key);
+  };
   return {
     /** The page (re)drew: read it soon, once for a burst, never more often than the interval. */
     request(key: K): void {
       let state = keys.get(key);
-      if (!state) keys.set(key, (state = { requests: 0, lastStart: -Infinity }));
+      if (!state) {
+        // Bounded without hearing tabs close (which would wake the worker for every tab): the
+        // oldest key goes first; a worker restarts empty anyway.
+        if (keys.size >= MAX_KEYS) forget(keys.keys().next().value as K);
+        keys.set(key, (state = { requests: 0, lastStart: -Infinity }));
+      }
       state.requests++;
       if (state.timer !== undefined) return; // A read is pending: it will see this view.
       const wait = Math.max(settleMs, state.lastStart + intervalMs - Date.now());
       const current = state;
       current.timer = setTimeout(() => void run(key, current), wait);
     },
-    forget(key: K): void {
-      clearTimeout(keys.get(key)?.timer);
-      keys.delete(key);
-    },
+    forget,
   };
 }

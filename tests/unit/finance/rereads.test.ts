@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createRereads } from '@/lib/finance/rereads';
+import { createRereads, MAX_KEYS } from '@/lib/finance/rereads';
 
 afterEach(() => vi.useRealTimers());
 
@@ -49,5 +49,16 @@ describe('re-reads of a page', () => {
     rereads.forget('other');
     await vi.advanceTimersByTimeAsync(1000);
     expect(reads).toBe(3);
+  });
+
+  it('remember at most MAX_KEYS keys: the oldest is forgotten first', async () => {
+    vi.useFakeTimers();
+    const read = vi.fn((key: number) => Promise.resolve(key));
+    const rereads = createRereads<number, number>(read, () => undefined, { settleMs: 10, intervalMs: 100 });
+    for (let key = 0; key <= MAX_KEYS; key++) rereads.request(key);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(read).toHaveBeenCalledTimes(MAX_KEYS);
+    expect(read).not.toHaveBeenCalledWith(0);
+    expect(read).toHaveBeenCalledWith(MAX_KEYS);
   });
 });
