@@ -6,6 +6,8 @@ import { zodWithoutJsonSchema } from './build/zodWithoutJsonSchema';
 import { moduleSizes } from './bench/moduleSizes';
 // `npm run zip` / `build:store`: no loopback host; lib/pages/offer/sitePatterns.ts drops the demo pages too.
 import { STORE_MODE } from './lib/contract/buildMode';
+import { contentScriptMatches } from './lib/pages/offer/sitePatterns';
+import { ARTICLE_CAPTURE_FILE, OFFER_SCRIPT, PAGE_TICKERS_FILE } from './lib/finance/captureGlobal';
 
 /** A static page with one element and no script, opened like the popup: what "as fast as a blank page" means. */
 const BLANK_PAGE = 'blank.html';
@@ -30,6 +32,14 @@ const optionalHosts = (mode: string) =>
  * default: only its own scripts, no plugins, no <base> rewrites, no form posts.
  */
 const EXTENSION_PAGES_CSP = "script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
+
+/** The offer's lazily imported files, web-accessible (see `web_accessible_resources` below). */
+function LAZY_OFFER_FILES(browser: string) {
+  const resources = [PAGE_TICKERS_FILE, ARTICLE_CAPTURE_FILE].map((file) => file.replace(/^\//, ''));
+  return browser === 'firefox'
+    ? (resources as never)
+    : [{ resources, matches: ['http://*/*', 'https://*/*'], use_dynamic_url: true }];
+}
 
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
@@ -88,6 +98,22 @@ export default defineConfig({
     ],
     // Development and test builds (npm run build, npm start, the e2e suite) reach the sandbox at once.
     ...(mode === STORE_MODE ? {} : { host_permissions: SANDBOX_HOSTS }),
+    // The offer (entrypoints/finance.ts) is an unlisted script declared here, not a WXT content
+    // script: WXT's content-script context posts the extension's id to the page (issue 23). The
+    // build's mode decides whether the sandbox's demo pages are included (never in store builds).
+    content_scripts: [
+      {
+        matches: contentScriptMatches(mode),
+        js: [OFFER_SCRIPT.replace(/^\//, '')],
+        run_at: 'document_idle',
+        all_frames: false,
+      },
+    ],
+    // What the offer imports when the browser is idle or the user clicks (lib/pages/offer/lazy.ts).
+    // On Chromium, `use_dynamic_url`: reachable only at an address made anew every session, so no
+    // page can probe for the extension at its fixed id (README, Decisions). Firefox's addresses
+    // hold a random id per installation already. Any http(s) page: sites the user adds run it too.
+    web_accessible_resources: LAZY_OFFER_FILES(browser),
     optional_host_permissions: optionalHosts(mode),
     // COMPAT(firefox-mv2): WXT drops optional_host_permissions for MV2; Firefox reads origins here.
     ...(browser === 'firefox' ? { optional_permissions: optionalHosts(mode) } : {}),

@@ -1,7 +1,7 @@
 /**
  * The article capture (issue 15): Readability's extraction time on a 1 MB article page, in Node
  * with happy-dom (no browser), and the gzipped bytes of the content script every finance page
- * loads against the extractor injected only on a click (what loading it eagerly would add).
+ * loads against the extractor it imports only on a click (what loading it eagerly would add).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ export interface ArticleFigures {
   paragraphs: number;
   /** buildArticleDraft: Readability on a clone, then the draft. */
   extraction: Spread;
-  /** buildDraft without the article: the content script's light fallback. */
+  /** buildDraft without the article: what a page Readability cannot read still gets. */
   lightDraft: Spread;
   contentScriptGzip?: number;
   extractorGzip?: number;
@@ -70,7 +70,7 @@ export function benchArticle(outputDir?: string, runs = 5): ArticleFigures {
     paragraphs: probe.thesis.split('\n\n').length,
     extraction: time(runs, fresh, (document) => void buildArticleDraft({ url, document, selection: '' })),
     lightDraft: time(runs, fresh, (document) => void buildDraft({ url, document })),
-    contentScriptGzip: outputDir ? gzipOf(join(outputDir, 'content-scripts/finance.js')) : undefined,
+    contentScriptGzip: outputDir ? gzipOf(join(outputDir, 'finance.js')) : undefined,
     extractorGzip: outputDir ? gzipOf(join(outputDir, 'article-capture.js')) : undefined,
   };
   printArticle(figures);
@@ -84,11 +84,11 @@ export function printArticle(figures: ArticleFigures): void {
   );
   console.table({
     'Readability draft (on click)': describe(figures.extraction),
-    'light draft (content script fallback)': describe(figures.lightDraft),
+    'light draft (no article found)': describe(figures.lightDraft),
   });
   const size = (bytes?: number) => (bytes === undefined ? 'not built' : kb(bytes));
   console.log(
     `content script on every finance page: ${size(figures.contentScriptGzip)} gzip; ` +
-      `extractor injected only on a click: ${size(figures.extractorGzip)} gzip (what loading it eagerly would add)`,
+      `extractor imported only on a click: ${size(figures.extractorGzip)} gzip (what loading it eagerly would add)`,
   );
 }

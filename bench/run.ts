@@ -8,7 +8,8 @@
  * prints the paging figures alone (no build, no browser; BENCH_PAGING_RUNS pairs, default 31);
  * BENCH_ONLY=browser the browser figures alone; BENCH_ONLY=chart the equity chart's figures alone (no build,
  * no sandbox); BENCH_ONLY=popup what the popup waits on with the worker running, just stopped and stopped
- * for a while (bench/popupWake.ts). With BENCH_ONLY, results.json is left as it was.
+ * for a while (bench/popupWake.ts); BENCH_ONLY=content what a finance page pays for the content script
+ * alone (BENCH_CONTENT_RUNS samples per condition, default 15). With BENCH_ONLY, results.json is left as it was.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { benchArticle } from './article';
 import { benchBrowser, type BrowserFigures } from './browser';
 import { benchChart, type ChartFigures } from './chart';
 import { benchPopupWake, type WakeCondition } from './popupWake';
+import { benchContentScript, printContentScript, type ContentScriptFigures } from './contentScript';
 import { measureBundles, type BundleFigure } from './bundles';
 import { composition, type ChunkModules, type CompositionRow } from './moduleSizes';
 import { benchDiscovery, benchPaging, type DiscoveryFigures, type PagingFigures } from './client';
@@ -238,6 +240,14 @@ async function main(): Promise<void> {
     return;
   }
   const onlyBrowser = process.env.BENCH_ONLY === 'browser';
+  const onlyContent = process.env.BENCH_ONLY === 'content';
+  const contentRuns = process.env.BENCH_CONTENT_RUNS ? { runs: Number(process.env.BENCH_CONTENT_RUNS) } : {};
+  if (onlyContent) {
+    if (process.env.BENCH_REUSE_BUILD !== '1') execFileSync('npx', ['wxt', 'build'], { stdio: 'ignore' });
+    const eager = measureBundles(OUTPUT, {}).find((figure) => figure.entrypoint === 'finance');
+    printContentScript(await benchContentScript(resolve(OUTPUT), contentRuns), eager?.gzipBytes);
+    return;
+  }
   const parsers: ParserFigure[] = onlyBrowser ? [] : await benchParsers();
   if (!onlyBrowser) printParsers(parsers);
   if (process.env.BENCH_ONLY_PARSERS === '1') return;
@@ -281,11 +291,14 @@ async function main(): Promise<void> {
     printDiscovery(discovery);
     let browser: BrowserFigures | undefined;
     let chart: ChartFigures | undefined;
+    let contentScript: ContentScriptFigures | undefined;
     if (process.env.BENCH_SKIP_BROWSER !== '1') {
       browser = await benchBrowser(resolve(OUTPUT), sandbox, pageRuns);
       printBrowser(browser);
       chart = await benchChart();
       printChart(chart);
+      contentScript = await benchContentScript(resolve(OUTPUT), contentRuns);
+      printContentScript(contentScript, bundles.find((figure) => figure.entrypoint === 'finance')?.gzipBytes);
     }
     if (backgroundComposition.length > 0) printComposition(backgroundComposition, background, browser);
     else
@@ -301,6 +314,7 @@ async function main(): Promise<void> {
       discovery,
       browser,
       chart,
+      contentScript,
     };
     writeFileSync('bench/results.json', `${JSON.stringify(results, null, 2)}\n`);
     console.log('\nWritten to bench/results.json');

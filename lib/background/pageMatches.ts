@@ -1,17 +1,21 @@
 import { browser } from 'wxt/browser';
 import { VISIBILITIES } from '@/lib/api/visibility';
 import type { Playbook } from '@/lib/api/schemas';
+import { createRereads, MAX_KEYS, type RereadOptions } from '@/lib/finance/rereads';
 import { normalizeTicker } from '@/lib/finance/symbols';
+import { log } from '@/lib/log';
 import { pageTickersAnswer, type HandlerRegistry, type PageMatch, type PageMatches } from '@/lib/messaging';
-import { PAGE_TICKERS_QUERY } from '@/lib/messaging/pageTickers';
 import { getSettings } from '@/lib/store/settings';
 import { readCache } from '@/lib/api/service';
 import { listCacheKey } from '@/lib/api/readCache';
+import { PAGE_TICKERS_QUERY } from '@/lib/messaging/pageTickers';
 
 /**
- * "On this page": the tickers the tab's content script finds on its page when the popup or side
- * panel asks, matched against the playbooks of the worker's read cache (no network). Nothing is
- * kept per tab. Titles go only to the extension's own pages; the content script learns a count.
+ * "On this page" and the tab's badge: the tickers the tab's content script finds on its page,
+ * matched against the playbooks of the worker's read cache (no network). Nothing is kept per tab
+ * but the last report. Titles go only to the extension's own pages and the count only to the
+ * toolbar badge of that tab: nothing the page can observe depends on what the user tracks
+ * (issue 23).
  */
 const MAX_MATCHES = 20;
 
@@ -52,7 +56,8 @@ const PAGE_TICKERS_WAIT_MS = 1000;
  */
 async function tickersOfTab(tabId: number): Promise<string[]> {
   // To the whole tab, no frameId: that reaches the page the tab shows (never a prerendered or
-  // back/forward-cached one), and only a top frame's content script answers (shouldOffer).
+  // back/forward-cached one, and a prerendered page once shown, whatever its frame id), and only
+  // a top frame's content script answers (shouldOffer).
   const answer = browser.tabs.sendMessage(tabId, PAGE_TICKERS_QUERY).then(
     (value: unknown) => pageTickersAnswer.safeParse(value).data?.tickers ?? [],
     () => [],
@@ -68,13 +73,55 @@ async function tickersOfTab(tabId: number): Promise<string[]> {
   }
 }
 
-export function registerPageMatchHandlers(registry: HandlerRegistry): void {
-  registry.register('countPageMatches', async ({ tickers }) => ({
-    matches: (await matchPlaybooks(tickers)).length,
-  }));
+/** The tab's own badge: how many of the user's playbooks track its page; none hands it back to the global badge. */
+async function showCount(tabId: number, count: number): Promise<void> {
+  const action =
+    browser.action ?? (browser as unknown as { browserAction?: typeof browser.action }).browserAction;
+  if (!action) return;
+  try {
+    // `null` for a tab: it shows the global badge again (unread events, lib/events).
+    await action.setBadgeText({ tabId, text: count > 0 ? String(count) : (null as unknown as string) });
+    if (count > 0) await action.setBadgeBackgroundColor({ tabId, color: TRACKED_BADGE_COLOR });
+  } catch (error) {
+    log.warn('page-matches.badge-failed', { error }); // The tab closed meanwhile.
+  }
+}
+
+/** Not the events badge's colour: the user can tell "tracked here" from "unread events". */
+const TRACKED_BADGE_COLOR = '#0b6b50';
+
+/** `rereads`: how often a tab's reports are counted (tests shorten it). */
+export function registerPageMatchHandlers(registry: HandlerRegistry, rereads?: RereadOptions): void {
+  // The newest tickers each tab's page reported; counted at most once per interval per tab.
+  // Bounded like the re-reads (MAX_KEYS), without a tabs.onRemoved listener waking the worker.
+  const reported = new Map<number, readonly string[]>();
+  const report = (tabId: number, tickers: readonly string[]) => {
+    reported.delete(tabId);
+    if (reported.size >= MAX_KEYS) reported.delete(reported.keys().next().value as number);
+    reported.set(tabId, tickers);
+  };
+  const counts = createRereads<number, number>(
+    async (tabId) => (await matchPlaybooks(reported.get(tabId) ?? [])).length,
+    showCount,
+    rereads,
+  );
+  // Answered at once and the same way whatever the user tracks: the count goes to the tab's
+  // badge, where only the user sees it (issue 23).
+  registry.register('countPageMatches', ({ tickers }, sender) => {
+    if (sender.kind === 'content-script') {
+      report(sender.tabId, tickers);
+      counts.request(sender.tabId);
+    }
+    return { scheduled: true as const };
+  });
   registry.register('getPageMatches', async ({ tabId }): Promise<PageMatches> => {
     if (tabId === undefined) return { tickers: [], matches: [] };
     const tickers = await tickersOfTab(tabId);
-    return { tickers, matches: await matchPlaybooks(tickers) };
+    const matches = await matchPlaybooks(tickers);
+    // The tab's badge follows what the user was just shown; the tab's content script reports
+    // its page's next views from now on (countPageMatches).
+    report(tabId, tickers);
+    await showCount(tabId, matches.length);
+    return { tickers, matches };
   });
 }

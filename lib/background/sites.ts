@@ -1,5 +1,6 @@
 import { browser } from 'wxt/browser';
 import { MatchPattern } from 'wxt/utils/match-patterns';
+import { OFFER_SCRIPT } from '@/lib/finance/captureGlobal';
 import { parseSitePattern } from '@/lib/finance/sites';
 import { log } from '@/lib/log';
 import { HandledError, type HandlerRegistry } from '@/lib/messaging';
@@ -18,7 +19,6 @@ const extraSitesItem = defineAreaItem(
   (value): value is string[] => Array.isArray(value) && value.every((site) => typeof site === 'string'),
 );
 const SCRIPT_ID = 'finance-extra-sites';
-const CONTENT_SCRIPT = 'content-scripts/finance.js';
 
 async function granted(pattern: string): Promise<boolean> {
   return browser.permissions.contains({ origins: [pattern] });
@@ -46,7 +46,7 @@ export async function syncExtraSites(): Promise<string[]> {
       {
         id: SCRIPT_ID,
         matches: sites,
-        js: [CONTENT_SCRIPT],
+        js: [OFFER_SCRIPT.replace(/^\//, '')],
         runAt: 'document_idle',
         persistAcrossSessions: true,
       },

@@ -6,8 +6,16 @@
 import { extractArticle } from '@/lib/finance/article';
 import { buildDraft, type BuildDraftInput, type PlaybookDraft } from '@/lib/finance/draft';
 
-/** Throws `UncitableUrlError` like `buildDraft`. */
+/**
+ * Throws `UncitableUrlError` like `buildDraft`. A page Readability cannot read still gets the
+ * draft of its text and selection: the content script sends no draft of its own any more.
+ */
 export function buildArticleDraft(input: Omit<BuildDraftInput, 'article' | 'link'>): PlaybookDraft {
-  const article = input.document ? extractArticle(input.document) : undefined;
+  let article: ReturnType<typeof extractArticle> | undefined;
+  try {
+    article = input.document ? extractArticle(input.document) : undefined;
+  } catch {
+    article = undefined;
+  }
   return buildDraft({ ...input, article });
 }

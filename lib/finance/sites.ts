@@ -2,7 +2,7 @@
  * The default finance sites as data: where the content script runs, and how each site spells the
  * ticker a page is about in its URL. Rules return raw spellings; `normalizeTicker` canonicalizes.
  */
-import { isKnownExchange, normalizeTicker } from '@/lib/finance/symbols';
+import { isKnownExchange, normalizeTicker } from './symbols';
 
 export interface FinanceSite {
   id: string;

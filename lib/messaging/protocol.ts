@@ -385,11 +385,12 @@ export const messages = {
     topFrameOnly: true,
   }),
   /**
-   * The offer's count: how many of the user's playbooks track the tickers of the page the content
-   * script runs on (top frame only). A count only: playbook titles never reach a content script,
-   * and so never the page.
+   * The content script's report of the tickers its page names now (loaded, or a single-page app
+   * moved on). The worker counts the playbooks that track them, at most once per interval per
+   * tab, and puts the count on the tab's toolbar badge: the answer is the same whatever the user
+   * tracks, so the page learns nothing (issue 23).
    */
-  countPageMatches: message<{ matches: number }>()({
+  countPageMatches: message<{ scheduled: true }>()({
     request: z.strictObject({ tickers: pageTickerList }),
     senders: ['content-script'],
     topFrameOnly: true,

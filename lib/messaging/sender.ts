@@ -22,7 +22,25 @@ export interface SenderIdentity {
   extensionOrigin: string;
 }
 
-type SenderLike = Pick<Browser.runtime.MessageSender, 'id' | 'tab' | 'frameId' | 'url'> & { origin?: string };
+type SenderLike = Pick<Browser.runtime.MessageSender, 'id' | 'tab' | 'frameId' | 'url'> & {
+  origin?: string;
+  documentLifecycle?: string;
+};
+
+/**
+ * The top frame of the page a tab shows: frame 0, or (Chromium) the top frame of a prerendered
+ * page that was activated, which keeps the other frame id it had while prerendering
+ * (w3c/webextensions#396): an active document at the tab's own address.
+ */
+function isTopFrame(sender: SenderLike, frameId: number): boolean {
+  if (frameId === 0) return true;
+  return (
+    sender.documentLifecycle === 'active' &&
+    typeof sender.url === 'string' &&
+    typeof sender.tab?.url === 'string' &&
+    sender.url === sender.tab.url
+  );
+}
 
 function frameOrigin(sender: SenderLike): string | undefined {
   // Chrome sets `origin`; both are written by the browser, not the page.
@@ -51,7 +69,7 @@ export function classifySender(sender: SenderLike | undefined, self: SenderIdent
   if (ownOrigin) return { kind: 'extension-page', tabId };
   if (tabId < 0) return { kind: 'foreign' };
   const frameId = typeof sender.frameId === 'number' ? sender.frameId : -1;
-  return { kind: 'content-script', tabId, frameId, topFrame: frameId === 0 };
+  return { kind: 'content-script', tabId, frameId, topFrame: isTopFrame(sender, frameId) };
 }
 
 /** This extension's id and origin, as the browser reports them. */

@@ -24,7 +24,7 @@ function strings(value: unknown): string[] {
 function surfaceOf(manifest: Record<string, unknown>): Surface {
   const scripts = (manifest.content_scripts ?? []) as { matches?: string[] }[];
   const resources = (manifest.web_accessible_resources ?? []) as (
-    string | { resources?: string[]; matches?: string[] }
+    string | { resources?: string[]; matches?: string[]; use_dynamic_url?: boolean }
   )[];
   return {
     permissions: strings(manifest.permissions).sort(),
@@ -36,7 +36,10 @@ function surfaceOf(manifest: Record<string, unknown>): Surface {
       .flatMap((entry) =>
         typeof entry === 'string'
           ? [entry]
-          : (entry.resources ?? []).map((resource) => `${resource} @ ${(entry.matches ?? []).join(' ')}`),
+          : (entry.resources ?? []).map(
+              (resource) =>
+                `${resource} @ ${(entry.matches ?? []).join(' ')}${entry.use_dynamic_url ? ' (dynamic url)' : ''}`,
+            ),
       )
       .sort(),
     content_security_policy: manifest.content_security_policy ?? null,

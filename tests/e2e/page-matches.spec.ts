@@ -60,7 +60,7 @@ async function matchedTitles(surface: Page): Promise<string[]> {
   });
 }
 
-test('"On this page" lists the playbooks that track the page in the popup and the side panel; the page learns a count only', async ({
+test('"On this page" lists the playbooks that track the page in the popup and the side panel, the badge counts them; the page learns nothing', async ({
   context,
   extension,
   pages,
@@ -72,10 +72,8 @@ test('"On this page" lists the playbooks that track the page in the popup and th
   const finance = await context.newPage();
   await finance.goto(pages.url('article-nvda.html'));
   await expect.poll(() => offerCount(finance)).toBe(1);
-  // The offer says that matches exist, never which.
-  await expect
-    .poll(() => visibleTexts(finance))
-    .toContainEqual(expect.stringMatching(/^\d+ of your playbooks tracks? this page$/));
+  // The offer says nothing of what the user tracks: neither that matches exist, nor which.
+  expect((await visibleTexts(finance)).join('\n')).not.toMatch(/of your playbooks|track/);
   expect((await visibleTexts(finance)).join('\n')).not.toContain(TRACKED);
   expect(await finance.content()).not.toContain(TRACKED);
 
@@ -85,6 +83,18 @@ test('"On this page" lists the playbooks that track the page in the popup and th
   await expect(popupSection.getByRole('button', { name: TRACKED })).toBeVisible();
   // It came after the rows were painted, pinned at the bottom: not one row moved for it.
   expect(await layoutShift(popup)).toBe(0);
+  // The count is on the tab's toolbar badge too, which only the user sees (issue 23).
+  const badge = await extension.open('options.html');
+  await finance.bringToFront();
+  await expect
+    .poll(() =>
+      badge.evaluate(async () => {
+        const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
+        return chrome.action.getBadgeText({ tabId: tab.id });
+      }),
+    )
+    .toMatch(/^[1-9]\d*$/);
+  await badge.close();
 
   const panel = await extension.open('sidepanel.html');
   await loadBehind(panel, finance);

@@ -1,5 +1,8 @@
-import { DEFAULT_SITE_MATCHES } from '@/lib/finance/sites';
-import { STORE_MODE } from '@/lib/contract/buildMode';
+// wxt.config.ts imports this file, and the config is loaded without the @/ alias.
+// eslint-disable-next-line no-restricted-imports
+import { DEFAULT_SITE_MATCHES } from '../../finance/sites';
+// eslint-disable-next-line no-restricted-imports
+import { STORE_MODE } from '../../contract/buildMode';
 
 /**
  * The sandbox's demo pages on loopback, so a newcomer can try the button against `npm start`.

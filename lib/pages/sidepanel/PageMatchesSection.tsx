@@ -4,7 +4,7 @@ import { loadPageMatches, watchActivePage } from '@/lib/pages/pageMatches';
 import { useAsync } from '@/lib/pages/useAsync';
 
 /**
- * The side panel's "On this page", above its tabs: one message, sent after the first paint, and
+ * The side panel's "On this page", below its tab panels: one message, sent after the first paint, and
  * again whenever the panel's window shows another page (the panel stays open meanwhile). The
  * list shown stays until the new one answers.
  */

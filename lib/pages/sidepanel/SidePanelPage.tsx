@@ -69,7 +69,7 @@ export function SidePanelPage({ search = '' }: { search?: string }) {
       selected={tab}
       onSelect={setTab}
       counts={{ events: events.unread }}
-      top={
+      below={
         <PageMatchesSection
           onOpen={(playbookId) => {
             setFocus({ playbookId, at: Date.now() });

@@ -18,8 +18,11 @@ export interface SidePanelViewProps {
   /** Shown next to a tab's name, e.g. the number of unread events. */
   counts?: Partial<Record<SidePanelTab, number>>;
   panels: Record<SidePanelTab, ComponentChildren>;
-  /** Drawn above the tabs ("On this page"). */
-  top?: ComponentChildren;
+  /**
+   * Drawn below the tab panels ("On this page"): it comes and goes as the user browses, and
+   * nothing under the pointer or the focus may move when it does (issue 23).
+   */
+  below?: ComponentChildren;
 }
 
 /** WAI-ARIA tabs: arrow keys move between tabs, only the selected tab is in the tab order. */
@@ -27,7 +30,7 @@ export function SidePanelView({
   initialTab = 'playbooks',
   panels,
   counts,
-  top,
+  below,
   ...control
 }: SidePanelViewProps) {
   const [own, setOwn] = useState<SidePanelTab>(initialTab);
@@ -43,7 +46,6 @@ export function SidePanelView({
   };
   return (
     <main class="stack sidepanel">
-      {top}
       <div role="tablist" aria-label="Side panel" class="row">
         {TABS.map((tab, index) => (
           <button
@@ -81,6 +83,7 @@ export function SidePanelView({
           {panels[tab.id]}
         </section>
       ))}
+      {below}
       <Disclaimer />
     </main>
   );

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Playbook } from '@/lib/api/schemas';
 import { registerPageMatchHandlers } from '@/lib/background/pageMatches';
@@ -14,6 +14,9 @@ const self = {
   extensionOrigin: `chrome-extension://${fakeBrowser.runtime.id}`,
 };
 const POPUP = { id: self.extensionId, origin: self.extensionOrigin };
+/** Counts of a tab's reports: after 5 ms of quiet, at most one per 40 ms (real time, no fake clock: the cache is IndexedDB). */
+const REREADS = { settleMs: 5, intervalMs: 40 };
+const settled = () => new Promise((resolve) => setTimeout(resolve, 4 * REREADS.intervalMs));
 const PAGE_URL = 'https://finance.example/news/nvda';
 const contentScript = (tabId: number, frameId = 0) => ({
   id: self.extensionId,
@@ -59,9 +62,11 @@ beforeEach(async () => {
     },
   );
   registry = createHandlerRegistry(self);
-  registerPageMatchHandlers(registry);
+  registerPageMatchHandlers(registry, REREADS);
   return setLogSink(() => undefined);
 });
+
+afterEach(() => vi.restoreAllMocks());
 
 function count(tickers: unknown, frameId = 0) {
   return registry.dispatch({ type: 'countPageMatches', payload: { tickers } }, contentScript(5, frameId));
@@ -93,9 +98,49 @@ describe('On this page', () => {
     expect(await fakeBrowser.storage.session.get(null)).toEqual({});
   });
 
-  it('tells the content script a count, never a title', async () => {
-    expect(await count(['NVDA'])).toEqual({ ok: true, value: { matches: 2 } });
-    expect(await count(['MSFT'])).toEqual({ ok: true, value: { matches: 0 } });
+  it("tells the content script nothing of the count: the same answer, and the count on its tab's badge", async () => {
+    expect(await count(['NVDA'])).toEqual({ ok: true, value: { scheduled: true } });
+    await vi.waitFor(async () => expect(await fakeBrowser.action.getBadgeText({ tabId: 5 })).toBe('2'));
+    expect(await count(['MSFT'])).toEqual({ ok: true, value: { scheduled: true } });
+    // No match: the tab shows the global badge (unread events) again.
+    await vi.waitFor(async () => expect(await fakeBrowser.action.getBadgeText({ tabId: 5 })).not.toBe('2'));
+  });
+
+  it('counts a burst of reports from one tab once or twice, with the newest tickers, never once each', async () => {
+    const reads = vi.spyOn(readCache, 'get');
+    const badge = vi.spyOn(fakeBrowser.action, 'setBadgeText');
+    // A page that pushes 50 states and reports each one (the last one names NVDA).
+    for (let report = 0; report < 50; report++) await count(report % 2 ? ['NVDA'] : ['AAPL']);
+    await vi.waitFor(() => expect(badge.mock.calls.at(-1)).toEqual([{ tabId: 5, text: '2' }]));
+    await settled();
+    // One match pass reads each cached list scope once: at most two passes here, not fifty.
+    expect(badge.mock.calls.length).toBeLessThanOrEqual(2);
+    expect(reads.mock.calls.length).toBeLessThanOrEqual(2 * 4);
+    // Another tab is counted on its own.
+    await registry.dispatch({ type: 'countPageMatches', payload: { tickers: ['AAPL'] } }, contentScript(6));
+    await vi.waitFor(() => expect(badge.mock.calls.at(-1)).toEqual([{ tabId: 6, text: '1' }]));
+  });
+
+  it('drops a count that a newer report overtook', async () => {
+    await settled(); // Counts the tests above scheduled are over.
+    const badge = vi.spyOn(fakeBrowser.action, 'setBadgeText');
+    const report = (tickers: string[]) =>
+      registry.dispatch({ type: 'countPageMatches', payload: { tickers } }, contentScript(7));
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const get = readCache.get.bind(readCache);
+    const reads = vi.spyOn(readCache, 'get').mockImplementationOnce(async (key) => {
+      await held;
+      return get(key);
+    });
+    await report(['NVDA']);
+    await vi.waitFor(() => expect(reads).toHaveBeenCalled());
+    await report(['MSFT']);
+    release();
+    await vi.waitFor(() => expect(badge).toHaveBeenCalled());
+    await settled();
+    // The NVDA count (2) answered for a view the page had left: only the MSFT one (none) shows.
+    expect(badge.mock.calls).toEqual([[{ tabId: 7, text: null }]]);
   });
 
   // Each bad answer names NVDA too: were it read unchecked, it would match.

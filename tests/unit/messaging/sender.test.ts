@@ -119,4 +119,26 @@ describe('classifySender', () => {
     expect(top).toMatchObject({ kind: 'content-script', topFrame: true, tabId: 7 });
     expect(sub).toMatchObject({ kind: 'content-script', topFrame: false, frameId: 3 });
   });
+
+  it('takes a prerendered page, once shown, for the top frame it is (w3c/webextensions#396)', () => {
+    const url = 'https://finance.example/quote/NVDA';
+    const shown = { id: self.extensionId, frameId: 697, url, origin: 'https://finance.example' };
+    const inTab = { id: 7, url } as never;
+    expect(classifySender({ ...shown, documentLifecycle: 'active', tab: inTab }, self)).toMatchObject({
+      topFrame: true,
+    });
+    // Still prerendering (the tab shows another page), or a frame at another address: not the top frame.
+    expect(
+      classifySender(
+        { ...shown, documentLifecycle: 'prerender', tab: { id: 7, url: 'chrome://newtab/' } as never },
+        self,
+      ),
+    ).toMatchObject({ topFrame: false });
+    expect(
+      classifySender(
+        { ...shown, url: 'https://ads.example/', documentLifecycle: 'active', tab: inTab },
+        self,
+      ),
+    ).toMatchObject({ topFrame: false });
+  });
 });

@@ -1,61 +1,16 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it } from 'vitest';
-import { dismiss, isDismissed } from '@/lib/pages/offer/dismissals';
-import { draftOfPage, shouldOffer, tickersOfPage } from '@/lib/pages/offer/offer';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { DISMISSED_SITES_KEY, dismiss, isDismissed } from '@/lib/pages/offer/dismissals';
+import { drawOffer, OFFER_HOST, shouldOffer, watchAddress } from '@/lib/pages/offer/offer';
+import type { ExtensionApi } from '@/lib/pages/offer/runtime';
+import { STORAGE_ITEMS } from '@/lib/store/inventory';
+
+const api = fakeBrowser as unknown as ExtensionApi;
 
 afterEach(() => {
   document.body.replaceChildren();
-  getSelection()?.removeAllRanges();
-});
-
-describe('the page draft', () => {
-  it('is built from the page at the moment it is asked for, selection first', () => {
-    location.href = 'https://finance.example/quote/NVDA';
-    document.title = 'NVIDIA (NVDA) quote';
-    const main = document.createElement('main');
-    const h1 = document.createElement('h1');
-    h1.textContent = 'NVIDIA keeps compounding';
-    const p = document.createElement('p');
-    p.textContent =
-      'Data-centre revenue keeps compounding as hyperscalers extend capital spending into next year.';
-    main.append(h1, p);
-    document.body.append(main);
-    expect(draftOfPage()?.thesis).toContain('Data-centre revenue');
-
-    const range = document.createRange();
-    range.selectNodeContents(h1);
-    getSelection()?.addRange(range);
-    expect(draftOfPage()?.thesis.startsWith('NVIDIA keeps compounding\n\n')).toBe(true);
-    expect(draftOfPage()?.visibility).toBe('private');
-  });
-});
-
-describe("the page's tickers", () => {
-  it('are what the page names now, whatever the reader selected', () => {
-    location.href = 'https://finance.example/news/chips';
-    document.title = 'Chips';
-    const lead = document.createElement('p');
-    lead.textContent = 'Nvidia (NASDAQ: NVDA) guided above estimates.';
-    const aside = document.createElement('p');
-    aside.textContent = 'Some funds moved into INTC and PLTR instead.';
-    document.body.append(lead, aside);
-    expect(tickersOfPage()).toEqual(['NVDA']);
-
-    const range = document.createRange();
-    range.selectNodeContents(aside);
-    getSelection()?.addRange(range);
-    // A draft starts from the selection; the page's own tickers do not change with it.
-    expect(draftOfPage()?.tickers).toEqual(expect.arrayContaining(['INTC', 'PLTR']));
-    expect(tickersOfPage()).toEqual(['NVDA']);
-
-    lead.textContent = 'Microsoft (NASDAQ: MSFT) widened its margins.';
-    expect(tickersOfPage()).toEqual(['MSFT']);
-  });
-
-  it('are none off an http(s) page', () => {
-    location.href = 'about:blank';
-    expect(tickersOfPage()).toEqual([]);
-  });
+  vi.restoreAllMocks();
 });
 
 describe('where the offer appears', () => {
@@ -64,20 +19,52 @@ describe('where the offer appears', () => {
     expect(shouldOffer()).toBe(true);
   });
 
-  it.each(['file:///home/me/notes.html', 'about:blank'])('never throws on %s: no offer, no draft', (url) => {
+  it.each(['file:///home/me/notes.html', 'about:blank'])('never on %s', (url) => {
     location.href = url;
     expect(location.href.startsWith('http')).toBe(false);
     expect(shouldOffer()).toBe(false);
-    expect(draftOfPage()).toBeUndefined();
+  });
+});
+
+describe('the offer as the page sees it', () => {
+  it('is one empty host, the same on every page, and posts nothing to the page', () => {
+    const posted = vi.spyOn(window, 'postMessage');
+    const dispatched = vi.spyOn(document, 'dispatchEvent');
+    location.href = 'https://finance.example/quote/AAPL';
+    const host = drawOffer(api, '');
+    expect(document.body.lastElementChild).toBe(host);
+    expect(host.tagName.toLowerCase()).toBe(OFFER_HOST);
+    // Closed: the page gets no shadow root to read.
+    expect(host.shadowRoot).toBeNull();
+    expect(host.childNodes).toHaveLength(0);
+    expect(posted).not.toHaveBeenCalled();
+    expect(dispatched).not.toHaveBeenCalled();
+  });
+
+  it('follows only trusted address changes: an event the page dispatches itself is ignored', () => {
+    const navigation = new EventTarget();
+    (globalThis as { navigation?: EventTarget }).navigation = navigation;
+    try {
+      const changed = vi.fn();
+      watchAddress(changed);
+      navigation.dispatchEvent(new Event('currententrychange'));
+      expect(changed).not.toHaveBeenCalled();
+    } finally {
+      delete (globalThis as { navigation?: EventTarget }).navigation;
+    }
   });
 });
 
 describe('dismissals', () => {
   it('are remembered per site', async () => {
-    expect(await isDismissed('finance.example')).toBe(false);
-    await dismiss('finance.example');
-    await dismiss('finance.example');
-    expect(await isDismissed('finance.example')).toBe(true);
-    expect(await isDismissed('other.example')).toBe(false);
+    expect(await isDismissed(api, 'finance.example')).toBe(false);
+    await dismiss(api, 'finance.example');
+    await dismiss(api, 'finance.example');
+    expect(await isDismissed(api, 'finance.example')).toBe(true);
+    expect(await isDismissed(api, 'other.example')).toBe(false);
+  });
+
+  it("are kept under the inventory's storage item, read without WXT's wrapper", () => {
+    expect(STORAGE_ITEMS.dismissedSites.key).toBe(`local:${DISMISSED_SITES_KEY}`);
   });
 });

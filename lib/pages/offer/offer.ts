@@ -1,0 +1,239 @@
+import {
+  ARTICLE_CAPTURE_FILE,
+  ARTICLE_CAPTURE_GLOBAL,
+  MAX_CAPTURE_SELECTION,
+  PAGE_TICKERS_FILE,
+  PAGE_TICKERS_GLOBAL,
+  type ArticleCaptureFunction,
+  type PageTickersFunction,
+} from '@/lib/finance/captureGlobal';
+import { createRereads } from '@/lib/finance/rereads';
+import { answerPageTickers } from '@/lib/messaging/pageTickers';
+import { clickRefusal, effectiveOpacity, REFUSAL_MESSAGE, type OfferClick } from './clickGuard';
+import { dismiss, isDismissed } from './dismissals';
+import { loadInjected } from './lazy';
+import { extensionApi, sendToWorker, type ExtensionApi } from './runtime';
+
+/**
+ * The content script on every finance page, kept to what the page must carry (issue 23): no UI
+ * library, no detection, no drafting. It draws the same offer whatever the user tracks, once the
+ * browser is idle. Ticker detection is imported when the user asks about the page ("On this page"
+ * in the popup or side panel), and reported again, rate-limited, when a single-page app moves on;
+ * the worker puts the count on the tab's toolbar badge and in "On this page", where only the user
+ * sees it. Readability and the draft are imported when the user clicks. Nothing here posts to, or
+ * listens to, the page's `window` messages: the page can neither learn the extension's id nor
+ * stop this script.
+ */
+
+/** Only the top frame of an http(s) page offers the button: never ads, embeds or other frames. */
+export function shouldOffer(): boolean {
+  return globalThis.top === globalThis.self && /^https?:$/.test(location.protocol);
+}
+
+/** The offer's element name: what the page sees in its DOM, the same for every user. */
+export const OFFER_HOST = 'playbook-companion-offer';
+export const OFFER_LABEL = 'Turn this into a playbook';
+export const DISMISS_LABEL = 'Hide on this site';
+/** How often a browser without the Navigation API is checked for a single-page app's new address. */
+const ADDRESS_POLL_MS = 1000;
+
+/** Runs `run` once the page is shown (a prerendered page is activated) and the browser is idle. */
+export function whenShownAndIdle(run: () => void): void {
+  const idle = () =>
+    typeof requestIdleCallback === 'function'
+      ? requestIdleCallback(() => run(), { timeout: 2000 })
+      : setTimeout(run, 1);
+  if ((document as Document & { prerendering?: boolean }).prerendering)
+    document.addEventListener('prerenderingchange', idle, { once: true });
+  else idle();
+}
+
+/**
+ * Calls `changed` when the page moves to another address without loading (pushState, hash
+ * routes, Back in a single-page app). Only the browser's own, trusted events count: an event a
+ * page dispatches itself changes nothing.
+ */
+export function watchAddress(changed: () => void): void {
+  const navigation = (globalThis as { navigation?: EventTarget }).navigation;
+  if (navigation && typeof navigation.addEventListener === 'function') {
+    navigation.addEventListener('currententrychange', (event) => {
+      if (event.isTrusted) changed();
+    });
+    return;
+  }
+  let address = location.href;
+  setInterval(() => {
+    if (location.href === address) return;
+    address = location.href;
+    changed();
+  }, ADDRESS_POLL_MS);
+}
+
+/** What the reader selected, bounded before anything else reads it. */
+function selectionOfPage(): string {
+  return (globalThis.getSelection()?.toString() ?? '').slice(0, MAX_CAPTURE_SELECTION);
+}
+
+function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string>,
+  text = '',
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  node.textContent = text;
+  return node;
+}
+
+/** The tickers the page names now, the detector imported the first time. */
+function tickersOfPage(api: ExtensionApi): Promise<string[]> {
+  return loadInjected<PageTickersFunction>(api, PAGE_TICKERS_FILE, PAGE_TICKERS_GLOBAL).then((read) =>
+    read(),
+  );
+}
+
+/** Offers "Turn this into a playbook" on a finance page and reports its tickers to the worker. */
+export async function startOffer(css: string, api: ExtensionApi | undefined = extensionApi()): Promise<void> {
+  if (!api || !shouldOffer()) return;
+  // "On this page" and the badge work even where the offer is hidden.
+  // Detection is imported only once the user asks about this page (the popup or the side panel's
+  // "On this page"): a page the user only reads pays for the offer alone (issue 23). From then on,
+  // a single-page app's new views are reported too, rate-limited, so the tab's badge follows.
+  let following = false;
+  const rereads = createRereads(
+    () => tickersOfPage(api),
+    (_page: 'page', tickers: string[]) =>
+      void sendToWorker(api, 'countPageMatches', { tickers }).catch(() => undefined),
+  );
+  answerPageTickers(api.runtime, () => {
+    following = true;
+    return tickersOfPage(api);
+  });
+  watchAddress(() => {
+    if (following) rereads.request('page');
+  });
+  try {
+    if (await isDismissed(api, location.host)) return;
+  } catch {
+    return; // The extension context went away while we asked: nothing to offer.
+  }
+  drawOffer(api, css);
+}
+
+/**
+ * Draws the offer in a closed shadow root, in the top layer where supported. Its text and size
+ * are the same on every page and for every user until the user acts.
+ */
+export function drawOffer(api: ExtensionApi, css: string): HTMLElement {
+  const host = document.createElement(OFFER_HOST);
+  const shadow = host.attachShadow({ mode: 'closed' });
+  const offer = element('div', { class: 'offer', role: 'group', 'aria-label': 'Playbook companion' });
+  const turn = element('button', { type: 'button', class: 'turn' }, OFFER_LABEL);
+  const hide = element(
+    'button',
+    { type: 'button', class: 'dismiss', 'aria-label': DISMISS_LABEL, title: DISMISS_LABEL },
+    '×',
+  );
+  const status = element('p', { class: 'message', role: 'status' });
+  offer.append(turn, hide, status);
+  shadow.append(element('style', {}, css), offer);
+  let lastSeenVisible: boolean | undefined;
+  let busy = false;
+
+  const say = (message: string) => {
+    status.textContent = message;
+  };
+  /** Refuses synthetic clicks and clicks on a covered or faded offer; says why on the offer. */
+  const refused = (click: OfferClick): boolean => {
+    const refusal = clickRefusal(click, {
+      host,
+      topElementAt: (x, y) => document.elementFromPoint(x, y),
+      effectiveOpacity: () => effectiveOpacity(host),
+      lastSeenVisible,
+    });
+    if (refusal) say(REFUSAL_MESSAGE[refusal]);
+    return refusal !== undefined;
+  };
+  const remove = () => {
+    visibility?.disconnect();
+    host.remove();
+  };
+
+  turn.addEventListener('click', (click) => {
+    if (busy || refused(click)) return;
+    busy = true;
+    turn.disabled = true;
+    say('');
+    // Readability and the draft are imported on this click; the worker checks the draft again.
+    const selection = selectionOfPage();
+    loadInjected<ArticleCaptureFunction>(api, ARTICLE_CAPTURE_FILE, ARTICLE_CAPTURE_GLOBAL)
+      .then((capture) => capture(selection))
+      .then((draft) => {
+        if (!draft) throw new Error('This page cannot be turned into a playbook.');
+        return sendToWorker(api, 'submitPageDraft', { draft });
+      })
+      .then(
+        () => say('Draft saved. Review it in the window that opened.'),
+        (error: unknown) => {
+          if (error instanceof Error && /context invalidated/i.test(error.message)) remove();
+          else say(error instanceof Error ? error.message : 'Could not create the draft. Try again.');
+        },
+      )
+      .finally(() => {
+        busy = false;
+        turn.disabled = false;
+      });
+  });
+  hide.addEventListener('click', (click) => {
+    if (refused(click)) return;
+    remove();
+    dismiss(api, location.host).catch(() => undefined); // Hidden for this page view at least.
+  });
+
+  document.body.append(host);
+  raiseToTopLayer(host);
+  // The host is an empty box: the drawn offer inside it is what the browser can see occluded.
+  const visibility = watchVisibility(offer, (visible) => (lastSeenVisible = visible));
+  return host;
+}
+
+/**
+ * Puts the host in the browser's top layer (a manual popover) where supported, so no page element
+ * can be stacked above it and no ancestor's transform or clip applies; shown again if the page
+ * hides it.
+ */
+function raiseToTopLayer(host: HTMLElement): void {
+  if (typeof host.showPopover !== 'function') return;
+  try {
+    host.setAttribute('popover', 'manual');
+    host.showPopover();
+    host.addEventListener('toggle', (event) => {
+      if (event.newState === 'closed' && host.isConnected) host.showPopover();
+    });
+  } catch {
+    // No top layer here: the !important host styles still hold.
+  }
+}
+
+/** IntersectionObserver v2 (Chromium): tells when the offer is occluded, faded or distorted. */
+function watchVisibility(
+  target: Element,
+  report: (visible: boolean) => void,
+): IntersectionObserver | undefined {
+  if (typeof IntersectionObserver !== 'function') return undefined;
+  try {
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          const visible = (entry as IntersectionObserverEntry & { isVisible?: boolean }).isVisible;
+          if (typeof visible === 'boolean') report(visible);
+        }
+      },
+      { trackVisibility: true, delay: 100 } as IntersectionObserverInit,
+    );
+    observer.observe(target);
+    return observer;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,32 @@
+import type { browser } from 'wxt/browser';
+import type { Envelope, MessageName, RequestOf, ResponseOf } from '@/lib/messaging/protocol';
+
+/**
+ * The few browser APIs the content script uses, taken from the browser itself: `browser` on
+ * Firefox, `chrome` on Chromium (MV3: both answer with promises). No polyfill, so the script every
+ * finance page carries stays small (issue 23); `lib/messaging/client.ts` is the extension pages'
+ * equivalent of `sendToWorker`.
+ */
+export type ExtensionApi = Pick<typeof browser, 'runtime' | 'storage'>;
+
+export function extensionApi(): ExtensionApi | undefined {
+  const scope = globalThis as { browser?: ExtensionApi; chrome?: ExtensionApi };
+  const api = scope.browser ?? scope.chrome;
+  return api?.runtime?.id ? api : undefined;
+}
+
+/** Sends one typed message to the worker and unwraps its envelope; throws an Error with the words to show. */
+export async function sendToWorker<N extends MessageName>(
+  api: ExtensionApi,
+  type: N,
+  payload: RequestOf<N>,
+): Promise<ResponseOf<N>> {
+  const envelope = await api.runtime.sendMessage<unknown, Envelope<ResponseOf<N>> | undefined>({
+    type,
+    payload,
+  });
+  if (!envelope || typeof envelope !== 'object' || !('ok' in envelope))
+    throw new Error('The extension did not answer. Try again.');
+  if (!envelope.ok) throw new Error(envelope.error.message);
+  return envelope.value;
+}
