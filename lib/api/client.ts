@@ -365,7 +365,13 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     call,
     resolve,
     lookup: lookupRead,
-    declaredReplacement: (operationId) => declaredReplacement(openApi(), operationId),
+    declaredReplacement: (operationId) => {
+      const successor = declaredReplacement(openApi(), operationId);
+      // Paged through its successor by name: the user is told, as a followed replacement tells.
+      if (successor)
+        noteDeprecation({ operationId, deprecated: true, replacedBy: successor, lastSeenAt: now() });
+      return successor;
+    },
   });
   const writes = createWrites({
     apiUrl: deps.apiUrl,

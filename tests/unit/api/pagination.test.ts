@@ -156,6 +156,10 @@ describe('a playbook list past its sunset', () => {
       updated_at: '2026-01-02T00:00:00Z',
     });
     expect(pages[0]).toMatchObject({ complete: true });
+    // The user is told the list is deprecated and what answers instead.
+    expect(client.deprecations()).toContainEqual(
+      expect.objectContaining({ operationId: 'listPlaybooks', replacedBy: 'graphql' }),
+    );
   });
 });
 
