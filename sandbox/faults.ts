@@ -34,6 +34,7 @@ export const faultConfigSchema = z
     legacySunsetAt: z.string().nullable(),
     deprecateListPlaybooks: z.boolean(),
     resetConnection: z.number().int().min(0),
+    resetNonGetOnly: z.boolean(),
     timeoutMs: z.number().int().min(0).max(600_000),
     timeoutRequests: z.number().int().min(0),
     openapiTamper: z.array(z.enum(OPENAPI_TAMPERS)).max(OPENAPI_TAMPERS.length),
@@ -78,6 +79,7 @@ export const DEFAULT_FAULTS: FaultConfig = {
   legacySunsetAt: null,
   deprecateListPlaybooks: false,
   resetConnection: 0,
+  resetNonGetOnly: false,
   timeoutMs: 0,
   timeoutRequests: 0,
   openapiTamper: [],
@@ -210,6 +212,12 @@ export const FAULT_FLAGS: {
     field: 'resetConnection',
     kind: 'int',
     help: 'the next N API requests have their socket destroyed',
+  },
+  {
+    flag: '--fault-reset-non-get-only',
+    field: 'resetNonGetOnly',
+    kind: 'bool',
+    help: 'the reset counter counts only requests other than GET and HEAD (writes, POST reads)',
   },
   {
     flag: '--fault-timeout-ms',

@@ -61,7 +61,8 @@ export const faultsBeforeAnswer =
     const faults = ctx.faults;
     if (faults.config.latencyMs > 0)
       await sleep(faults.config.latencyMs, undefined, { signal: ctx.closing }).catch(() => undefined);
-    if (faults.take('resetConnection')) {
+    const resettable = !faults.config.resetNonGetOnly || !['GET', 'HEAD'].includes(c.req.method);
+    if (resettable && faults.take('resetConnection')) {
       c.env.incoming.socket.destroy();
       return new Response(null, { status: 499 });
     }

@@ -147,7 +147,8 @@ test('a connection reset is retried; a write through resets lands once', async (
   const { confirm } = await queueCreate(context, probe, { ...NEW_PLAYBOOK, title });
   await expect(confirm.dialog).toBeVisible();
   sandbox.clearRequests();
-  sandbox.setFaults({ resetConnection: 1 });
+  // The write's own request is reset, not the account read that Confirm checks first.
+  sandbox.setFaults({ resetConnection: 1, resetNonGetOnly: true });
   await confirm.confirm.click();
   await expect(confirm.page.getByRole('status')).toContainText('Sent');
   const writes = writesTo(sandbox);
