@@ -268,4 +268,24 @@ test('comparing two playbooks: one curve each, rebased, and a metrics row each',
     ]);
   }
   await expect(region).toContainText('do not predict future results');
+
+  // A 400 px side panel: the metrics table fits without sideways scrolling, its headers keeping their names.
+  await page.setViewportSize({ width: 400, height: 800 });
+  const table = region.getByRole('table', { name: 'Comparison metrics' });
+  await expect(table.getByRole('columnheader')).toHaveCount(5);
+  for (const name of ['Playbook', 'Total return', 'Benchmark return', 'Max drawdown', 'Sharpe ratio'])
+    await expect(table.getByRole('columnheader', { name, exact: true })).toBeVisible();
+  const overflow = await table.evaluate((element) => {
+    const widths = [element, ...ancestors(element)].map((e) => e.scrollWidth - e.clientWidth);
+    function ancestors(e: Element): Element[] {
+      return e.parentElement ? [e.parentElement, ...ancestors(e.parentElement)] : [];
+    }
+    return {
+      scrolls: Math.max(...widths.slice(1)),
+      right: element.getBoundingClientRect().right,
+      viewport: document.documentElement.clientWidth,
+    };
+  });
+  expect(overflow.scrolls).toBeLessThanOrEqual(0);
+  expect(overflow.right).toBeLessThanOrEqual(overflow.viewport);
 });
