@@ -147,7 +147,6 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
         error={detail.error}
         action={writes.action}
         plans={plans}
-        events={events.filter((event) => event.playbook_id === openId)}
         backtests={{
           ...backtests,
           chosenId: chosenBacktest,
