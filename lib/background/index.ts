@@ -3,8 +3,9 @@ import {
   acceptEventsPort,
   dropEventsPort,
   onPollAlarm,
-  playbookOfEventNotification,
   POLL_ALARM,
+  targetOfEventNotification,
+  type EventNotificationTarget,
   startEvents,
 } from '@/lib/events';
 import { EVENTS_PORT } from '@/lib/events/port';
@@ -40,25 +41,28 @@ export function routeAlarm(alarm: Pick<Browser.alarms.Alarm, 'name'>): void {
   log.warn('alarm.unknown', { length: alarm.name.length });
 }
 
-/** Which playbook a click on each kind of notification opens; the compiler checks every prefix has a route. */
+/** What a click on each kind of notification opens; the compiler checks every prefix has a route. */
 const NOTIFICATION_ROUTES: Record<
   keyof typeof NOTIFICATIONS,
-  (notificationId: string) => string | undefined
+  (notificationId: string) => EventNotificationTarget | undefined
 > = {
-  event: playbookOfEventNotification,
-  writtenPlaybook: playbookOfWriteNotification,
+  event: targetOfEventNotification,
+  writtenPlaybook: (notificationId) => {
+    const playbookId = playbookOfWriteNotification(notificationId);
+    return playbookId ? { playbookId } : undefined;
+  },
   write: () => undefined,
 };
 
-/** A notification click opens the playbook its id names, in a tab, and clears the notification. */
+/** A notification click opens the playbook (at the backtest) its id names, in a tab, and clears the notification. */
 export function routeNotificationClick(notificationId: string): void {
   const kind = (Object.keys(NOTIFICATIONS) as (keyof typeof NOTIFICATIONS)[]).find((name) =>
     notificationId.startsWith(NOTIFICATIONS[name].idPrefix),
   );
-  const playbookId = kind ? NOTIFICATION_ROUTES[kind](notificationId) : undefined;
-  if (!playbookId) return;
+  const target = kind ? NOTIFICATION_ROUTES[kind](notificationId) : undefined;
+  if (!target) return;
   browser.tabs
-    .create({ url: playbookPageUrl(playbookId) })
+    .create({ url: playbookPageUrl(target.playbookId, target.backtestId) })
     .then(() => browser.notifications.clear(notificationId))
     .catch((error: unknown) => log.warn('notify.open-failed', { error }));
 }

@@ -7,7 +7,7 @@
 import { isApiError } from '@/lib/api';
 import { serviceClient } from '@/lib/api/service';
 import { backtestResultLine } from './format';
-import { backtestSchema, MAX_BACKTEST_BYTES, type Backtest } from './schema';
+import { backtestIdOf, backtestSchema, MAX_BACKTEST_BYTES, type Backtest } from './schema';
 import { HandledError, type BacktestPage, type LatestBacktest } from '@/lib/messaging';
 
 const PAGE_SIZE = 20;
@@ -75,9 +75,9 @@ export async function latestBacktest(playbookId: string): Promise<LatestBacktest
 
 /** The one line a `backtest.completed` notification says, with the benchmark's name when it can be read. */
 export async function backtestNotificationLine(data: unknown): Promise<string | undefined> {
-  const id = (data as { backtest_id?: unknown } | null)?.backtest_id;
+  const id = backtestIdOf(data);
   const benchmark =
-    typeof id === 'string' && id.length <= 200
+    id !== undefined
       ? await getBacktest(id).then(
           (backtest) => backtest.benchmark,
           () => undefined,

@@ -68,3 +68,10 @@ export const backtestCompletedSchema = z.object({
   sharpe: finite,
 });
 export type BacktestCompleted = z.infer<typeof backtestCompletedSchema>;
+
+/** The backtest a `backtest.completed` event's data names, if it is a backtest id by this schema. */
+export function backtestIdOf(data: unknown): string | undefined {
+  const id = (data as { backtest_id?: unknown } | null | undefined)?.backtest_id;
+  const parsed = backtestSchema.shape.id.safeParse(id);
+  return parsed.success ? parsed.data : undefined;
+}

@@ -21,6 +21,7 @@ import {
   summaryNotification,
 } from './notifications';
 import { backtestNotificationLine } from '@/lib/backtests/reads';
+import { backtestIdOf } from '@/lib/backtests/schema';
 import type { EventsPortMessage } from './port';
 import { createBoundedSseParser, SseLimitError } from './sse';
 import { ALARMS, NOTIFICATIONS } from '@/lib/store/inventory';
@@ -87,12 +88,36 @@ async function playbookTitle(playbookId: string): Promise<string | undefined> {
   }
 }
 
-/** The playbook an event notification opens: the id is `prefix + playbook id (URI-encoded) + | + event id`. */
-export function playbookOfEventNotification(notificationId: string): string | undefined {
+/** What a click on an event notification opens: its playbook, and the backtest a completion names. */
+export interface EventNotificationTarget {
+  playbookId: string;
+  backtestId?: string;
+}
+
+/**
+ * An event notification's id: `prefix + playbook id [+ "," + backtest id] + | + event id`, the ids
+ * URI-encoded (which encodes "," and "|"), so the click needs no stored mapping.
+ */
+export function eventNotificationId(
+  event: Pick<RecentEvent, 'id' | 'playbook_id' | 'type' | 'data'>,
+): string {
+  const backtestId = event.type === 'backtest.completed' ? backtestIdOf(event.data) : undefined;
+  const target =
+    encodeURIComponent(event.playbook_id) + (backtestId ? `,${encodeURIComponent(backtestId)}` : '');
+  return `${NOTIFICATION_PREFIX}${target}|${event.id}`;
+}
+
+/** The playbook (and backtest) an event notification opens, or undefined when its id is not one of ours. */
+export function targetOfEventNotification(notificationId: string): EventNotificationTarget | undefined {
   if (!notificationId.startsWith(NOTIFICATION_PREFIX)) return undefined;
-  const encoded = notificationId.slice(NOTIFICATION_PREFIX.length).split('|')[0] ?? '';
+  const target = notificationId.slice(NOTIFICATION_PREFIX.length).split('|')[0] ?? '';
+  const [playbook = '', backtest] = target.split(',');
   try {
-    return decodeURIComponent(encoded) || undefined;
+    const playbookId = decodeURIComponent(playbook);
+    if (!playbookId) return undefined;
+    const backtestId =
+      backtest === undefined ? undefined : backtestIdOf({ backtest_id: decodeURIComponent(backtest) });
+    return backtestId ? { playbookId, backtestId } : { playbookId };
   } catch {
     return undefined;
   }
@@ -136,7 +161,7 @@ async function notifyBatch(notified: readonly RecentEvent[]): Promise<void> {
     const text = notificationFor(only.type, await playbookTitle(only.playbook_id));
     // The result in one line, from validated numbers and a ticker-shaped benchmark only (lib/backtests).
     const result = only.type === 'backtest.completed' ? await backtestNotificationLine(only.data) : undefined;
-    await showNotification(`${NOTIFICATION_PREFIX}${encodeURIComponent(only.playbook_id)}|${only.id}`, {
+    await showNotification(eventNotificationId(only), {
       title: text.title,
       message: result ? `${result}. ${text.message}` : text.message,
     });

@@ -60,20 +60,35 @@ export async function focusConfirmWindow(windowId: number, draftId: string): Pro
   }
 }
 
-/** The side panel's view of one playbook, opened in a tab: from a notification or the confirm page. */
-export function playbookPageUrl(playbookId: string): string {
-  return `${browser.runtime.getURL('/sidepanel.html')}?playbook=${encodeURIComponent(playbookId)}`;
+/**
+ * The side panel's view of one playbook, opened in a tab: from a notification or the confirm page;
+ * with a backtest, the Backtests section shows that one's result.
+ */
+export function playbookPageUrl(playbookId: string, backtestId?: string): string {
+  const backtest = backtestId ? `&backtest=${encodeURIComponent(backtestId)}` : '';
+  return `${browser.runtime.getURL('/sidepanel.html')}?playbook=${encodeURIComponent(playbookId)}${backtest}`;
 }
+
+const MAX_URL_ID = 200;
 
 /** The playbook id of `sidepanel.html?playbook=<id>`, if present and of a sane length. */
 export function playbookFromUrl(search: string): string | undefined {
   const id = new URLSearchParams(search).get('playbook');
-  return id && id.length <= 200 ? id : undefined;
+  return id && id.length <= MAX_URL_ID ? id : undefined;
+}
+
+/** The backtest id of `sidepanel.html?playbook=<id>&backtest=<id>`, only with a playbook and of a sane length. */
+export function backtestFromUrl(search: string): string | undefined {
+  if (!playbookFromUrl(search)) return undefined;
+  const id = new URLSearchParams(search).get('backtest');
+  return id && id.length <= MAX_URL_ID ? id : undefined;
 }
 
 /** Which playbook the side panel should show: written by the popup, read and watched by the panel. */
 export interface SidePanelFocus {
   playbookId: string;
+  /** A backtest of that playbook to show instead of its newest completed one (a notification's). */
+  backtestId?: string;
   at: number;
 }
 

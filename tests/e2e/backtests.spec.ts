@@ -128,7 +128,7 @@ test('a new backtest, confirmed in the confirm window, appears and completes whe
     (globalThis as { __notifications?: unknown[] }).__notifications = shown;
     const create = chrome.notifications.create.bind(chrome.notifications);
     chrome.notifications.create = ((...args: unknown[]) => {
-      shown.push(args.find((a) => typeof a === 'object'));
+      shown.push({ id: args.find((a) => typeof a === 'string'), ...args.find((a) => typeof a === 'object') });
       return (create as (...a: unknown[]) => unknown)(...args);
     }) as typeof chrome.notifications.create;
   });
@@ -171,6 +171,55 @@ test('a new backtest, confirmed in the confirm window, appears and completes whe
       ),
     )
     .toContain(line);
+
+  // Its id carries this run, so a click opens the side panel at this backtest (the click itself
+  // cannot be dispatched to the worker here; tests/unit/background/switchboard.test.ts clicks).
+  const notified = (await serviceWorker.evaluate(
+    () => (globalThis as { __notifications?: unknown[] }).__notifications ?? [],
+  )) as { id?: string; message?: string }[];
+  const own = notified.find((n) => n.message?.includes(line));
+  expect(own?.id).toContain(`${encodeURIComponent(target.id)},${encodeURIComponent(run.id)}|`);
+  await page.goto(
+    page
+      .url()
+      .replace(
+        /sidepanel\.html.*$/,
+        `sidepanel.html?playbook=${encodeURIComponent(target.id)}&backtest=${encodeURIComponent(run.id)}`,
+      ),
+  );
+  await expect(region.getByRole('heading', { level: 4 })).toHaveText(/^Result: .* vs QQQ$/);
+  await expect(region.getByRole('img', { name: 'Equity curve' })).toBeVisible();
+});
+
+test('opened at an older backtest (as a notification opens it), the panel shows that one; the list picks another', async ({
+  extension,
+  sandbox,
+}) => {
+  await extension.configure();
+  const { userId, playbooks } = demoPlaybooks(sandbox);
+  const [newest] = playbooks;
+  const completed = sandbox.db.backtests
+    .list(newest.id, userId, null, 20)
+    .rows.filter((r) => r.status === 'completed');
+  expect(completed.length).toBeGreaterThanOrEqual(2);
+  const [latest, older] = [completed[0], sandbox.db.backtests.get(completed[1].id, userId)!];
+  const page = await extension.open(
+    `sidepanel.html?playbook=${encodeURIComponent(newest.id)}&backtest=${encodeURIComponent(older.id)}`,
+  );
+  const region = page.getByRole('region', { name: 'Backtests' });
+  const total = region.locator('dt', { hasText: 'Total return' }).locator('+ dd');
+  await expect(region.getByRole('heading', { level: 4 })).toHaveText(
+    new RegExp(`^Result: .* vs ${older.benchmark}$`),
+  );
+  await expect(total).toHaveText(await percent(page, older.metrics!.total_return, true));
+  await expect(region.getByRole('img', { name: 'Equity curve' }).locator('path')).toHaveCount(2);
+
+  const shows = region.getByRole('button', { name: /^Show the result of/ });
+  await expect(shows).toHaveCount(completed.length);
+  await expect(shows.nth(1)).toHaveAttribute('aria-pressed', 'true');
+  await shows.nth(0).click();
+  await expect(shows.nth(0)).toHaveAttribute('aria-pressed', 'true');
+  await expect(total).toHaveText(await percent(page, latest.metrics!.total_return, true));
 });
 
 test('comparing two playbooks: one curve each, rebased, and a metrics row each', async ({
@@ -219,4 +268,24 @@ test('comparing two playbooks: one curve each, rebased, and a metrics row each',
     ]);
   }
   await expect(region).toContainText('do not predict future results');
+
+  // A 400 px side panel: the metrics table fits without sideways scrolling, its headers keeping their names.
+  await page.setViewportSize({ width: 400, height: 800 });
+  const table = region.getByRole('table', { name: 'Comparison metrics' });
+  await expect(table.getByRole('columnheader')).toHaveCount(5);
+  for (const name of ['Playbook', 'Total return', 'Benchmark return', 'Max drawdown', 'Sharpe ratio'])
+    await expect(table.getByRole('columnheader', { name, exact: true })).toBeVisible();
+  const overflow = await table.evaluate((element) => {
+    const widths = [element, ...ancestors(element)].map((e) => e.scrollWidth - e.clientWidth);
+    function ancestors(e: Element): Element[] {
+      return e.parentElement ? [e.parentElement, ...ancestors(e.parentElement)] : [];
+    }
+    return {
+      scrolls: Math.max(...widths.slice(1)),
+      right: element.getBoundingClientRect().right,
+      viewport: document.documentElement.clientWidth,
+    };
+  });
+  expect(overflow.scrolls).toBeLessThanOrEqual(0);
+  expect(overflow.right).toBeLessThanOrEqual(overflow.viewport);
 });

@@ -754,11 +754,10 @@ test.describe('dialect b: other paths, bookId, pages of 1–25', () => {
     expect(writesTo(sandbox, '/run-backtest').map((r) => r.path)).toEqual([
       `/api/v2/books/${target.id}/run-backtest`,
     ]);
-    await expect(panel.getByRole('region', { name: 'Backtest results' })).toContainText(
-      'Backtest completed',
-      {
-        timeout: 15_000,
-      },
+    const ownerId = sandbox.db.userForKey(sandbox.demoKey)!.id;
+    await new SidePanelPage(panel).expectNewestRunCompleted(
+      () => sandbox.db.backtests.list(target.id, ownerId, null, 1).rows[0],
+      15_000,
     );
 
     const pause = await openPause(context, panel);

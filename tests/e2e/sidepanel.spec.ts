@@ -142,12 +142,12 @@ test('a backtest’s completion arrives by SSE while the panel is open', async (
   const backtest = page.getByRole('form', { name: 'Backtest' });
   await confirmNextWrite(context, () => backtest.getByRole('button', { name: 'Run backtest' }).click());
   await expect(page.getByRole('status').filter({ hasText: 'The backtest was sent' })).toBeVisible();
-  // The detail follows the completion through events.
-  await expect(page.getByRole('region', { name: 'Backtest results' })).toContainText('Backtest completed');
+  // The detail follows the completion through events: the new run completes in the Backtests region.
+  const ownerId = sandbox.db.userForKey(sandbox.demoKey)!.id;
+  await panel.expectNewestRunCompleted(() => sandbox.db.backtests.list(target.id, ownerId, null, 1).rows[0]);
 
   await panel.tab('Events').click();
   // The worker's sandbox is shared: earlier tests' events may be listed too, so pick this run's by its id.
-  const ownerId = sandbox.db.userForKey(sandbox.demoKey)!.id;
   const completed = sandbox.db
     .eventsAfter(ownerId, seqBefore, 100)
     .events.find((event) => event.type === 'backtest.completed');

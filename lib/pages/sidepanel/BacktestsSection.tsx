@@ -13,12 +13,16 @@ export interface BacktestsSectionProps {
   loading: boolean;
   error?: string;
   hasMore: boolean;
-  /** The newest completed backtest with its equity, once read. */
-  latest?: Backtest;
-  latestError?: string;
+  /** The backtest whose result is shown, with its equity, once read: the chosen one, else the newest completed one. */
+  shown?: Backtest;
+  shownError?: string;
+  /** The backtest the user (or a notification) chose; absent, the newest completed one is shown. */
+  chosenId?: string;
   /** The user's locale for numbers and dates; the browser's when absent. */
   locale?: string;
   onLoadMore: () => void;
+  /** Show this completed backtest's result. */
+  onShow: (backtestId: string) => void;
 }
 
 const STATUS_TEXT: Record<Backtest['status'], string> = {
@@ -44,7 +48,7 @@ export function BacktestMetricsList({ metrics, locale }: { metrics: BacktestMetr
   );
 }
 
-function LatestResult({ backtest, locale }: { backtest: Backtest; locale?: string }) {
+function ShownResult({ backtest, chosen, locale }: { backtest: Backtest; chosen: boolean; locale?: string }) {
   const series = useMemo(() => checkSeries(backtest.equity), [backtest]);
   const chart = useMemo(
     () =>
@@ -66,8 +70,8 @@ function LatestResult({ backtest, locale }: { backtest: Backtest; locale?: strin
   return (
     <div class="stack backtest-result">
       <h4>
-        Latest result: {formatDay(backtest.start, locale)} – {formatDay(backtest.end, locale)} vs{' '}
-        {backtest.benchmark}
+        {chosen ? 'Result' : 'Latest result'}: {formatDay(backtest.start, locale)} –{' '}
+        {formatDay(backtest.end, locale)} vs {backtest.benchmark}
       </h4>
       {backtest.metrics ? <BacktestMetricsList metrics={backtest.metrics} locale={locale} /> : null}
       {chart ? (
@@ -86,7 +90,7 @@ function LatestResult({ backtest, locale }: { backtest: Backtest; locale?: strin
   );
 }
 
-/** The playbook's backtests (range, benchmark, status) and the newest completed one as a chart. */
+/** The playbook's backtests (range, benchmark, status) and one completed one as a chart: the chosen, else the newest. */
 export function BacktestsSection(props: BacktestsSectionProps) {
   const { items, locale } = props;
   return (
@@ -107,6 +111,16 @@ export function BacktestsSection(props: BacktestsSectionProps) {
               {backtest.status === 'failed' && backtest.error?.detail ? (
                 <span class="hint">{backtest.error.detail}</span>
               ) : null}
+              {backtest.status === 'completed' ? (
+                <button
+                  type="button"
+                  aria-pressed={props.shown?.id === backtest.id}
+                  aria-label={`Show the result of ${formatDay(backtest.start, locale)} – ${formatDay(backtest.end, locale)} vs ${backtest.benchmark}`}
+                  onClick={() => props.onShow(backtest.id)}
+                >
+                  Show
+                </button>
+              ) : null}
             </li>
           ))}
         </ul>
@@ -116,9 +130,11 @@ export function BacktestsSection(props: BacktestsSectionProps) {
           More backtests
         </button>
       ) : null}
-      <ErrorMessage message={props.latestError} />
-      {props.latest ? <LatestResult backtest={props.latest} locale={locale} /> : null}
-      {items?.length || props.latest ? <p class="disclaimer">{PAST_RESULTS}</p> : null}
+      <ErrorMessage message={props.shownError} />
+      {props.shown ? (
+        <ShownResult backtest={props.shown} chosen={props.chosenId === props.shown.id} locale={locale} />
+      ) : null}
+      {items?.length || props.shown ? <p class="disclaimer">{PAST_RESULTS}</p> : null}
     </section>
   );
 }

@@ -6,6 +6,14 @@ import type { Backtest } from '@/lib/backtests/schema';
 import { alignSeries, checkSeries, rebaseToCommonStart } from '@/lib/backtests/series';
 import { PAST_RESULTS } from './BacktestsSection';
 
+/** The metrics table's columns: the contract's terms (CONTRACT.md section 6) and what a narrow panel shows. */
+const METRIC_COLUMNS = [
+  { name: 'Total return', short: 'Return' },
+  { name: 'Benchmark return', short: 'Bench.' },
+  { name: 'Max drawdown', short: 'Max DD' },
+  { name: 'Sharpe ratio', short: 'Sharpe' },
+] as const;
+
 export interface ComparedPlaybook {
   id: string;
   title: string;
@@ -73,14 +81,19 @@ export function ComparisonView({ playbooks, loading, error, locale, onClose }: C
       ) : null}
       {playbooks ? (
         <div class="chart-table">
-          <table aria-label="Comparison metrics">
+          <table aria-label="Comparison metrics" class="comparison-metrics">
             <thead>
               <tr>
                 <th scope="col">Playbook</th>
-                <th scope="col">Total return</th>
-                <th scope="col">Benchmark return</th>
-                <th scope="col">Max drawdown</th>
-                <th scope="col">Sharpe ratio</th>
+                {METRIC_COLUMNS.map(({ name, short }) => (
+                  <th key={name} scope="col">
+                    {/* Short on screen, so four figures fit a 400 px panel; the full name is the header's name and its tooltip. */}
+                    <abbr title={name} aria-hidden="true">
+                      {short}
+                    </abbr>
+                    <span class="visually-hidden">{name}</span>
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>

@@ -1,10 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Playbook } from '@/lib/api/schemas';
 import { writeSpec, type WriteOperation } from '@/lib/api/writeOperations';
-import type { RecentEvent } from '@/lib/events/feed';
 import { safeHref } from './SafeMarkdown';
 import { ErrorMessage } from '@/components/ErrorMessage';
-import { backtestResultLine } from '@/lib/backtests/format';
 import { BacktestsSection, type BacktestsSectionProps } from './BacktestsSection';
 
 /** Every write but creating a playbook starts from a playbook's detail. */
@@ -34,7 +32,6 @@ export interface PlaybookDetailProps {
   error?: string;
   action?: ActionState;
   plans: string[];
-  events: RecentEvent[];
   /** The playbook's backtests from the service (lib/pages/sidepanel/useBacktests.ts). */
   backtests?: BacktestsSectionProps;
   onBack: () => void;
@@ -128,7 +125,6 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
     if (!plan && props.plans.length > 0) setPlan(props.plans[props.plans.length - 1]);
   }, [props.plans.join('|')]);
 
-  const backtests = props.events.filter((event) => event.type === 'backtest.completed');
   const source = playbook?.source ? safeHref(playbook.source.url) : undefined;
   return (
     <article class="stack detail" aria-label={playbook ? `Playbook ${playbook.title}` : 'Playbook'}>
@@ -180,19 +176,6 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
             <ActionStatus action={action} onReload={props.onReload} onLinkBrokerage={props.onLinkBrokerage} />
           ) : null}
           {props.backtests ? <BacktestsSection {...props.backtests} /> : null}
-          {backtests.length > 0 ? (
-            <section aria-label="Backtest results" class="stack">
-              <h3>Backtest results</h3>
-              <ul>
-                {backtests.map((event) => (
-                  <li key={event.id}>
-                    Backtest completed <time dateTime={event.at}>{new Date(event.at).toLocaleString()}</time>
-                    {resultLine(event.data)}
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ) : null}
           {fields ? (
             <form
               class="stack"
@@ -335,10 +318,4 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
       ) : null}
     </article>
   );
-}
-
-/** The completion event's result in one line (lib/backtests/format.ts), or nothing when its data is not the contract's. */
-function resultLine(data: unknown): string {
-  const line = backtestResultLine(data);
-  return line ? `: ${line}` : '';
 }

@@ -12,8 +12,8 @@ import { useBacktests } from './useBacktests';
 import { ComparisonView, type ComparedPlaybook } from './ComparisonView';
 
 export interface PlaybooksTabProps {
-  /** The playbook to show (from the popup's focus item, the URL or an event link). */
-  focus?: { playbookId: string; at: number };
+  /** The playbook to show (from the popup's focus item, the URL or an event link), maybe at one backtest. */
+  focus?: { playbookId: string; backtestId?: string; at: number };
   events: RecentEvent[];
   plans: string[];
   /** Brokerage providers the OpenAPI document accepts; the first is offered. */
@@ -55,10 +55,12 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
   }>();
   // Read again when a completion for the open playbook arrives, or a run of it was sent.
   const [runsSent, setRunsSent] = useState(0);
+  // The backtest whose result the detail shows; none: the newest completed one.
+  const [chosenBacktest, setChosenBacktest] = useState<string>();
   const completion = events.find(
     (event) => event.type === 'backtest.completed' && event.playbook_id === openId,
   );
-  const backtests = useBacktests(openId, `${completion?.id ?? ''}|${runsSent}`);
+  const backtests = useBacktests(openId, `${completion?.id ?? ''}|${runsSent}`, chosenBacktest);
 
   const loadList = (cursor?: string) => {
     setListLoading(true);
@@ -123,15 +125,16 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
     );
   };
 
-  const open = (id: string) => {
+  const open = (id: string, backtestId?: string) => {
     setOpenId(id);
+    setChosenBacktest(backtestId);
     writes.clear();
     loadDetail(id);
   };
 
   useEffect(() => loadList(), []);
   useEffect(() => {
-    if (focus) open(focus.playbookId);
+    if (focus) open(focus.playbookId, focus.backtestId);
   }, [focus?.playbookId, focus?.at]);
 
   if (openId) {
@@ -144,8 +147,12 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
         error={detail.error}
         action={writes.action}
         plans={plans}
-        events={events.filter((event) => event.playbook_id === openId)}
-        backtests={{ ...backtests, onLoadMore: backtests.loadMore }}
+        backtests={{
+          ...backtests,
+          chosenId: chosenBacktest,
+          onLoadMore: backtests.loadMore,
+          onShow: setChosenBacktest,
+        }}
         onBack={() => {
           setOpenId(undefined);
           writes.clear();
@@ -203,7 +210,7 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
             return next;
           })
         }
-        onOpen={open}
+        onOpen={(id) => open(id)}
         onLoadMore={() => list.cursor && loadList(list.cursor)}
         onRefreshSelected={() => {
           setRefreshing(true);

@@ -1,7 +1,12 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { isCurrentDiscoveryReport, type DiscoveryReport } from '@/lib/discovery';
 import { sendMessage } from '@/lib/messaging/client';
-import { playbookFromUrl, sidePanelFocusItem, type SidePanelFocus } from '@/lib/pages/navigation';
+import {
+  backtestFromUrl,
+  playbookFromUrl,
+  sidePanelFocusItem,
+  type SidePanelFocus,
+} from '@/lib/pages/navigation';
 import { errorText } from '@/lib/pages/errorText';
 import { shownPricing } from './discoveryDocuments';
 import { DiscoveryTab } from './DiscoveryTab';
@@ -17,7 +22,8 @@ export function SidePanelPage({ search = '' }: { search?: string }) {
   const [tab, setTab] = useState<SidePanelTab>('playbooks');
   const [focus, setFocus] = useState<SidePanelFocus | undefined>(() => {
     const id = playbookFromUrl(search);
-    return id ? { playbookId: id, at: Date.now() } : undefined;
+    const backtestId = backtestFromUrl(search);
+    return id ? { playbookId: id, ...(backtestId ? { backtestId } : {}), at: Date.now() } : undefined;
   });
   const [report, setReport] = useState<DiscoveryReport | null>();
   const [reportError, setReportError] = useState<string>();

@@ -9,19 +9,23 @@ export interface BacktestsState {
   hasMore: boolean;
   loading: boolean;
   error?: string;
-  latest?: Backtest;
-  latestError?: string;
+  /** The backtest whose result is shown: the chosen one, else the newest completed one. */
+  shown?: Backtest;
+  shownError?: string;
 }
 
 /**
- * The open playbook's backtests and its newest completed one, read again whenever `version`
- * changes (a `backtest.completed` event for it arrived, or a run was sent). Answers for a
- * playbook no longer open are dropped.
+ * The open playbook's backtests and the one whose result is shown: `chosenId` (from a notification
+ * or the list) when given, else the newest completed one. Read again whenever `version` changes (a
+ * `backtest.completed` event for it arrived, or a run was sent). Answers for a playbook or a
+ * choice no longer current are dropped.
  */
-export function useBacktests(playbookId: string | undefined, version: string) {
+export function useBacktests(playbookId: string | undefined, version: string, chosenId?: string) {
   const [state, setState] = useState<BacktestsState>({ nextCursor: null, hasMore: false, loading: false });
   const current = useRef<string | undefined>(playbookId);
   current.current = playbookId;
+  const chosen = useRef<string | undefined>(chosenId);
+  chosen.current = chosenId;
 
   const load = () => {
     const id = playbookId;
@@ -41,12 +45,37 @@ export function useBacktests(playbookId: string | undefined, version: string) {
       (error: unknown) =>
         current.current === id && setState((s) => ({ ...s, loading: false, error: errorText(error) })),
     );
-    sendMessage('latestBacktests', { playbookIds: [id] }).then(
-      ([answer]) =>
-        current.current === id &&
-        setState((s) => ({ ...s, latest: answer?.backtest, latestError: answer?.error })),
+  };
+
+  const loadShown = () => {
+    const id = playbookId;
+    if (!id) return;
+    const choice = chosenId;
+    const still = () => current.current === id && chosen.current === choice;
+    if (!choice) {
+      sendMessage('latestBacktests', { playbookIds: [id] }).then(
+        ([answer]) =>
+          still() && setState((s) => ({ ...s, shown: answer?.backtest, shownError: answer?.error })),
+        (error: unknown) => still() && setState((s) => ({ ...s, shownError: errorText(error) })),
+      );
+      return;
+    }
+    sendMessage('getBacktest', { id: choice }).then(
+      (backtest) =>
+        still() &&
+        setState((s) =>
+          backtest.playbook_id !== id
+            ? { ...s, shown: undefined, shownError: 'That backtest belongs to another playbook.' }
+            : backtest.status !== 'completed'
+              ? {
+                  ...s,
+                  shown: undefined,
+                  shownError: `That backtest is ${backtest.status}; its result comes when it completes.`,
+                }
+              : { ...s, shown: backtest, shownError: undefined },
+        ),
       (error: unknown) =>
-        current.current === id && setState((s) => ({ ...s, latestError: errorText(error) })),
+        still() && setState((s) => ({ ...s, shown: undefined, shownError: errorText(error) })),
     );
   };
 
@@ -73,6 +102,7 @@ export function useBacktests(playbookId: string | undefined, version: string) {
     setState({ nextCursor: null, hasMore: false, loading: false });
   }, [playbookId]);
   useEffect(load, [playbookId, version]);
+  useEffect(loadShown, [playbookId, version, chosenId]);
 
-  return { ...state, reload: load, loadMore };
+  return { ...state, loadMore };
 }

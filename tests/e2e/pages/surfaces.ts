@@ -57,6 +57,37 @@ export class SidePanelPage {
   tab(name: 'Playbooks' | 'Discovery' | 'Events'): Locator {
     return this.page.getByRole('tab', { name });
   }
+  /** The open playbook's Backtests region (CONTRACT.md section 6). */
+  get backtests(): Locator {
+    return this.page.getByRole('region', { name: 'Backtests' });
+  }
+  /**
+   * The run sent last is listed first as completed, which only its completion event brings (sending
+   * it lists it queued), and its result is shown: the equity curve and the total return the service
+   * stored for it (`newestRun`, read once the list says completed), as the page formats it.
+   */
+  async expectNewestRunCompleted(
+    newestRun: () => { status: string; benchmark: string; metrics: { total_return: number } | null },
+    timeout?: number,
+  ): Promise<void> {
+    const first = this.backtests.getByRole('list', { name: 'Backtest runs' }).getByRole('listitem').first();
+    await expect(first).toContainText('completed', { timeout });
+    const run = newestRun();
+    expect(run.status).toBe('completed');
+    await expect(first).toContainText(`vs ${run.benchmark}`);
+    await expect(this.backtests.getByRole('img', { name: 'Equity curve' })).toBeVisible();
+    const total = await this.page.evaluate(
+      (fraction) =>
+        new Intl.NumberFormat(undefined, {
+          style: 'percent',
+          minimumFractionDigits: 1,
+          maximumFractionDigits: 1,
+          signDisplay: 'exceptZero',
+        }).format(fraction),
+      run.metrics!.total_return,
+    );
+    await expect(this.backtests.locator('dt', { hasText: 'Total return' }).locator('+ dd')).toHaveText(total);
+  }
 }
 
 export class ConfirmPage {

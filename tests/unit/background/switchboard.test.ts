@@ -32,6 +32,7 @@ vi.mock('@/lib/events', async (importOriginal) => ({
 }));
 
 const { startBackground } = await import('@/lib/background');
+const { eventNotificationId } = await import('@/lib/events');
 
 type Listener = (...args: unknown[]) => unknown;
 
@@ -121,14 +122,41 @@ describe('startBackground', () => {
   });
 
   it.each([
-    [`${NOTIFICATIONS.event.idPrefix}${encodeURIComponent('pb 1/x')}|ev_9`, 'pb 1/x'],
-    [`${NOTIFICATIONS.writtenPlaybook.idPrefix}pb_new`, 'pb_new'],
-  ])('a click on notification %s opens playbook %s', async (notificationId, playbookId) => {
-    const create = vi.spyOn(fakeBrowser.tabs, 'create');
-    await only('notifications.onClicked')(notificationId);
-    await vi.waitFor(() => expect(create).toHaveBeenCalledOnce());
-    expect(create.mock.calls[0][0]).toEqual({ url: playbookPageUrl(playbookId) });
-  });
+    [`${NOTIFICATIONS.event.idPrefix}${encodeURIComponent('pb 1/x')}|ev_9`, 'pb 1/x', undefined],
+    [`${NOTIFICATIONS.writtenPlaybook.idPrefix}pb_new`, 'pb_new', undefined],
+    [
+      eventNotificationId({
+        id: 'ev|7',
+        playbook_id: 'pb,1|x',
+        type: 'backtest.completed',
+        data: { backtest_id: 'bt 3,|y' },
+      }),
+      'pb,1|x',
+      'bt 3,|y',
+    ],
+    // A backtest id the schema refuses (too long) is not carried: the click opens the playbook only.
+    [
+      eventNotificationId({
+        id: 'ev_8',
+        playbook_id: 'pb_2',
+        type: 'backtest.completed',
+        data: { backtest_id: 'b'.repeat(201) },
+      }),
+      'pb_2',
+      undefined,
+    ],
+  ])(
+    'a click on notification %s opens playbook %s at backtest %s',
+    async (notificationId, playbookId, backtestId) => {
+      const create = vi.spyOn(fakeBrowser.tabs, 'create');
+      await only('notifications.onClicked')(notificationId);
+      await vi.waitFor(() => expect(create).toHaveBeenCalledOnce());
+      expect(create.mock.calls[0][0]).toEqual({ url: playbookPageUrl(playbookId, backtestId) });
+      const opened = new URL(create.mock.calls[0][0].url!);
+      expect(opened.searchParams.get('playbook')).toBe(playbookId);
+      expect(opened.searchParams.get('backtest')).toBe(backtestId ?? null);
+    },
+  );
 
   it.each([
     `${NOTIFICATIONS.write.idPrefix}draft-1`,

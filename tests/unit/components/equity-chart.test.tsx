@@ -41,15 +41,21 @@ const queued: Backtest = {
   equity: undefined,
 };
 
-const section = (latest: Backtest | undefined, items: Backtest[] = [queued, completed]) =>
+const section = (
+  shown: Backtest | undefined,
+  items: Backtest[] = [queued, completed],
+  more: { chosenId?: string; onShow?: (id: string) => void } = {},
+) =>
   render(
     <BacktestsSection
       items={items}
       loading={false}
       hasMore={false}
-      latest={latest}
+      shown={shown}
       locale="en-US"
       onLoadMore={() => {}}
+      onShow={more.onShow ?? (() => {})}
+      chosenId={more.chosenId}
     />,
   );
 
@@ -66,6 +72,29 @@ describe('the Backtests section', () => {
     expect(term('Max drawdown')).toBe('-15.4%');
     expect(term('Sharpe ratio')).toBe('1.20');
     expect(within(region).getByText(/do not predict future results/)).toBeTruthy();
+  });
+
+  it("offers each completed run (and only those) to be shown, and names the chosen one's range and benchmark", () => {
+    const older: Backtest = {
+      ...completed,
+      id: 'bt_0',
+      start: '2023-01-03',
+      end: '2023-12-29',
+      benchmark: 'QQQ',
+    };
+    const asked: string[] = [];
+    section(older, [queued, completed, older], { chosenId: 'bt_0', onShow: (id) => asked.push(id) });
+    const region = screen.getByRole('region', { name: 'Backtests' });
+    const shows = within(region).getAllByRole('button', { name: /^Show the result of/ });
+    expect(shows).toHaveLength(2);
+    expect(shows.map((b) => b.getAttribute('aria-pressed'))).toEqual(['false', 'true']);
+    fireEvent.click(
+      within(region).getByRole('button', { name: 'Show the result of Jan 2, 2024 – Jan 5, 2024 vs SPY' }),
+    );
+    expect(asked).toEqual(['bt_1']);
+    expect(within(region).getByRole('heading', { level: 4 }).textContent).toBe(
+      'Result: Jan 3, 2023 – Dec 29, 2023 vs QQQ',
+    );
   });
 
   it('draws the equity curve as an SVG image with one path per line and non-scaling strokes', () => {
@@ -154,10 +183,13 @@ describe('the comparison', () => {
       'Water',
     ]);
     // Every row has one cell per column, each figure under its own header.
-    const headers = within(table)
-      .getAllByRole('columnheader')
-      .map((h) => h.textContent);
-    expect(headers).toEqual(['Playbook', 'Total return', 'Benchmark return', 'Max drawdown', 'Sharpe ratio']);
+    // Named by the contract's terms, whatever short form a narrow panel shows (with the full name as its tooltip).
+    const headers = within(table).getAllByRole('columnheader');
+    const names = ['Playbook', 'Total return', 'Benchmark return', 'Max drawdown', 'Sharpe ratio'];
+    for (const [i, name] of names.entries())
+      expect(within(table).getByRole('columnheader', { name })).toBe(headers[i]);
+    for (const header of headers.slice(1))
+      expect(header.querySelector('abbr')?.getAttribute('title')).toBe(names[headers.indexOf(header)]);
     const cells = within(rows[0])
       .getAllByRole('cell')
       .map((c) => c.textContent);
