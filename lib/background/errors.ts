@@ -3,7 +3,8 @@ import { McpEndpointError, McpToolRefusedError } from '@/lib/mcp/client';
 import { DiscoveryDocumentError } from '@/lib/discovery';
 import { maskSecretsDeep } from '@/lib/log';
 import type { WireError } from '@/lib/messaging';
-import { InsecureServiceUrlError } from '@/lib/contract/origins';
+import { NOT_CONFIGURED_CODE } from '@/lib/messaging/protocol';
+import { InsecureServiceUrlError, ServiceNotConfiguredError } from '@/lib/contract/origins';
 
 /**
  * What a page may see of a failure: the API error's own safe form, with every fragment of the
@@ -26,6 +27,8 @@ function unmaskedWireErrorOf(error: unknown): WireError | undefined {
   }
   if (error instanceof McpToolRefusedError) return { code: 'mcp.refused', message: error.message };
   if (error instanceof McpEndpointError) return { code: 'mcp.unavailable', message: error.message };
+  if (error instanceof ServiceNotConfiguredError)
+    return { code: NOT_CONFIGURED_CODE, message: error.message };
   if (error instanceof InsecureServiceUrlError) return { code: 'settings.insecure', message: error.message };
   if (error instanceof DiscoveryDocumentError) {
     return {

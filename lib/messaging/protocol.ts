@@ -77,6 +77,11 @@ export interface AppState {
   hostAccess: HostAccessState;
   /** Present only when the saved service or API URL may not carry the key. */
   insecureSettings?: InsecureSettingsState;
+  /**
+   * Present only before the first-run setup saved a service (a fresh store install): the worker
+   * sends nothing, and the popup and side panel point to the setup instead of reading.
+   */
+  serviceSetup?: 'needed';
 }
 
 const visibility = z.enum(VISIBILITIES);
@@ -432,7 +437,12 @@ export type MessageErrorCode =
   | 'no-handler'
   | 'context-invalidated'
   | 'internal'
+  /** No service saved yet (ServiceNotConfiguredError): nothing was sent. */
+  | typeof NOT_CONFIGURED_CODE
   | (string & {});
+
+/** The worker's answer to a request made before a service was saved; pages read it, never its text. */
+export const NOT_CONFIGURED_CODE = 'settings.not-configured';
 
 export interface WireError {
   code: MessageErrorCode;

@@ -1,7 +1,14 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { isCurrentDiscoveryReport, type DiscoveryReport } from '@/lib/discovery';
 import { sendMessage } from '@/lib/messaging/client';
-import { playbookFromUrl, sidePanelFocusItem, type SidePanelFocus } from '@/lib/pages/navigation';
+import {
+  openServiceSetup,
+  playbookFromUrl,
+  sidePanelFocusItem,
+  type SidePanelFocus,
+} from '@/lib/pages/navigation';
+import { log } from '@/lib/log';
+import { SetupNeeded } from '@/components/SetupNeeded';
 import { errorText } from '@/lib/pages/errorText';
 import { shownPricing } from './discoveryDocuments';
 import { DiscoveryTab } from './DiscoveryTab';
@@ -22,6 +29,8 @@ export function SidePanelPage({ search = '' }: { search?: string }) {
   const [report, setReport] = useState<DiscoveryReport | null>();
   const [reportError, setReportError] = useState<string>();
   const [running, setRunning] = useState(false);
+  /** Unknown until the worker answers; 'needed' before a service is saved (a fresh store install). */
+  const [setup, setSetup] = useState<'unknown' | 'needed' | 'done'>('unknown');
   const events = useEventsPort();
 
   const runDiscovery = () => {
@@ -39,10 +48,26 @@ export function SidePanelPage({ search = '' }: { search?: string }) {
     );
   };
 
-  useEffect(() => {
+  const readReport = () =>
     sendMessage('getDiscoveryReport', {}).then(
       (stored) => (isCurrentDiscoveryReport(stored) ? setReport(stored) : runDiscovery()),
       (error: unknown) => setReportError(errorText(error)),
+    );
+
+  useEffect(() => {
+    // Nothing is read (no tab mounts, no discovery runs) until the worker says a service is saved.
+    sendMessage('getState', {}).then(
+      (state) => {
+        if (state.serviceSetup) return setSetup('needed');
+        setSetup('done');
+        void readReport();
+      },
+      (error: unknown) => {
+        // The tabs say what fails; an unanswered state must not hide them.
+        log.warn('sidepanel.state-failed', { error: errorText(error) });
+        setSetup('done');
+        void readReport();
+      },
     );
     const show = (value: SidePanelFocus | null) => {
       if (!value) return;
@@ -64,6 +89,17 @@ export function SidePanelPage({ search = '' }: { search?: string }) {
     [report],
   );
 
+  if (setup === 'unknown') return <main class="stack sidepanel" aria-busy="true" />;
+  if (setup === 'needed')
+    return (
+      <main class="stack sidepanel">
+        <SetupNeeded
+          onOpenSetup={() => {
+            openServiceSetup().catch((error: unknown) => log.warn('setup.open-failed', { error }));
+          }}
+        />
+      </main>
+    );
   return (
     <SidePanelView
       selected={tab}
