@@ -54,8 +54,8 @@ export function SidePanelPage({ search = '' }: { search?: string }) {
       (error: unknown) => setReportError(errorText(error)),
     );
 
-  useEffect(() => {
-    // Nothing is read (no tab mounts, no discovery runs) until the worker says a service is saved.
+  /** Asks the worker whether a service is saved; the tabs mount (and read) only once one is. */
+  const checkSetup = () =>
     sendMessage('getState', {}).then(
       (state) => {
         if (state.serviceSetup) return setSetup('needed');
@@ -69,6 +69,25 @@ export function SidePanelPage({ search = '' }: { search?: string }) {
         void readReport();
       },
     );
+
+  // The panel stays open while the user saves the service in the options page: back in the
+  // panel (focus, or the panel shown again), it asks once more.
+  useEffect(() => {
+    if (setup !== 'needed') return;
+    const recheck = () => {
+      if (document.visibilityState === 'visible') void checkSetup();
+    };
+    addEventListener('focus', recheck);
+    document.addEventListener('visibilitychange', recheck);
+    return () => {
+      removeEventListener('focus', recheck);
+      document.removeEventListener('visibilitychange', recheck);
+    };
+  }, [setup]);
+
+  useEffect(() => {
+    // Nothing is read (no tab mounts, no discovery runs) until the worker says a service is saved.
+    void checkSetup();
     const show = (value: SidePanelFocus | null) => {
       if (!value) return;
       setFocus(value);

@@ -4,6 +4,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { MessageName } from '@/lib/messaging';
+import { database } from '@/lib/store/db';
 import { clearState } from '@/lib/store/state';
 import { serveMessages, type StubHandlers } from './support';
 
@@ -52,6 +53,7 @@ async function inStoreMode() {
     handlers,
     PopupPage: (await import('@/lib/pages/popup/PopupPage')).PopupPage,
     SidePanelPage: (await import('@/lib/pages/sidepanel/SidePanelPage')).SidePanelPage,
+    settings: await import('@/lib/store/settings'),
   };
 }
 
@@ -59,23 +61,27 @@ let store: Awaited<ReturnType<typeof inStoreMode>>;
 // Loading every module again in store mode takes seconds on a busy 2-core machine: once, not per test.
 beforeAll(async () => {
   store = await inStoreMode();
+  // For the whole file: a read the last test starts may still run after it ends.
+  fetchSpy = vi.fn(() => Promise.resolve(new Response('{}', { status: 200 })));
+  vi.stubGlobal('fetch', fetchSpy);
 }, 60_000);
 afterAll(() => {
   vi.unstubAllEnvs();
+  vi.unstubAllGlobals();
 });
 
 beforeEach(async () => {
   fakeBrowser.reset();
   await clearState();
-  fetchSpy = vi.fn(() => Promise.resolve(new Response('{}', { status: 200 })));
-  vi.stubGlobal('fetch', fetchSpy);
+  // A fresh install: no service saved by an earlier test.
+  await (await database()).delete('settings', 'settings');
+  fetchSpy.mockClear();
   fakeBrowser.runtime.getManifest = () => ({ manifest_version: 3, name: 'test', version: '0.1.0' });
   vi.spyOn(fakeBrowser.windows, 'getCurrent').mockResolvedValue({ id: 1 } as never);
 });
 
 afterEach(() => {
   cleanup();
-  vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 
@@ -119,5 +125,27 @@ describe('before the first-run setup saved a service', () => {
     const sent = worker.received.map((message) => message.type);
     expect(sent).toEqual(['getState']);
     expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('the side panel, left open while the service is saved, shows its tabs once back in focus', async () => {
+    const { handlers, SidePanelPage, settings } = store;
+    // The page is the subject here: the reads its tabs start once set up stay unanswered.
+    const pending = () => new Promise<never>(() => undefined);
+    serveMessages(
+      { ...handlers, ...Object.fromEntries(READS.map((name) => [name, pending])) },
+      '/sidepanel.html',
+    );
+    render(<SidePanelPage />);
+    expect(await screen.findByText(SETUP_TEXT)).toBeTruthy();
+    await settings.saveSettings({
+      serviceUrl: 'https://agent.example',
+      apiUrl: 'https://agent.example/api/v1',
+    });
+    // Preact attaches the listener after the frame is painted: focus until it has.
+    await waitFor(() => {
+      fireEvent.focus(window);
+      expect(screen.getByRole('tab', { name: 'Playbooks' })).toBeTruthy();
+    });
+    expect(screen.queryByText(SETUP_TEXT)).toBeNull();
   });
 });
