@@ -6,7 +6,7 @@ import type { AppState, PopupOpened, Staleness } from '@/lib/messaging/protocol'
 import { openWrites } from '@/lib/writes/owner';
 import { log } from '@/lib/log';
 import { keyFingerprint } from '@/lib/store/apiKey';
-import { getSettings, isServiceConfigured } from '@/lib/store/settings';
+import { configuredSettings, getSettings, isServiceConfigured } from '@/lib/store/settings';
 import { discover, lastDiscoveryReport, readCache, serviceClient } from '@/lib/api/service';
 import { listCacheKey } from '@/lib/api/readCache';
 import {
@@ -149,7 +149,11 @@ export function registerReadHandlers(registry: HandlerRegistry): void {
     updateSnapshot({ overview: fresh }, readAt);
     return fresh;
   });
-  registry.register('testConnection', () => overview(true));
+  // Asked for explicitly: before the setup that is a refusal to say, not an empty success.
+  registry.register('testConnection', async () => {
+    await configuredSettings();
+    return overview(true);
+  });
   registry.register('runDiscovery', () => discover());
   registry.register('getDiscoveryReport', () => lastDiscoveryReport());
   registry.register('mcpListTools', async () => {

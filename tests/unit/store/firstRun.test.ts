@@ -19,6 +19,7 @@ async function inStoreMode() {
     state: await import('@/lib/background/state'),
     errors: await import('@/lib/background/errors'),
     protocol: await import('@/lib/messaging/protocol'),
+    handlers: await import('@/lib/background/handlers'),
   };
 }
 
@@ -107,6 +108,15 @@ describe('a fresh store install', { timeout: 30_000 }, () => {
       events.dropEventsPort(port);
     }
     expect(postMessage).not.toHaveBeenCalled();
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('"Test connection" before the setup says the service is not set up, rather than an empty success', async () => {
+    const { handlers, origins } = await inStoreMode();
+    const test = handlers.handlerTable().testConnection;
+    await expect(test({}, { kind: 'extension-page' } as never)).rejects.toBeInstanceOf(
+      origins.ServiceNotConfiguredError,
+    );
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 });
