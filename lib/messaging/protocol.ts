@@ -437,12 +437,26 @@ export type MessageErrorCode =
   | 'no-handler'
   | 'context-invalidated'
   | 'internal'
-  /** No service saved yet (ServiceNotConfiguredError): nothing was sent. */
-  | typeof NOT_CONFIGURED_CODE
+  | WorkerErrorCode
   | (string & {});
 
-/** The worker's answer to a request made before a service was saved; pages read it, never its text. */
-export const NOT_CONFIGURED_CODE = 'settings.not-configured';
+/**
+ * The worker's own failure codes beside the API client's `api.<kind>` ones: one closed union,
+ * which lib/background/errors.ts gives out and pages compare against, never a message's text.
+ */
+export const WORKER_ERROR_CODES = [
+  /** A saved URL may not carry the key (InsecureServiceUrlError): nothing was sent. */
+  'settings.insecure',
+  /** No service saved yet, a fresh store install (ServiceNotConfiguredError): nothing was sent. */
+  'settings.not-configured',
+  'mcp.refused',
+  'mcp.unavailable',
+  'discovery.failed',
+] as const;
+export type WorkerErrorCode = (typeof WORKER_ERROR_CODES)[number];
+
+/** The answer to a request made before a service was saved. */
+export const NOT_CONFIGURED_CODE = 'settings.not-configured' satisfies WorkerErrorCode;
 
 export interface WireError {
   code: MessageErrorCode;
