@@ -2,7 +2,8 @@ import { createApiClient, type ApiClient } from './client';
 import { createReadCache } from './readCache';
 import { clearDiscoveryCache, getOpenApiDocument, runDiscovery, type DiscoveryReport } from '@/lib/discovery';
 import { loadApiKey } from '@/lib/store/apiKey';
-import { getSettings, type Settings } from '@/lib/store/settings';
+import { configuredSettings, getSettings, isServiceConfigured, type Settings } from '@/lib/store/settings';
+import { ServiceNotConfiguredError } from '@/lib/contract/origins';
 import { clearState, readState, writeState } from '@/lib/store/state';
 import { clearPopupSnapshot } from '@/lib/store/snapshot';
 
@@ -35,6 +36,8 @@ export async function serviceClient(
   options: ServiceClientOptions = {},
 ): Promise<ApiClient> {
   const active = settings ?? (await getSettings());
+  // A fresh store install has no service yet: nothing is built, nothing is sent.
+  if (!isServiceConfigured(active)) throw new ServiceNotConfiguredError();
   const settingsKey = `${active.serviceUrl}|${active.apiUrl}`;
   // Every message would otherwise re-read, re-parse and re-check the document from IndexedDB.
   if (
@@ -66,7 +69,7 @@ export async function serviceClient(
 }
 
 export async function discover(): Promise<DiscoveryReport> {
-  const settings = await getSettings();
+  const settings = await configuredSettings();
   const report = await runDiscovery({ baseUrl: settings.serviceUrl, fetch: fetchFromWorker });
   // A discovery run may have brought a new OpenAPI document: the next call looks at it.
   if (current) current.checkedAt = 0;

@@ -3,7 +3,8 @@ import { McpEndpointError, McpToolRefusedError } from '@/lib/mcp/client';
 import { DiscoveryDocumentError } from '@/lib/discovery';
 import { maskSecretsDeep } from '@/lib/log';
 import type { WireError } from '@/lib/messaging';
-import { InsecureServiceUrlError } from '@/lib/contract/origins';
+import { NOT_CONFIGURED_CODE, type WorkerErrorCode } from '@/lib/messaging/protocol';
+import { InsecureServiceUrlError, ServiceNotConfiguredError } from '@/lib/contract/origins';
 
 /**
  * What a page may see of a failure: the API error's own safe form, with every fragment of the
@@ -24,14 +25,20 @@ function unmaskedWireErrorOf(error: unknown): WireError | undefined {
       details: { ...data },
     };
   }
-  if (error instanceof McpToolRefusedError) return { code: 'mcp.refused', message: error.message };
-  if (error instanceof McpEndpointError) return { code: 'mcp.unavailable', message: error.message };
-  if (error instanceof InsecureServiceUrlError) return { code: 'settings.insecure', message: error.message };
+  if (error instanceof McpToolRefusedError) return own('mcp.refused', error.message);
+  if (error instanceof McpEndpointError) return own('mcp.unavailable', error.message);
+  if (error instanceof ServiceNotConfiguredError) return own(NOT_CONFIGURED_CODE, error.message);
+  if (error instanceof InsecureServiceUrlError) return own('settings.insecure', error.message);
   if (error instanceof DiscoveryDocumentError) {
-    return {
-      code: 'discovery.failed',
-      message: `The service's ${new URL(error.url).pathname} could not be read: ${error.message}`,
-    };
+    return own(
+      'discovery.failed',
+      `The service's ${new URL(error.url).pathname} could not be read: ${error.message}`,
+    );
   }
   return undefined;
+}
+
+/** One of the worker's own failures: its code is checked against the closed union. */
+function own(code: WorkerErrorCode, message: string): WireError {
+  return { code, message };
 }

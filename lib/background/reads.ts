@@ -6,7 +6,7 @@ import type { AppState, PopupOpened, Staleness } from '@/lib/messaging/protocol'
 import { openWrites } from '@/lib/writes/owner';
 import { log } from '@/lib/log';
 import { keyFingerprint } from '@/lib/store/apiKey';
-import { getSettings } from '@/lib/store/settings';
+import { configuredSettings, getSettings, isServiceConfigured } from '@/lib/store/settings';
 import { discover, lastDiscoveryReport, readCache, serviceClient } from '@/lib/api/service';
 import { listCacheKey } from '@/lib/api/readCache';
 import {
@@ -85,6 +85,8 @@ async function playbookPage(
 
 async function overview(refresh: boolean, mayDiscover = true): Promise<ServiceOverview> {
   const result: ServiceOverview = { deprecations: [] };
+  // Before the first-run setup there is no service to ask; its absence is not a failure.
+  if (!isServiceConfigured(await getSettings())) return result;
   let report = await lastDiscoveryReport();
   if (mayDiscover && (!report || refresh)) report = await discover().catch(() => report);
   if (report) {
@@ -147,7 +149,11 @@ export function registerReadHandlers(registry: HandlerRegistry): void {
     updateSnapshot({ overview: fresh }, readAt);
     return fresh;
   });
-  registry.register('testConnection', () => overview(true));
+  // Asked for explicitly: before the setup that is a refusal to say, not an empty success.
+  registry.register('testConnection', async () => {
+    await configuredSettings();
+    return overview(true);
+  });
   registry.register('runDiscovery', () => discover());
   registry.register('getDiscoveryReport', () => lastDiscoveryReport());
   registry.register('mcpListTools', async () => {
@@ -270,6 +276,15 @@ export function warmPopupSnapshot(): void {
 async function revalidate(state: AppState, binding: string, readAt: number): Promise<PopupOpened> {
   // Another service's or key's record goes before anything is read, not when this read lands.
   await snapshotFor(binding);
+  // No service saved yet: nothing to read, nothing sent; the popup points to the setup.
+  if (state.serviceSetup)
+    return {
+      binding,
+      state,
+      overview: { deprecations: [] },
+      outbox: await popupDrafts(),
+      savedAt: Date.now(),
+    };
   const [page, summary, outbox] = await Promise.all([
     state.key.set
       ? playbookPage('listPlaybooks', {}, false).then(

@@ -1,7 +1,7 @@
 import { browser } from 'wxt/browser';
 import type { AppState } from '@/lib/messaging/protocol';
 import { apiKeyState } from '@/lib/store/apiKey';
-import { getSettings, type Settings } from '@/lib/store/settings';
+import { getSettings, isServiceConfigured, type Settings } from '@/lib/store/settings';
 import {
   hostAccessPattern,
   INSECURE_SETTINGS_MESSAGE,
@@ -30,5 +30,6 @@ export async function readAppState(): Promise<AppState> {
     ...(insecure.length > 0
       ? { insecureSettings: { urls: insecure, message: INSECURE_SETTINGS_MESSAGE } }
       : {}),
+    ...(isServiceConfigured(settings) ? {} : { serviceSetup: 'needed' as const }),
   };
 }

@@ -55,6 +55,20 @@ export class InsecureServiceUrlError extends Error {
   }
 }
 
+/** What the popup and the side panel say before the first-run setup has named a service. */
+export const SERVICE_SETUP_MESSAGE = 'Set up the service to see your playbooks.';
+
+/**
+ * Thrown where a request would go out before any service was saved (a fresh store install):
+ * nothing is sent; the worker answers it as `settings.not-configured` (lib/background/errors.ts).
+ */
+export class ServiceNotConfiguredError extends Error {
+  constructor() {
+    super(SERVICE_SETUP_MESSAGE);
+    this.name = 'ServiceNotConfiguredError';
+  }
+}
+
 export const INSECURE_SETTINGS_MESSAGE =
   'Your service URL uses http:// on a non-local host; the key is never sent over plain http. Change it to https:// in Options.';
 

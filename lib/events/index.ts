@@ -3,7 +3,7 @@ import { abortableSleep } from '@/lib/api/retry';
 import { eventTypeSchema, serviceEventSchema, type ServiceEvent } from '@/lib/api/schemas';
 import { serviceClient } from '@/lib/api/service';
 import { log } from '@/lib/log';
-import { getSettings } from '@/lib/store/settings';
+import { getSettings, isServiceConfigured } from '@/lib/store/settings';
 import {
   mergeEvents,
   readCursor,
@@ -189,6 +189,8 @@ export function ingestEvents(incoming: readonly ServiceEvent[], via: EventTransp
 
 /** One catch-up of `listEvents` from the stored cursor (the alarm, the Events tab, a port connecting). */
 export async function pollEvents(): Promise<{ received: number }> {
+  // Before the first-run setup saved a service there is nothing to poll.
+  if (!isServiceConfigured(await getSettings())) return { received: 0 };
   const client = await serviceClient();
   const start = await readCursor();
   let received = 0;
@@ -309,6 +311,8 @@ async function readStream(response: Response, signal: AbortSignal): Promise<void
 
 /** Streams while a panel is open: catch up by polling, then SSE from the last id, reconnecting with backoff. */
 async function runStream(signal: AbortSignal): Promise<void> {
+  // No service yet: no stream, and no retry loop against a client that cannot be built.
+  if (!isServiceConfigured(await getSettings())) return;
   await pollEvents().catch((error: unknown) => log.warn('events.catch-up-failed', { error }));
   let backoff = STREAM_BACKOFF_MS.first;
   while (!signal.aborted) {

@@ -77,6 +77,11 @@ export interface AppState {
   hostAccess: HostAccessState;
   /** Present only when the saved service or API URL may not carry the key. */
   insecureSettings?: InsecureSettingsState;
+  /**
+   * Present only before the first-run setup saved a service (a fresh store install): the worker
+   * sends nothing, and the popup and side panel point to the setup instead of reading.
+   */
+  serviceSetup?: 'needed';
 }
 
 const visibility = z.enum(VISIBILITIES);
@@ -432,7 +437,26 @@ export type MessageErrorCode =
   | 'no-handler'
   | 'context-invalidated'
   | 'internal'
+  | WorkerErrorCode
   | (string & {});
+
+/**
+ * The worker's own failure codes beside the API client's `api.<kind>` ones: one closed union,
+ * which lib/background/errors.ts gives out and pages compare against, never a message's text.
+ */
+export const WORKER_ERROR_CODES = [
+  /** A saved URL may not carry the key (InsecureServiceUrlError): nothing was sent. */
+  'settings.insecure',
+  /** No service saved yet, a fresh store install (ServiceNotConfiguredError): nothing was sent. */
+  'settings.not-configured',
+  'mcp.refused',
+  'mcp.unavailable',
+  'discovery.failed',
+] as const;
+export type WorkerErrorCode = (typeof WORKER_ERROR_CODES)[number];
+
+/** The answer to a request made before a service was saved. */
+export const NOT_CONFIGURED_CODE = 'settings.not-configured' satisfies WorkerErrorCode;
 
 export interface WireError {
   code: MessageErrorCode;

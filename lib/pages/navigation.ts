@@ -14,8 +14,13 @@ import { getSettings, isServiceConfigured } from '@/lib/store/settings';
  */
 export async function openFirstRunSetup(reason: string): Promise<boolean> {
   if (reason !== 'install' || isServiceConfigured(await getSettings())) return false;
-  await browser.runtime.openOptionsPage();
+  await openServiceSetup();
   return true;
+}
+
+/** The setup of the service (the options page), from the popup or the side panel before it is done. */
+export function openServiceSetup(): Promise<void> {
+  return browser.runtime.openOptionsPage();
 }
 
 /** The confirm page for one outbox draft. */

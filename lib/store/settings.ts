@@ -4,6 +4,7 @@ import {
   InsecureServiceUrlError,
   normalizeServiceUrl,
   SANDBOX_SERVICE_URL,
+  ServiceNotConfiguredError,
   serviceUrlProblem,
 } from '@/lib/contract/origins';
 import type { SettingsRecord } from './schema';
@@ -30,6 +31,13 @@ export const DEFAULT_SETTINGS: Settings = defaultSettingsFor(import.meta.env.MOD
 /** False until a service has been saved (a fresh store install): nothing may be sent before. */
 export function isServiceConfigured(settings: Pick<Settings, 'serviceUrl'>): boolean {
   return settings.serviceUrl.trim() !== '';
+}
+
+/** The settings, or ServiceNotConfiguredError before a service is saved: the guard of every sender. */
+export async function configuredSettings(): Promise<Settings> {
+  const settings = await getSettings();
+  if (!isServiceConfigured(settings)) throw new ServiceNotConfiguredError();
+  return settings;
 }
 
 const SETTINGS_KEY = 'settings';

@@ -7,6 +7,7 @@ import { MessageError, sendMessage } from '@/lib/messaging/client';
 import type { AppState, PlaybookPage, PopupOpened, ServiceOverview } from '@/lib/messaging/protocol';
 import { errorText } from '@/lib/pages/errorText';
 import { afterFirstPaint } from '@/lib/pages/firstPaint';
+import { openServiceSetup } from '@/lib/pages/navigation';
 import { readPopupSnapshotOnce, type PopupDraft, type PopupSnapshot } from '@/lib/store/snapshot';
 import { mergeInPlace } from './listMerge';
 import { openPlaybookInSidePanel, openSidePanel, prepareSidePanel } from './openSidePanel';
@@ -114,6 +115,8 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
   /** A fresh first page that arrived while the pointer was over the list: its order waits for it to leave. */
   const heldOrder = useRef<PlaybookPage | undefined>(undefined);
 
+  // No service saved yet (a fresh store install): nothing is read; the view points to the setup.
+  const setupNeeded = state?.serviceSetup === 'needed';
   // Without a key only the public library can be read.
   const effectiveScope: ListScope = state && !state.key.set ? 'public' : scope;
 
@@ -245,8 +248,9 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
         },
       );
       // Without a key (known from the snapshot) the public library is read as well.
-      if (effectiveScope !== 'public') return;
+      if (effectiveScope !== 'public' || setupNeeded) return;
     }
+    if (setupNeeded) return;
     cursor.current = null;
     pages.current = 0;
     setList((current) => ({ ...EMPTY_LIST, items: reloads > 0 ? current.items : [] }));
@@ -268,7 +272,7 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
         },
       );
     }, fail);
-  }, [effectiveScope, visibility, reloads]);
+  }, [effectiveScope, visibility, reloads, setupNeeded]);
 
   const loadMore = () => {
     const from = cursor.current;
@@ -316,6 +320,9 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
       offline={offline}
       optionsUrl={browser.runtime.getURL('/options.html')}
       now={now}
+      onOpenSetup={() => {
+        openServiceSetup().catch((error: unknown) => log.warn('setup.open-failed', { error }));
+      }}
       onOpenSidePanel={() => {
         openSidePanel().catch((error: unknown) => log.warn('sidepanel.open-failed', { error }));
       }}

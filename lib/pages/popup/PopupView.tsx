@@ -4,6 +4,7 @@ import type { Visibility } from '@/lib/api/visibility';
 import type { AppState, ServiceOverview, Staleness } from '@/lib/messaging/protocol';
 import type { PopupDraft } from '@/lib/store/snapshot';
 import { Disclaimer } from '@/components/Disclaimer';
+import { SetupNeeded } from '@/components/SetupNeeded';
 import { OutboxList } from './OutboxList';
 import { PlaybookList } from './PlaybookList';
 import { StatusRegion } from './StatusRegion';
@@ -43,6 +44,8 @@ export interface PopupViewProps {
   optionsUrl: string;
   now: number;
   onOpenSidePanel: () => void;
+  /** Opens the first-run setup (the options page): offered while no service is saved. */
+  onOpenSetup: () => void;
   onOpenPlaybook: (id: string) => void;
   /** "On this page" (PageMatchesSection), pinned to the bottom of the popup's view. */
   pageMatches?: ComponentChildren;
@@ -59,10 +62,7 @@ export interface PopupViewProps {
 }
 
 export function PopupView(props: PopupViewProps) {
-  const { state, list, scope, now } = props;
-  const needsKey = state !== undefined && !state.key.set;
-  const serviceUrl = state?.settings.serviceUrl;
-  const mine = scope === 'mine' && !needsKey;
+  const { state, now } = props;
   return (
     <main class="popup">
       <header class="popup-head">
@@ -84,6 +84,40 @@ export function PopupView(props: PopupViewProps) {
       </header>
 
       {props.stateError ? <p class="error">{props.stateError}</p> : null}
+      {state?.serviceSetup ? (
+        // No service saved yet: nothing below could be read, so nothing below is drawn.
+        <SetupNeeded onOpenSetup={props.onOpenSetup} />
+      ) : (
+        <PopupBody {...props} />
+      )}
+
+      {props.outbox ? (
+        <OutboxList
+          entries={props.outbox}
+          now={now}
+          busyIds={props.outboxBusy}
+          onReopen={props.onReopenDraft}
+          onDiscard={props.onDiscardDraft}
+          onRetry={props.onRetryDraft}
+        />
+      ) : null}
+
+      {/* Last in the page and pinned to the bottom of the view: it arrives after the rows and moves none. */}
+      <div class="popup-page-matches">{props.pageMatches}</div>
+
+      <Disclaimer />
+    </main>
+  );
+}
+
+/** The status, the list controls and the list: everything that reads the service. */
+function PopupBody(props: PopupViewProps) {
+  const { state, list, scope, now } = props;
+  const needsKey = state !== undefined && !state.key.set;
+  const serviceUrl = state?.settings.serviceUrl;
+  const mine = scope === 'mine' && !needsKey;
+  return (
+    <>
       {needsKey && serviceUrl ? (
         <div class="callout first-run">
           <h2>Connect your account</h2>
@@ -178,22 +212,6 @@ export function PopupView(props: PopupViewProps) {
         onLoadMore={props.onLoadMore}
         onRetry={list.problem ? undefined : props.onRetry}
       />
-
-      {props.outbox ? (
-        <OutboxList
-          entries={props.outbox}
-          now={now}
-          busyIds={props.outboxBusy}
-          onReopen={props.onReopenDraft}
-          onDiscard={props.onDiscardDraft}
-          onRetry={props.onRetryDraft}
-        />
-      ) : null}
-
-      {/* Last in the page and pinned to the bottom of the view: it arrives after the rows and moves none. */}
-      <div class="popup-page-matches">{props.pageMatches}</div>
-
-      <Disclaimer />
-    </main>
+    </>
   );
 }

@@ -3,10 +3,13 @@ import { isCurrentDiscoveryReport, type DiscoveryReport } from '@/lib/discovery'
 import { sendMessage } from '@/lib/messaging/client';
 import {
   backtestFromUrl,
+  openServiceSetup,
   playbookFromUrl,
   sidePanelFocusItem,
   type SidePanelFocus,
 } from '@/lib/pages/navigation';
+import { log } from '@/lib/log';
+import { SetupNeeded } from '@/components/SetupNeeded';
 import { errorText } from '@/lib/pages/errorText';
 import { shownPricing } from './discoveryDocuments';
 import { DiscoveryTab } from './DiscoveryTab';
@@ -28,6 +31,8 @@ export function SidePanelPage({ search = '' }: { search?: string }) {
   const [report, setReport] = useState<DiscoveryReport | null>();
   const [reportError, setReportError] = useState<string>();
   const [running, setRunning] = useState(false);
+  /** Unknown until the worker answers; 'needed' before a service is saved (a fresh store install). */
+  const [setup, setSetup] = useState<'unknown' | 'needed' | 'done'>('unknown');
   const events = useEventsPort();
 
   const runDiscovery = () => {
@@ -45,11 +50,46 @@ export function SidePanelPage({ search = '' }: { search?: string }) {
     );
   };
 
-  useEffect(() => {
+  const readReport = () =>
     sendMessage('getDiscoveryReport', {}).then(
       (stored) => (isCurrentDiscoveryReport(stored) ? setReport(stored) : runDiscovery()),
       (error: unknown) => setReportError(errorText(error)),
     );
+
+  /** Asks the worker whether a service is saved; the tabs mount (and read) only once one is. */
+  const checkSetup = () =>
+    sendMessage('getState', {}).then(
+      (state) => {
+        if (state.serviceSetup) return setSetup('needed');
+        setSetup('done');
+        void readReport();
+      },
+      (error: unknown) => {
+        // The tabs say what fails; an unanswered state must not hide them.
+        log.warn('sidepanel.state-failed', { error: errorText(error) });
+        setSetup('done');
+        void readReport();
+      },
+    );
+
+  // The panel stays open while the user saves the service in the options page: back in the
+  // panel (focus, or the panel shown again), it asks once more.
+  useEffect(() => {
+    if (setup !== 'needed') return;
+    const recheck = () => {
+      if (document.visibilityState === 'visible') void checkSetup();
+    };
+    addEventListener('focus', recheck);
+    document.addEventListener('visibilitychange', recheck);
+    return () => {
+      removeEventListener('focus', recheck);
+      document.removeEventListener('visibilitychange', recheck);
+    };
+  }, [setup]);
+
+  useEffect(() => {
+    // Nothing is read (no tab mounts, no discovery runs) until the worker says a service is saved.
+    void checkSetup();
     const show = (value: SidePanelFocus | null) => {
       if (!value) return;
       setFocus(value);
@@ -70,6 +110,17 @@ export function SidePanelPage({ search = '' }: { search?: string }) {
     [report],
   );
 
+  if (setup === 'unknown') return <main class="stack sidepanel" aria-busy="true" />;
+  if (setup === 'needed')
+    return (
+      <main class="stack sidepanel">
+        <SetupNeeded
+          onOpenSetup={() => {
+            openServiceSetup().catch((error: unknown) => log.warn('setup.open-failed', { error }));
+          }}
+        />
+      </main>
+    );
   return (
     <SidePanelView
       selected={tab}

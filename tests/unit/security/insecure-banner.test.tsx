@@ -27,6 +27,7 @@ describe('saved settings over plain http', () => {
         optionsUrl="chrome-extension://x/options.html"
         now={0}
         onOpenSidePanel={vi.fn()}
+        onOpenSetup={vi.fn()}
         onOpenPlaybook={vi.fn()}
         onScope={vi.fn()}
         onVisibility={vi.fn()}

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from 'wxt/browser';
+import { database } from '@/lib/store/db';
 import { clearState } from '@/lib/store/state';
 
 /**
@@ -15,6 +16,10 @@ async function inStoreMode() {
     navigation: await import('@/lib/pages/navigation'),
     service: await import('@/lib/api/service'),
     events: await import('@/lib/events'),
+    state: await import('@/lib/background/state'),
+    errors: await import('@/lib/background/errors'),
+    protocol: await import('@/lib/messaging/protocol'),
+    handlers: await import('@/lib/background/handlers'),
   };
 }
 
@@ -22,6 +27,8 @@ let fetchSpy: ReturnType<typeof vi.fn>;
 
 beforeEach(async () => {
   await clearState();
+  // A fresh install: no service saved by an earlier test.
+  await (await database()).delete('settings', 'settings');
   fetchSpy = vi.fn(() => Promise.resolve(new Response('{}', { status: 200 })));
   vi.stubGlobal('fetch', fetchSpy);
 });
@@ -32,7 +39,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('a fresh store install', () => {
+// Each test loads the modules again in store mode: the first pays for their transform, seconds on a busy
+// 2-core machine, so the limit is far above it; the tests themselves take milliseconds.
+describe('a fresh store install', { timeout: 30_000 }, () => {
   it('has no service, and says nothing is insecure about it', async () => {
     const { settings, origins } = await inStoreMode();
     const fresh = await settings.getSettings();
@@ -65,5 +74,49 @@ describe('a fresh store install', () => {
     });
     expect(await navigation.openFirstRunSetup('install')).toBe(false);
     expect(open).toHaveBeenCalledTimes(1);
+  });
+
+  it('is a typed state of the worker, not an error text: AppState says so until a service is saved', async () => {
+    const { state, settings } = await inStoreMode();
+    browser.runtime.getManifest = () => ({ manifest_version: 3, name: 'test', version: '0.1.0' });
+    browser.permissions.contains = vi.fn(() => Promise.resolve(true));
+    expect((await state.readAppState()).serviceSetup).toBe('needed');
+    await settings.saveSettings({
+      serviceUrl: 'https://agent.example',
+      apiUrl: 'https://agent.example/api/v1',
+    });
+    expect((await state.readAppState()).serviceSetup).toBeUndefined();
+  });
+
+  it('the one client factory and discovery refuse with the not-configured code, sending nothing', async () => {
+    const { service, origins, errors, protocol } = await inStoreMode();
+    const refusal = await service.serviceClient().catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(origins.ServiceNotConfiguredError);
+    expect(errors.wireErrorOf(refusal)?.code).toBe(protocol.NOT_CONFIGURED_CODE);
+    await expect(service.discover()).rejects.toBeInstanceOf(origins.ServiceNotConfiguredError);
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('an open events port starts no stream: no retry loop against a service that is not there', async () => {
+    const { events } = await inStoreMode();
+    const postMessage = vi.fn();
+    const port = { postMessage } as unknown as Parameters<typeof events.acceptEventsPort>[0];
+    events.acceptEventsPort(port);
+    try {
+      await vi.waitFor(async () => expect((await events.eventFeed()).streaming).toBe(false));
+    } finally {
+      events.dropEventsPort(port);
+    }
+    expect(postMessage).not.toHaveBeenCalled();
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('"Test connection" before the setup says the service is not set up, rather than an empty success', async () => {
+    const { handlers, origins } = await inStoreMode();
+    const test = handlers.handlerTable().testConnection;
+    await expect(test({}, { kind: 'extension-page' } as never)).rejects.toBeInstanceOf(
+      origins.ServiceNotConfiguredError,
+    );
+    expect(fetchSpy).not.toHaveBeenCalled();
   });
 });

@@ -45,6 +45,7 @@ const list = (over: Partial<ListView> = {}): ListView => ({
 function renderPopup(props: Partial<PopupViewProps> = {}) {
   const handlers = {
     onOpenSidePanel: vi.fn(),
+    onOpenSetup: vi.fn(),
     onOpenPlaybook: vi.fn(),
     onScope: vi.fn(),
     onVisibility: vi.fn(),

@@ -27,6 +27,8 @@ async function report(): Promise<DiscoveryReport> {
 /** The worker's answers: the stored report as given, a fresh run, nothing for the rest. */
 function answer(stored: unknown, fresh: DiscoveryReport) {
   vi.mocked(sendMessage).mockImplementation(((type: string) => {
+    // A saved service: the panel reads as usual.
+    if (type === 'getState') return Promise.resolve({ settings: { serviceUrl: 'https://agent.example' } });
     if (type === 'getDiscoveryReport') return Promise.resolve(stored);
     if (type === 'runDiscovery') return Promise.resolve(fresh);
     return new Promise(() => undefined);

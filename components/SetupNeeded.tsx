@@ -1,0 +1,16 @@
+import { SERVICE_SETUP_MESSAGE } from '@/lib/contract/origins';
+
+/**
+ * What the popup and the side panel show before the first-run setup saved a service (a fresh
+ * store install): one sentence and the way to the setup, instead of a list that cannot be read.
+ */
+export function SetupNeeded({ onOpenSetup }: { onOpenSetup: () => void }) {
+  return (
+    <div class="callout setup-needed" role="status">
+      <p>{SERVICE_SETUP_MESSAGE}</p>
+      <button type="button" onClick={onOpenSetup}>
+        Set up the service
+      </button>
+    </div>
+  );
+}
