@@ -53,6 +53,8 @@ const byId = new Map([newest, older, foreign].map((b) => [b.id, b]));
 beforeEach(() => {
   vi.mocked(sendMessage).mockReset();
   vi.mocked(sendMessage).mockImplementation(((type: string, payload: { id?: string }) => {
+    // A saved service: the panel reads as usual.
+    if (type === 'getState') return Promise.resolve({ settings: { serviceUrl: 'https://agent.example' } });
     if (type === 'listPlaybooks')
       return Promise.resolve({ items: [playbook], nextCursor: null, hasMore: false, source: 'network' });
     if (type === 'getPlaybook') return Promise.resolve(playbook);
