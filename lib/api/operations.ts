@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { ApiError } from './errors';
 
-const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 export type HttpMethod = Uppercase<(typeof HTTP_METHODS)[number]>;
 
 const jsonSchemaObject = z.record(z.string(), z.unknown());
@@ -245,53 +245,7 @@ export interface ResolveOptions {
 }
 
 const MAX_REPLACEMENT_HOPS = 5;
-const SAFE_METHODS: ReadonlySet<HttpMethod> = new Set(['GET', 'HEAD']);
-
-/** `/playbooks/{bookId}` and `/playbooks/{id}` are one route: parameter names do not tell routes apart. */
-export function routeShape(pathTemplate: string): string {
-  return pathTemplate.replace(/\{[^{}/]*\}/g, '{}');
-}
-
-function refuseDocument(reason: string): never {
-  throw new ApiError({
-    kind: 'malformed-response',
-    operationId: 'openapi',
-    message: `The service's OpenAPI document is refused: ${reason} Nothing is sent to a service whose document is ambiguous about what a call does.`,
-  });
-}
-
-/**
- * Refuses a document that is ambiguous about what is sent: two operations on one method and
- * route, one operationId used twice, or a write declared as GET or HEAD. The whole document is
- * refused, reads included, because a document that lies about one route cannot be trusted for others.
- */
-export function assertUnambiguousDocument(doc: OpenApiDocument, writeOperationIds: readonly string[]): void {
-  const writes = new Set(writeOperationIds);
-  const byRoute = new Map<string, string>();
-  const byId = new Map<string, string>();
-  for (const [pathTemplate, item] of Object.entries(doc.paths)) {
-    for (const method of HTTP_METHODS) {
-      const raw = item[method];
-      if (!raw) continue;
-      const upper = method.toUpperCase() as HttpMethod;
-      const name = raw.operationId ?? `(unnamed ${upper} ${pathTemplate})`;
-      const route = `${upper} ${routeShape(pathTemplate)}`;
-      const sameRoute = byRoute.get(route);
-      if (sameRoute !== undefined)
-        refuseDocument(`${sameRoute} and ${name} are both ${upper} ${routeShape(pathTemplate)}.`);
-      byRoute.set(route, name);
-      if (raw.operationId === undefined) continue;
-      const sameId = byId.get(raw.operationId);
-      if (sameId !== undefined)
-        refuseDocument(`the operationId ${raw.operationId} names two operations (${sameId} and ${route}).`);
-      byId.set(raw.operationId, route);
-      if (writes.has(raw.operationId) && SAFE_METHODS.has(upper))
-        refuseDocument(
-          `the write ${raw.operationId} is declared as ${upper} ${pathTemplate}; a write is never sent as GET or HEAD.`,
-        );
-    }
-  }
-}
+export const SAFE_METHODS: ReadonlySet<HttpMethod> = new Set(['GET', 'HEAD']);
 
 /**
  * The successor a deprecated operation names (`x-replaced-by`), without following it: for callers
