@@ -368,7 +368,8 @@ async function confirmWrite(
     confirmed,
     shown: undefined,
   };
-  return sendConfirmed(entry, draft, client);
+  // The claim spends the token: only the Confirm whose token is still stored sends.
+  return sendConfirmed(entry, draft, client, (current) => current.draft.shown?.token === token);
 }
 
 /**
@@ -376,12 +377,22 @@ async function confirmWrite(
  * entry to the client, which sends exactly that intent or nothing. A long rate-limit wait is not
  * slept in the worker: an alarm sends the same request again when the service allows it.
  */
-async function sendConfirmed(entry: Entry, draft: WriteDraft, client: ApiClient): Promise<Entry> {
+async function sendConfirmed(
+  entry: Entry,
+  draft: WriteDraft,
+  client: ApiClient,
+  mayClaim: (current: Entry) => boolean,
+): Promise<Entry> {
   const id = entry.id;
   const operationId: WriteOperation = entry.operationId;
   assertTransition(stateOf(entry) === 'failed' ? 'failed' : 'confirmed', 'claimed');
-  const claimed = await claimForSending<WriteDraft>(id, draft);
-  if (!claimed) throw refusal('write-in-progress', 'This write is already being sent, or was sent.');
+  const claimed = await claimForSending<WriteDraft>(id, draft, mayClaim);
+  if (!claimed) {
+    const now = await getOutboxEntry<WriteDraft>(id);
+    const busy = !now || stateOf(now) === 'claimed' || stateOf(now) === 'settled';
+    if (busy) throw refusal('write-in-progress', 'This write is already being sent, or was sent.');
+    throw refusal('not-shown');
+  }
   announce(claimed);
 
   let response;
@@ -514,7 +525,17 @@ async function resendIntent(entry: Entry): Promise<RetryOutcome> {
     return { outcome: 'review' };
   }
   log.info('write.resend', { draftId: entry.id, operationId: entry.operationId });
-  return { outcome: 'sent', entry: await sendConfirmed(entry, entry.draft, client) };
+  // The claim re-checks what was checked here: still failed, still retryable, the same intent.
+  const checked = canonicalJson(intent);
+  const stillTheIntent = (current: Entry) =>
+    current.status === 'failed' &&
+    meaningOf(current.error?.code).retryable &&
+    current.draft.confirmed !== undefined &&
+    canonicalJson(current.draft.confirmed) === checked;
+  return {
+    outcome: 'sent',
+    entry: await sendConfirmed(entry, { ...entry.draft, shown: undefined }, client, stillTheIntent),
+  };
 }
 
 /** Retry from the popup, the side panel or the window: the same request again, or the window. */

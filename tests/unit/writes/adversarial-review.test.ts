@@ -185,25 +185,21 @@ async function shownDraft(): Promise<{ id: string; token: string }> {
 }
 
 describe('one token, one send', () => {
-  // Hole 2 of the review, not fixed yet: this test fails (it.fails) until it is.
-  it.fails(
-    'two Confirms carrying the same token send one request, not two under different keys',
-    async () => {
-      const { id, token } = await shownDraft(); // GET /account #1 (the window)
-      // The slower of the two confirms (a double click) waits on its account read.
-      const slow = holdAccountCall(3);
-      seam.answers.push(() => answer({ title: 'Boom', status: 502 }, 502));
-      const first = dispatch('confirmWrite', { id, token });
-      const second = dispatch('confirmWrite', { id, token });
-      await slow.reached;
-      expect((await first).ok).toBe(false); // the 502: the write may have landed
-      slow.release();
-      await second;
-      // Hole: the claim does not check (or spend) the token, so the second Confirm claims the
-      // failed draft and sends again with a fresh Idempotency-Key: a possible duplicate playbook.
-      expect(seam.sent.map((write) => write.idempotencyKey)).toHaveLength(1);
-    },
-  );
+  it('two Confirms carrying the same token send one request, not two under different keys', async () => {
+    const { id, token } = await shownDraft(); // GET /account #1 (the window)
+    // The slower of the two confirms (a double click) waits on its account read.
+    const slow = holdAccountCall(3);
+    seam.answers.push(() => answer({ title: 'Boom', status: 502 }, 502));
+    const first = dispatch('confirmWrite', { id, token });
+    const second = dispatch('confirmWrite', { id, token });
+    await slow.reached;
+    expect((await first).ok).toBe(false); // the 502: the write may have landed
+    slow.release();
+    await second;
+    // Hole: the claim does not check (or spend) the token, so the second Confirm claims the
+    // failed draft and sends again with a fresh Idempotency-Key: a possible duplicate playbook.
+    expect(seam.sent.map((write) => write.idempotencyKey)).toHaveLength(1);
+  });
 
   // Hole 3 of the review, not fixed yet: this test fails (it.fails) until it is.
   it.fails(
