@@ -30,6 +30,7 @@ import {
   listOutbox,
   playbookIdOf,
   removeFromOutbox,
+  transitionOutboxEntry,
   updateOutboxEntry,
   type DraftOrigin,
   type OutboxEntry,
@@ -52,7 +53,11 @@ type Entry = OutboxEntry<WriteDraft>;
 async function settle(claimed: Entry, draft: WriteDraft): Promise<Entry | undefined> {
   assertTransition(stateOf(claimed), 'sent');
   assertTransition('sent', 'settled');
-  const next = await updateOutboxEntry<WriteDraft>(claimed.id, { status: 'sent', draft });
+  const next = await transitionOutboxEntry<WriteDraft>(
+    claimed.id,
+    (current) => stateOf(current) === 'claimed',
+    () => ({ status: 'sent', draft }),
+  );
   announce(next);
   return next;
 }
@@ -75,14 +80,31 @@ function announce(entry: WriteChange | undefined): void {
   }
 }
 
-/** The one way an entry changes: a legal transition of the state machine, then the stored change. */
+type EntryChange = Partial<Pick<Entry, 'status' | 'draft' | 'error'>>;
+
+/**
+ * The one way an entry changes: a legal transition of the state machine, stored in one IndexedDB
+ * transaction that re-reads the entry and changes it only while it is still in the state `entry`
+ * was read in (and `still` holds). A change given as a function is built from the stored entry, so
+ * it merges into what is stored now, never into a stale copy. Undefined when the entry moved on.
+ */
 async function move(
   entry: Entry,
   to: WriteState,
-  change: Partial<Pick<Entry, 'status' | 'draft' | 'error'>>,
+  change: EntryChange | ((current: Entry) => EntryChange),
+  still: (current: Entry) => boolean = () => true,
 ): Promise<Entry | undefined> {
-  assertTransition(stateOf(entry), to);
-  const next = await updateOutboxEntry<WriteDraft>(entry.id, change);
+  const from = stateOf(entry);
+  assertTransition(from, to);
+  const next = await transitionOutboxEntry<WriteDraft>(
+    entry.id,
+    (current) => stateOf(current) === from && still(current),
+    (current) => (typeof change === 'function' ? change(current) : change),
+  );
+  if (!next) {
+    log.info('write.move-skipped', { draftId: entry.id, operationId: entry.operationId, from, to });
+    return undefined;
+  }
   log.info('write.moved', { draftId: entry.id, operationId: entry.operationId, to });
   announce(next);
   return next;
@@ -229,11 +251,11 @@ async function refuse(
   code: LifecycleCode | 'unconfirmed-write',
   message: string,
 ): Promise<void> {
-  await move(entry, 'refused', {
+  await move(entry, 'refused', (current) => ({
     status: 'failed',
-    draft: { ...entry.draft, confirmed: undefined, shown: undefined },
+    draft: { ...current.draft, confirmed: undefined, shown: undefined },
     error: { message, code },
-  });
+  }));
   log.warn('write.refused', { draftId: entry.id, operationId: entry.operationId, code });
 }
 
@@ -265,14 +287,26 @@ async function showWrite(id: string): Promise<PendingWrite> {
   const state = stateOf(entry);
   if (shape && (state === 'drafted' || state === 'shown' || state === 'failed' || state === 'refused')) {
     const shown: ShownWrite = { ...shape, token: newToken() };
-    // A refused draft shown again is a draft awaiting Confirm; a failed one keeps its failure (and Retry).
-    entry =
-      (await move(entry, 'shown', {
+    const shownBody = canonicalJson(entry.draft.body ?? null);
+    // A refused draft shown again is a draft awaiting Confirm; a failed one keeps its failure (and
+    // Retry). Only while it is still in the state (and body) this window resolved: a draft sent
+    // meanwhile is never turned back into a pending one.
+    const moved = await move(
+      entry,
+      'shown',
+      (current) => ({
         status: state === 'failed' ? 'failed' : 'pending',
-        draft: { ...entry.draft, shown },
-      })) ?? entry;
+        draft: { ...current.draft, shown },
+      }),
+      (current) => canonicalJson(current.draft.body ?? null) === shownBody,
+    );
+    if (moved) {
+      entry = moved;
+      result.token = shown.token;
+    } else {
+      entry = (await getOutboxEntry<WriteDraft>(id)) ?? entry;
+    }
     result.entry = viewOf(entry);
-    result.token = shown.token;
   }
   if (result.refusal === undefined) result.typeToConfirm = await typedConfirmationFor(entry, client);
   return result;
