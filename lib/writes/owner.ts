@@ -43,7 +43,7 @@ import { getSettings, type Settings } from '@/lib/store/settings';
 import { readCache, serviceClient } from '@/lib/api/service';
 import { meaningOf, WRITE_ERRORS, type LifecycleCode, type WriteErrorCode } from './errors';
 import { assertTransition, stateOf, type WriteState } from './lifecycle';
-import { bodyDigest, differenceFrom, newToken, type ShownWrite } from './token';
+import { bodyDigest, differenceFrom, newToken, operationDigest, type ShownWrite } from './token';
 
 const SENT_KEPT_MS = 24 * 60 * 60 * 1000;
 
@@ -226,6 +226,14 @@ async function accountOf(client: ApiClient) {
   }
 }
 
+/** Why a write resolved again is not the one shown or confirmed: its route, or else its document. */
+function operationChanged(was: WriteResolution, now: WriteResolution | undefined): string {
+  const [before, after] = [describeResolution(was), now && describeResolution(now)];
+  return after !== undefined && after !== before
+    ? `The service changed how this action is sent (was ${before}, now ${after}). Nothing was sent. Review and confirm again.`
+    : WRITE_ERRORS['operation-changed'].message;
+}
+
 /** Everything a token names, as it stands now. */
 async function currentShape(
   entry: Entry,
@@ -233,8 +241,10 @@ async function currentShape(
   settings: Settings,
   accountId: string | undefined,
 ): Promise<Omit<ShownWrite, 'token'>> {
+  const resolution = resolutionOf(client, entry);
   return {
-    ...bareResolution(resolutionOf(client, entry)),
+    ...bareResolution(resolution),
+    operationDigest: await operationDigest(resolution.contract),
     bodyDigest: await bodyDigest(entry.draft.body),
     accountId,
     keyFingerprint: await keyFingerprint(),
@@ -359,9 +369,7 @@ async function confirmWrite(
   if (difference !== undefined) {
     const code = difference === 'body-changed' ? 'not-shown' : difference;
     const message =
-      difference === 'operation-changed'
-        ? `The service changed how this action is sent (was ${describeResolution(shown)}, now ${describeResolution(now)}). Nothing was sent. Review and confirm again.`
-        : WRITE_ERRORS[code].message;
+      difference === 'operation-changed' ? operationChanged(shown, now) : WRITE_ERRORS[code].message;
     await refuse(entry, code, message);
     throw refusal(code, message);
   }
@@ -391,6 +399,7 @@ async function confirmWrite(
     accountId: now.accountId,
     serviceUrl: settings.serviceUrl,
     apiUrl: settings.apiUrl,
+    operationDigest: now.operationDigest,
   };
   if (state === 'shown') assertTransition('shown', 'confirmed');
   // The token is spent: this confirmation is the intent; resends send its bytes or nothing.
@@ -537,24 +546,23 @@ async function resendIntent(entry: Entry): Promise<RetryOutcome> {
   }
   const client = await serviceClient(settings, { fresh: true });
   let now: WriteResolution | undefined;
+  let nowDigest: string | undefined;
   try {
-    now = bareResolution(resolutionOf(client, entry));
+    const resolution = resolutionOf(client, entry);
+    now = bareResolution(resolution);
+    nowDigest = await operationDigest(resolution.contract);
   } catch (error) {
     if (!isApiError(error)) throw error;
   }
-  if (
-    !now ||
-    now.method !== intent.method ||
-    now.url !== intent.url ||
-    now.operationId !== intent.operationId
-  ) {
-    await refuse(
-      entry,
-      'operation-changed',
-      now
-        ? `The service changed how this action is sent (was ${describeResolution(intent)}, now ${describeResolution(now)}). Nothing was sent. Review and confirm again.`
-        : WRITE_ERRORS['operation-changed'].message,
-    );
+  const sameRoute =
+    now !== undefined &&
+    now.method === intent.method &&
+    now.url === intent.url &&
+    now.operationId === intent.operationId;
+  // The document's contract for the write too: a resend after it became deprecated, got a sunset
+  // or another body schema is a write no window showed.
+  if (!now || !sameRoute || nowDigest !== intent.operationDigest) {
+    await refuse(entry, 'operation-changed', operationChanged(intent, now));
     await openDraftWindow(entry.id);
     return { outcome: 'review' };
   }

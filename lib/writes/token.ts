@@ -18,6 +18,13 @@ export interface ShownWrite extends WriteResolution {
   keyFingerprint?: string;
   /** Origin of the API URL the request goes to. */
   apiOrigin: string;
+  /** SHA-256 of what the document said about sending this write (deprecation, sunset, auth, schema…). */
+  operationDigest?: string;
+}
+
+/** The digest a window's token and a confirmed intent bind of the document's contract for a write. */
+export async function operationDigest(contract: string): Promise<string> {
+  return sha256Hex(new TextEncoder().encode(contract));
 }
 
 export async function bodyDigest(body: unknown): Promise<string> {
@@ -33,7 +40,12 @@ export function differenceFrom(
   shown: ShownWrite,
   now: Omit<ShownWrite, 'token'>,
 ): 'operation-changed' | 'account-changed' | 'body-changed' | undefined {
-  if (shown.operationId !== now.operationId || shown.method !== now.method || shown.url !== now.url)
+  if (
+    shown.operationId !== now.operationId ||
+    shown.method !== now.method ||
+    shown.url !== now.url ||
+    shown.operationDigest !== now.operationDigest
+  )
     return 'operation-changed';
   if (
     shown.apiOrigin !== now.apiOrigin ||
