@@ -269,14 +269,34 @@ async function refuse(
   log.warn('write.refused', { draftId: entry.id, operationId: entry.operationId, code });
 }
 
-/** The confirm window loads its draft: shows it as the document resolves it now and issues its token. */
-async function showWrite(id: string): Promise<PendingWrite> {
+/** The page asking, as the browser names it: its tab, and the window that tab is in. */
+export interface Viewer {
+  tabId: number;
+  windowId: number;
+}
+
+/** Whether `viewer` is the draft's own window (waiting for an opening in progress to record it). */
+async function isDraftWindow(id: string, viewer: Viewer | undefined): Promise<boolean> {
+  if (!viewer) return false;
+  if ((await getOutboxEntry<WriteDraft>(id))?.windowId === viewer.windowId) return true;
+  // The window may load its page before openDraftWindow has stored the window's id.
+  await opening.get(id)?.catch(() => undefined);
+  return (await getOutboxEntry<WriteDraft>(id))?.windowId === viewer.windowId;
+}
+
+/**
+ * The confirm window loads its draft: shows it as the document resolves it now and issues its
+ * token, only to the draft's own window (`viewer`, the sender's tab); any other page gets the
+ * draft without a token.
+ */
+async function showWrite(id: string, viewer?: Viewer): Promise<PendingWrite> {
+  const ownWindow = await isDraftWindow(id, viewer);
   let entry = await writeEntry(id);
   const spec = writeSpec(entry.operationId);
   const settings = await getSettings();
   // The window shows the operation as the document resolves it now, not as it did a minute ago.
   const client = await serviceClient(settings, { fresh: true });
-  const result: PendingWrite = { entry, consequence: spec.consequence };
+  const result: PendingWrite = { entry: viewOf(entry), consequence: spec.consequence };
   const account = await accountOf(client);
   if (account) result.account = { name: account.name, email: account.email, plan: account.plan };
   let shape: Omit<ShownWrite, 'token'> | undefined;
@@ -295,8 +315,9 @@ async function showWrite(id: string): Promise<PendingWrite> {
     result.refusal = error.message;
   }
   const state = stateOf(entry);
-  if (shape && (state === 'drafted' || state === 'shown' || state === 'failed' || state === 'refused')) {
-    const shown: ShownWrite = { ...shape, token: newToken() };
+  const showable = state === 'drafted' || state === 'shown' || state === 'failed' || state === 'refused';
+  if (shape && showable && ownWindow && viewer) {
+    const shown: ShownWrite = { ...shape, token: newToken(), tabId: viewer.tabId };
     const shownBody = canonicalJson(entry.draft.body ?? null);
     // A refused draft shown again is a draft awaiting Confirm; a failed one keeps its failure (and
     // Retry). Only while it is still in the state (and body) this window resolved: a draft sent
@@ -354,13 +375,17 @@ async function confirmWrite(
   token: string | undefined,
   edits: Record<string, unknown> | undefined,
   typed: string | undefined,
+  viewer?: Viewer,
 ): Promise<Entry> {
   const entry = await writeEntry(id);
   const state = stateOf(entry);
   if (state === 'settled') throw refusal('draft-already-sent');
   if (state === 'claimed') throw refusal('write-in-progress');
   const shown = entry.draft.shown;
-  if (!shown?.token || token === undefined || shown.token !== token) throw refusal('not-shown');
+  // The token is the window's: only the tab it was given to may spend it.
+  const fromItsWindow = shown?.tabId !== undefined && shown.tabId === viewer?.tabId;
+  if (!shown?.token || token === undefined || shown.token !== token || !fromItsWindow)
+    throw refusal('not-shown');
   const settings = await getSettings();
   const client = await serviceClient(settings, { fresh: true });
   const account = await accountOf(client);

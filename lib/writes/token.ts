@@ -10,6 +10,8 @@ import { sha256Hex } from '@/lib/digest';
 export interface ShownWrite extends WriteResolution {
   /** Random, per window load: a Confirm carrying any other token sends nothing. */
   token: string;
+  /** The tab of the draft's window the token was given to: only a Confirm from that tab sends. */
+  tabId?: number;
   /** SHA-256 of the canonical JSON of the stored body the window loaded. */
   bodyDigest: string;
   /** The account the window named (from getAccount), when the service answered. */

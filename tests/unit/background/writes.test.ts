@@ -173,8 +173,37 @@ let registry: HandlerRegistry;
 /** The token each draft's window was last given: a window's Confirm carries it back. */
 const tokens = new Map<string, string>();
 
-/** A message as the pages send it; `confirmWrite` comes from the window, with the token it was shown with. */
-async function send(type: string, payload: unknown, sender: unknown = EXTENSION_PAGE) {
+/** Tab ids of confirm windows: the window's id plus this (the fake browser puts no tab in a new window). */
+const WINDOW_TAB = 10_000;
+
+/** The draft's confirm window as a sender: the extension page in the tab of the window the draft was opened in. */
+async function draftWindowSender(id: string): Promise<unknown> {
+  const windowId = (await getOutboxEntry<WriteDraft>(id))?.windowId;
+  if (windowId === undefined) return EXTENSION_PAGE;
+  return { ...EXTENSION_PAGE, tab: { id: WINDOW_TAB + windowId, windowId } };
+}
+
+beforeEach(() => {
+  const tabsGet = fakeBrowser.tabs.get.bind(fakeBrowser.tabs);
+  vi.spyOn(fakeBrowser.tabs, 'get').mockImplementation((tabId: number) =>
+    tabId >= WINDOW_TAB
+      ? Promise.resolve({ id: tabId, windowId: tabId - WINDOW_TAB } as Awaited<ReturnType<typeof tabsGet>>)
+      : tabsGet(tabId),
+  );
+  return () => vi.mocked(fakeBrowser.tabs.get).mockRestore();
+});
+
+/**
+ * A message as the pages send it; `getPendingWrite` and `confirmWrite` come from the draft's
+ * window, `confirmWrite` with the token it was shown with.
+ */
+async function send(type: string, payload: unknown, explicitSender?: unknown) {
+  const fromWindow = type === 'getPendingWrite' || type === 'confirmWrite';
+  const sender =
+    explicitSender ??
+    (fromWindow && payload && typeof payload === 'object' && 'id' in payload
+      ? await draftWindowSender((payload as { id: string }).id)
+      : EXTENSION_PAGE);
   let sent = payload;
   if (type === 'confirmWrite' && payload && typeof payload === 'object' && !('token' in payload)) {
     const token = tokens.get((payload as { id: string }).id);

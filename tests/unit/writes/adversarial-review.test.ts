@@ -138,8 +138,22 @@ const pageDraft = {
 
 let registry: HandlerRegistry;
 
-function dispatch(type: string, payload: unknown) {
-  return registry.dispatch({ type, payload }, EXTENSION_PAGE);
+/** Tab ids of confirm windows: the window's id plus this (the fake browser puts no tab in a new window). */
+const WINDOW_TAB = 10_000;
+
+/** The draft's confirm window: the extension page in the tab of the window the draft was opened in. */
+async function draftWindow(id: string): Promise<unknown> {
+  const windowId = (await getOutboxEntry<WriteDraft>(id))?.windowId;
+  return windowId === undefined
+    ? EXTENSION_PAGE
+    : { ...EXTENSION_PAGE, tab: { id: WINDOW_TAB + windowId, windowId } };
+}
+
+/** A message as the pages send it: the draft's window loads and confirms it, unless `sender` says otherwise. */
+async function dispatch(type: string, payload: unknown, sender?: unknown) {
+  const fromWindow = (type === 'getPendingWrite' || type === 'confirmWrite') && sender === undefined;
+  const from = fromWindow ? await draftWindow((payload as { id: string }).id) : (sender ?? EXTENSION_PAGE);
+  return registry.dispatch({ type, payload }, from);
 }
 
 async function value<T>(type: string, payload: unknown): Promise<T> {
@@ -164,6 +178,12 @@ beforeEach(async () => {
   seam.accountCalls = 0;
   seam.holds.clear();
   seam.document = { ...writesDocument(), servers: [{ url: API_URL }] };
+  const tabsGet = fakeBrowser.tabs.get.bind(fakeBrowser.tabs);
+  vi.spyOn(fakeBrowser.tabs, 'get').mockImplementation((tabId: number) =>
+    tabId >= WINDOW_TAB
+      ? Promise.resolve({ id: tabId, windowId: tabId - WINDOW_TAB } as Awaited<ReturnType<typeof tabsGet>>)
+      : tabsGet(tabId),
+  );
   await storeApiKey('pbk_test_key_0123456789');
   for (const entry of await listOutbox()) await removeFromOutbox(entry.id);
   registry = createHandlerRegistry({
@@ -221,24 +241,20 @@ describe('one token, one send', () => {
     expect(status).toBe('sent');
   });
 
-  // Hole 4 of the review, not fixed yet: this test fails (it.fails) until it is.
-  it.fails(
-    'a token is given only to the draft’s own window, not to any extension page that asks',
-    async () => {
-      const { draftId: id } = await value<{ draftId: string }>('requestWrite', {
-        operationId: 'createPlaybook',
-        body: pageDraft,
-      });
-      const entry = await getOutboxEntry<WriteDraft>(id);
-      expect(entry?.windowId).toBeDefined();
-      // The side panel (no tab, not the confirm window) asks for the pending write and confirms it.
-      const pending = await dispatch('getPendingWrite', { id });
-      const token = pending.ok ? (pending.value as PendingWrite).token : undefined;
-      await dispatch('confirmWrite', { id, token });
-      // Hole (defence in depth): the token is not bound to the sender's tab/window.
-      expect(seam.sent).toHaveLength(0);
-    },
-  );
+  it('a token is given only to the draft’s own window, not to any extension page that asks', async () => {
+    const { draftId: id } = await value<{ draftId: string }>('requestWrite', {
+      operationId: 'createPlaybook',
+      body: pageDraft,
+    });
+    const entry = await getOutboxEntry<WriteDraft>(id);
+    expect(entry?.windowId).toBeDefined();
+    // The side panel (no tab, not the confirm window) asks for the pending write and confirms it.
+    const pending = await dispatch('getPendingWrite', { id }, EXTENSION_PAGE);
+    const token = pending.ok ? (pending.value as PendingWrite).token : undefined;
+    await dispatch('confirmWrite', { id, token }, EXTENSION_PAGE);
+    // Hole (defence in depth): the token is not bound to the sender's tab/window.
+    expect(seam.sent).toHaveLength(0);
+  });
 });
 
 describe('a deferred resend', () => {
