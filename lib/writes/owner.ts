@@ -5,135 +5,50 @@
  * entry (lint forbids the store's writers elsewhere), and every surface (confirm window, popup,
  * side panel, context menu, notifications, alarms) calls these functions through the worker.
  */
-import { browser } from 'wxt/browser';
 import {
   canonicalJson,
   describeResolution,
   isApiError,
   isWriteOperation,
   newIdempotencyKey,
-  openableUrl,
   writeSpec,
-  type ApiClient,
   type ConfirmedIntent,
   type WriteOperation,
   type WriteResolution,
 } from '@/lib/api';
 import { sanitizeDraft } from '@/lib/finance/schema';
-import { normalizeTicker } from '@/lib/finance/symbols';
 import { log } from '@/lib/log';
-import { fieldErrors, HandledError, type PendingWrite } from '@/lib/messaging';
+import type { PendingWrite } from '@/lib/messaging';
 import {
   addToOutbox,
-  claimForSending,
   getOutboxEntry,
   listOutbox,
   playbookIdOf,
   removeFromOutbox,
-  transitionOutboxEntry,
   updateOutboxEntry,
   type DraftOrigin,
-  type OutboxEntry,
   type WriteDraft,
 } from '@/lib/store/outbox';
 import { focusConfirmWindow, openConfirmWindow } from '@/lib/pages/navigation';
-import { ALARMS, NOTIFICATIONS } from '@/lib/store/inventory';
 import { keyFingerprint } from '@/lib/store/apiKey';
-import { getSettings, type Settings } from '@/lib/store/settings';
-import { readCache, serviceClient } from '@/lib/api/service';
-import { meaningOf, WRITE_ERRORS, type LifecycleCode, type WriteErrorCode } from './errors';
-import { assertTransition, stateOf, type WriteState } from './lifecycle';
-import { bodyDigest, differenceFrom, newToken, operationDigest, type ShownWrite } from './token';
+import { getSettings } from '@/lib/store/settings';
+import { serviceClient } from '@/lib/api/service';
+import { meaningOf, WRITE_ERRORS } from './errors';
+import { assertTransition, stateOf } from './lifecycle';
+import {
+  accountOf,
+  bareResolution,
+  confirmedBody,
+  currentShape,
+  operationChanged,
+  resolutionOf,
+  typedConfirmationFor,
+} from './resolve';
+import { draftOfRetryAlarm, playbookOfWriteNotification, sendConfirmed, writeRetryAlarm } from './send';
+import { differenceFrom, newToken, operationDigest, type ShownWrite } from './token';
+import { announce, move, pushWriteChangesTo, refusal, refuse, viewOf, type Entry } from './transitions';
 
 const SENT_KEPT_MS = 24 * 60 * 60 * 1000;
-
-type Entry = OutboxEntry<WriteDraft>;
-
-/** claimed → sent → settled: the service answered with success. */
-async function settle(claimed: Entry, draft: WriteDraft): Promise<Entry | undefined> {
-  assertTransition(stateOf(claimed), 'sent');
-  assertTransition('sent', 'settled');
-  const next = await transitionOutboxEntry<WriteDraft>(
-    claimed.id,
-    (current) => stateOf(current) === 'claimed',
-    () => ({ status: 'sent', draft }),
-  );
-  announce(next);
-  return next;
-}
-
-type WriteChange = Entry | { id: string; removed: true };
-
-/** Where every change is pushed (the switchboard sends it to open side panels over their port). */
-let changeSink: ((change: WriteChange) => void) | undefined;
-
-export function pushWriteChangesTo(sink: ((change: WriteChange) => void) | undefined): void {
-  changeSink = sink;
-}
-
-function announce(entry: WriteChange | undefined): void {
-  if (!entry || !changeSink) return;
-  try {
-    changeSink('removed' in entry ? entry : viewOf(entry));
-  } catch (error) {
-    log.warn('write.push-failed', { error });
-  }
-}
-
-type EntryChange = Partial<Pick<Entry, 'status' | 'draft' | 'error'>>;
-
-/**
- * The one way an entry changes: a legal transition of the state machine, stored in one IndexedDB
- * transaction that re-reads the entry and changes it only while it is still in the state `entry`
- * was read in (and `still` holds). A change given as a function is built from the stored entry, so
- * it merges into what is stored now, never into a stale copy. Undefined when the entry moved on.
- */
-async function move(
-  entry: Entry,
-  to: WriteState,
-  change: EntryChange | ((current: Entry) => EntryChange),
-  still: (current: Entry) => boolean = () => true,
-): Promise<Entry | undefined> {
-  const from = stateOf(entry);
-  assertTransition(from, to);
-  const next = await transitionOutboxEntry<WriteDraft>(
-    entry.id,
-    (current) => stateOf(current) === from && still(current),
-    (current) => (typeof change === 'function' ? change(current) : change),
-  );
-  if (!next) {
-    log.info('write.move-skipped', { draftId: entry.id, operationId: entry.operationId, from, to });
-    return undefined;
-  }
-  log.info('write.moved', { draftId: entry.id, operationId: entry.operationId, to });
-  announce(next);
-  return next;
-}
-
-function refusal(code: WriteErrorCode, message?: string, fields?: Record<string, string>): HandledError {
-  return new HandledError({ code, message: message ?? WRITE_ERRORS[code].message, fields });
-}
-
-function normalizeTickers(body: Record<string, unknown>): Record<string, unknown> {
-  if (!Array.isArray(body.tickers)) return body;
-  const tickers: unknown[] = body.tickers;
-  return { ...body, tickers: tickers.map((raw) => normalizeTicker(raw) ?? raw) };
-}
-
-/** The body that will be sent: the stored draft, with the user's edits where the operation allows them. */
-function confirmedBody(
-  entry: Entry,
-  edits: Record<string, unknown> | undefined,
-): Record<string, unknown> | undefined {
-  const stored = entry.draft.body;
-  if (!edits) return stored;
-  const schema = writeSpec(entry.operationId).editableBody?.schema;
-  if (!schema) return stored;
-  const parsed = schema.safeParse(normalizeTickers({ ...stored, ...edits }));
-  if (!parsed.success)
-    throw refusal('invalid-draft', 'Some fields need attention.', fieldErrors(parsed.error, 'body'));
-  return parsed.data;
-}
 
 /** One window per draft: the open ones by draft id, and the opening in progress so two clicks share it. */
 const opening = new Map<string, Promise<void>>();
@@ -193,80 +108,6 @@ export async function queueWrite(operationId: WriteOperation, draft: WriteDraft)
   if (writeSpec(operationId).targetsPlaybook && !playbookIdOf(draft))
     throw refusal('invalid-draft', 'This action names no playbook.');
   return queueDraft('extension-page', operationId, draft);
-}
-
-async function typedConfirmationFor(entry: Entry, client: ApiClient): Promise<string | undefined> {
-  const rule = writeSpec(entry.operationId).typedConfirmation;
-  if (rule === undefined) return undefined;
-  if (rule === 'plan') {
-    const plan = entry.draft.body?.plan;
-    return typeof plan === 'string' ? plan : '';
-  }
-  const playbookId = playbookIdOf(entry.draft);
-  if (!playbookId) throw refusal('invalid-draft', 'This action names no playbook.');
-  // The one read of a playbook, through the client's read rules (GET, replaced only by a GET).
-  return (await client.call('getPlaybook', { playbookId })).data.title;
-}
-
-/** How the document resolves this draft's write now: the operation itself, its method and full URL. */
-function resolutionOf(client: ApiClient, entry: Entry) {
-  return client.resolveWrite(entry.operationId, playbookIdOf(entry.draft));
-}
-
-function bareResolution(resolution: WriteResolution): WriteResolution {
-  return { operationId: resolution.operationId, method: resolution.method, url: resolution.url };
-}
-
-async function accountOf(client: ApiClient) {
-  try {
-    return (await client.call('getAccount')).data;
-  } catch (error) {
-    log.warn('confirm.account-unavailable', { error });
-    return undefined;
-  }
-}
-
-/** Why a write resolved again is not the one shown or confirmed: its route, or else its document. */
-function operationChanged(was: WriteResolution, now: WriteResolution | undefined): string {
-  const [before, after] = [describeResolution(was), now && describeResolution(now)];
-  return after !== undefined && after !== before
-    ? `The service changed how this action is sent (was ${before}, now ${after}). Nothing was sent. Review and confirm again.`
-    : WRITE_ERRORS['operation-changed'].message;
-}
-
-/** Everything a token names, as it stands now. */
-async function currentShape(
-  entry: Entry,
-  client: ApiClient,
-  settings: Settings,
-  accountId: string | undefined,
-): Promise<Omit<ShownWrite, 'token'>> {
-  const resolution = resolutionOf(client, entry);
-  return {
-    ...bareResolution(resolution),
-    operationDigest: await operationDigest(resolution.contract),
-    bodyDigest: await bodyDigest(entry.draft.body),
-    accountId,
-    keyFingerprint: await keyFingerprint(),
-    apiOrigin: new URL(settings.apiUrl).origin,
-  };
-}
-
-/**
- * Nothing is sent: the draft keeps its body and key, loses its token and confirmation, and waits
- * for its window to show it again as it now resolves.
- */
-async function refuse(
-  entry: Entry,
-  code: LifecycleCode | 'unconfirmed-write',
-  message: string,
-): Promise<void> {
-  await move(entry, 'refused', (current) => ({
-    status: 'failed',
-    draft: { ...current.draft, confirmed: undefined, shown: undefined },
-    error: { message, code },
-  }));
-  log.warn('write.refused', { draftId: entry.id, operationId: entry.operationId, code });
 }
 
 /** The page asking, as the browser names it: its tab, and the window that tab is in. */
@@ -343,28 +184,6 @@ async function showWrite(id: string, viewer?: Viewer): Promise<PendingWrite> {
   return result;
 }
 
-const PLAYBOOK_NOTIFICATION = NOTIFICATIONS.writtenPlaybook.idPrefix;
-
-/** The notification id carries the playbook id, so a click still works after the worker restarted. */
-async function notifySuccess(entry: Entry, playbookId?: string, urlRefused?: string): Promise<void> {
-  const name = typeof entry.draft.body?.title === 'string' ? entry.draft.body.title : undefined;
-  const id = playbookId
-    ? `${PLAYBOOK_NOTIFICATION}${playbookId}`
-    : `${NOTIFICATIONS.write.idPrefix}${entry.id}`;
-  await browser.notifications.create(id, {
-    type: 'basic',
-    iconUrl: browser.runtime.getURL('/icon/128.png'),
-    title: writeSpec(entry.operationId).successTitle,
-    message: `${name ? `${name}. ` : ''}${urlRefused ? `${urlRefused} ` : ''}${playbookId ? 'Click to open it. ' : ''}Decision support, not financial advice.`,
-  });
-}
-
-/** The playbook a success notification opens, or undefined for any other id. */
-export function playbookOfWriteNotification(notificationId: string): string | undefined {
-  if (!notificationId.startsWith(PLAYBOOK_NOTIFICATION)) return undefined;
-  return notificationId.slice(PLAYBOOK_NOTIFICATION.length) || undefined;
-}
-
 /**
  * The user's Confirm in the draft's window. Sends only when `token` is the one that window was
  * given, and the write, key, account and API origin are still what it showed; otherwise nothing is
@@ -438,97 +257,6 @@ async function confirmWrite(
   };
   // The claim spends the token: only the Confirm whose token is still stored sends.
   return sendConfirmed(entry, draft, client, (current) => current.draft.shown?.token === token);
-}
-
-/**
- * Claims the entry with its confirmed intent in one IndexedDB transaction and hands the claimed
- * entry to the client, which sends exactly that intent or nothing. A long rate-limit wait is not
- * slept in the worker: an alarm sends the same request again when the service allows it.
- */
-async function sendConfirmed(
-  entry: Entry,
-  draft: WriteDraft,
-  client: ApiClient,
-  mayClaim: (current: Entry) => boolean,
-): Promise<Entry> {
-  const id = entry.id;
-  const operationId: WriteOperation = entry.operationId;
-  assertTransition(stateOf(entry) === 'failed' ? 'failed' : 'confirmed', 'claimed');
-  const claimed = await claimForSending<WriteDraft>(id, draft, mayClaim);
-  if (!claimed) {
-    const now = await getOutboxEntry<WriteDraft>(id);
-    const busy = !now || stateOf(now) === 'claimed' || stateOf(now) === 'settled';
-    if (busy) throw refusal('write-in-progress', 'This write is already being sent, or was sent.');
-    throw refusal('not-shown');
-  }
-  announce(claimed);
-
-  let response;
-  try {
-    response = await client.write(claimed);
-  } catch (error) {
-    if (isApiError(error) && error.kind === 'unconfirmed-write') {
-      const code =
-        error.code === 'operation-changed' || error.code === 'account-changed'
-          ? error.code
-          : 'unconfirmed-write';
-      await refuse(claimed, code, error.message);
-      throw error;
-    }
-    const retryAt = isApiError(error) ? error.retryAt : undefined;
-    const code: WriteErrorCode = isApiError(error) ? error.kind : 'internal';
-    const meaning = meaningOf(code);
-    const waits = meaning.next === 'wait' && retryAt !== undefined;
-    const message = !isApiError(error)
-      ? WRITE_ERRORS.internal.message
-      : code === 'idempotency-mismatch'
-        ? WRITE_ERRORS['idempotency-mismatch'].message
-        : error.message;
-    if (waits) {
-      await browser.alarms.create(writeRetryAlarm(id), { when: Math.max(retryAt, Date.now() + 1_000) });
-    }
-    await move(claimed, 'failed', {
-      status: 'failed',
-      draft: meaning.mayHaveLanded ? { ...draft, mayHaveLanded: true } : draft,
-      error: {
-        message: waits ? `${message} It is sent again automatically when the service allows.` : message,
-        retryAt: waits ? retryAt : undefined,
-        code,
-        problemCode: isApiError(error) ? error.code : undefined,
-      },
-    });
-    log.warn('write.failed', { draftId: id, operationId, error });
-    throw error;
-  }
-
-  const data = (response.data ?? {}) as Record<string, unknown>;
-  const spec = writeSpec(operationId);
-  const playbookId = spec.answerNamesPlaybook && typeof data.id === 'string' ? data.id : playbookIdOf(draft);
-  // Only this operation's own answer may open a page, and only over https (http on loopback).
-  const urlField = spec.opensUrlFrom;
-  const openable = urlField ? openableUrl(data[urlField]) : undefined;
-  const url = openable?.ok ? openable.url : undefined;
-  const urlRefused = openable && !openable.ok ? openable.reason : undefined;
-  const sent = await settle(claimed, { ...draft, result: { playbookId, url, urlRefused } });
-  log.info('write.sent', { draftId: id, operationId, replayed: response.idempotentReplayed });
-  if (urlRefused) log.warn('write.url-refused', { draftId: id, operationId });
-  await readCache.clear();
-  if (url) await browser.tabs.create({ url });
-  await notifySuccess(entry, playbookId, urlRefused).catch((error: unknown) =>
-    log.warn('notify.failed', { error }),
-  );
-  return sent ?? entry;
-}
-
-/** The alarm that resends a write the service asked us to hold back (429 with a long wait). */
-export function writeRetryAlarm(draftId: string): string {
-  return `${ALARMS.writeRetry.namePrefix}${draftId}`;
-}
-
-/** The draft a write-retry alarm resends, or undefined for any other alarm. */
-export function draftOfRetryAlarm(alarmName: string): string | undefined {
-  const prefix = ALARMS.writeRetry.namePrefix;
-  return alarmName.startsWith(prefix) ? alarmName.slice(prefix.length) || undefined : undefined;
 }
 
 export type RetryOutcome = { outcome: 'sent'; entry: Entry } | { outcome: 'review' };
@@ -651,13 +379,6 @@ export async function discardWrite(id: string): Promise<{ discarded: true }> {
   return { discarded: true };
 }
 
-/** An entry as pages see it: without the window's token, which only its window is given. */
-function viewOf(entry: Entry): Entry {
-  if (!entry.draft.shown) return entry;
-  const { token: _token, ...shown } = entry.draft.shown;
-  return { ...entry, draft: { ...entry.draft, shown: { ...shown, token: '' } } };
-}
-
 /** One draft as stored (the side panel follows its write with it). */
 export async function getWrite(id: string): Promise<Entry> {
   return viewOf(await writeEntry(id));
@@ -670,4 +391,11 @@ export async function openWrites(): Promise<Entry[]> {
     .map((entry) => viewOf(entry as Entry));
 }
 
-export { showWrite, confirmWrite };
+export {
+  showWrite,
+  confirmWrite,
+  draftOfRetryAlarm,
+  playbookOfWriteNotification,
+  pushWriteChangesTo,
+  writeRetryAlarm,
+};
