@@ -14,7 +14,6 @@ import { batchGet, type BatchGetItem } from './batch';
 import { DeprecationRecord, type DeprecationNotice } from './deprecations';
 import { ApiError, errorFromStatus, isApiError, scrubSecret } from './errors';
 import {
-  buildOperationUrl,
   declaredReplacement,
   operationResolver,
   parseOpenApiDocument,
@@ -22,8 +21,8 @@ import {
   type OpenApiDocument,
   type OperationResolver,
   type ResolvedOperation,
-  type UrlArguments,
 } from './operations';
+import { buildOperationUrl, type UrlArguments } from './urls';
 import { assertUnambiguousDocument, writeReachedBy } from './routes';
 import {
   createPagination,

@@ -3,6 +3,7 @@ export * from './errors';
 export * from './schemas';
 export * from './operations';
 export * from './routes';
+export * from './urls';
 export * from './rateLimit';
 export * from './retry';
 export * from './validate';

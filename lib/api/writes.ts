@@ -9,7 +9,8 @@ import { log } from '@/lib/log';
 import { getOutboxEntry, playbookIdOf, type OutboxEntry, type WriteDraft } from '@/lib/store/outbox';
 import { fingerprintOfKey } from '@/lib/store/apiKey';
 import { ApiError } from './errors';
-import { buildOperationUrl, type OpenApiDocument, type ResolvedOperation } from './operations';
+import type { OpenApiDocument, ResolvedOperation } from './operations';
+import { buildOperationUrl } from './urls';
 import type { ApiResponse, RequestPlan } from './transport';
 import { validateRequestBody } from './validate';
 // Types only: the codes are lib/writes' closed union, checked here by the compiler.
