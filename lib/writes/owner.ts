@@ -5,6 +5,7 @@
  * entry (lint forbids the store's writers elsewhere), and every surface (confirm window, popup,
  * side panel, context menu, notifications, alarms) calls these functions through the worker.
  */
+import { browser } from 'wxt/browser';
 import {
   canonicalJson,
   describeResolution,
@@ -116,13 +117,22 @@ export interface Viewer {
   windowId: number;
 }
 
-/** Whether `viewer` is the draft's own window (waiting for an opening in progress to record it). */
+/**
+ * Whether `viewer` is the draft's own window (waiting for an opening in progress to record it).
+ * When the draft's window is gone (closed, or a browser restart), the page showing the draft in a
+ * tab becomes its one window; a page without a tab (popup, side panel) never does.
+ */
 async function isDraftWindow(id: string, viewer: Viewer | undefined): Promise<boolean> {
   if (!viewer) return false;
   if ((await getOutboxEntry<WriteDraft>(id))?.windowId === viewer.windowId) return true;
   // The window may load its page before openDraftWindow has stored the window's id.
   await opening.get(id)?.catch(() => undefined);
-  return (await getOutboxEntry<WriteDraft>(id))?.windowId === viewer.windowId;
+  const windowId = (await getOutboxEntry<WriteDraft>(id))?.windowId;
+  if (windowId === viewer.windowId) return true;
+  const open = windowId !== undefined && (await browser.windows.get(windowId).then(Boolean, () => false));
+  if (open) return false;
+  await updateOutboxEntry<WriteDraft>(id, { windowId: viewer.windowId });
+  return true;
 }
 
 /**

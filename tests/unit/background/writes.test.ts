@@ -892,6 +892,31 @@ describe('drafts from a page are bounded per tab', () => {
  * window's Confirm sent a route no window showed, and a deprecated read was sent as a POST.
  */
 describe('nothing is sent that no window showed (issue 21)', () => {
+  it('a token goes only to the draft’s window; once that window is gone, a tab showing the draft becomes it', async () => {
+    const id = (
+      await value<{ draftId: string }>('requestWrite', { operationId: 'createPlaybook', body: pageDraft })
+    ).draftId;
+    const windowId = (await getOutboxEntry<WriteDraft>(id))!.windowId!;
+    const otherTab = { ...EXTENSION_PAGE, tab: { id: WINDOW_TAB + windowId + 1, windowId: windowId + 1 } };
+    const tokenFor = async (sender: unknown) => {
+      const answer = await send('getPendingWrite', { id }, sender);
+      return answer.ok ? (answer.value as PendingWrite).token : undefined;
+    };
+    // While the draft's window is open, neither a tab-less page nor a tab of another window gets a token.
+    expect(await tokenFor(EXTENSION_PAGE)).toBeUndefined();
+    expect(await tokenFor(otherTab)).toBeUndefined();
+    await fakeBrowser.windows.remove(windowId);
+    expect(await tokenFor(EXTENSION_PAGE)).toBeUndefined();
+    const token = await tokenFor(otherTab);
+    expect(token).toBeTruthy();
+    expect((await getOutboxEntry<WriteDraft>(id))?.windowId).toBe(windowId + 1);
+    // The token is that tab's: another page carrying it sends nothing, the tab itself sends.
+    expect((await send('confirmWrite', { id, token }, EXTENSION_PAGE)).ok).toBe(false);
+    expect(seam.sent).toHaveLength(0);
+    expect((await send('confirmWrite', { id, token }, otherTab)).ok).toBe(true);
+    expect(seam.sent).toHaveLength(1);
+  });
+
   const NEW_ROUTE = `${API_URL}/playbooks/pb_1/halt`;
 
   function movePauseToHalt() {
