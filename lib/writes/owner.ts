@@ -228,6 +228,13 @@ async function confirmWrite(
     throw refusal(code, message);
   }
   const expected = await typedConfirmationFor(entry, client);
+  // An empty name (a title '' from the service, a checkout without a plan) confirms nothing.
+  if (expected !== undefined && expected.trim() === '')
+    throw refusal(
+      'typed-confirmation',
+      'This action cannot be confirmed: there is no name to type. Nothing was sent.',
+      { typed: 'Nothing to match.' },
+    );
   if (expected !== undefined && (typed ?? '').trim() !== expected.trim()) {
     throw refusal('typed-confirmation', `Type “${expected}” exactly to confirm.`, {
       typed: 'Does not match.',

@@ -496,6 +496,21 @@ describe('confirming', () => {
   });
 
   it.each([
+    ['activatePlaybook', { playbookId: 'pb_1' }],
+    ['createCheckoutSession', { body: {} }],
+  ])('%s with nothing to type (an empty title, no plan) is never confirmed', async (operationId, extra) => {
+    seam.playbookTitle = '  ';
+    const id = await queueAction(operationId, extra);
+    for (const typed of [undefined, '', '  ']) {
+      expect(await send('confirmWrite', { id, typed })).toMatchObject({
+        ok: false,
+        error: { code: 'typed-confirmation' },
+      });
+    }
+    expect(seam.sent).toHaveLength(0);
+  });
+
+  it.each([
     ['activatePlaybook', { playbookId: 'pb_1' }, 'Dividend growers'],
     ['pausePlaybook', { playbookId: 'pb_1' }, 'Dividend growers'],
     ['createCheckoutSession', { body: { plan: 'pro' } }, 'pro'],
