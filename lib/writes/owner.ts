@@ -317,12 +317,15 @@ async function resendIntent(entry: Entry): Promise<RetryOutcome> {
   const client = await serviceClient(settings, { fresh: true });
   let now: WriteResolution | undefined;
   let nowDigest: string | undefined;
+  let unresolved: string | undefined;
   try {
     const resolution = resolutionOf(client, entry);
     now = bareResolution(resolution);
     nowDigest = await operationDigest(resolution.contract);
   } catch (error) {
     if (!isApiError(error)) throw error;
+    // Why it no longer resolves (past its sunset, gone from the document), in the client's words.
+    unresolved = error.message;
   }
   const sameRoute =
     now !== undefined &&
@@ -332,7 +335,7 @@ async function resendIntent(entry: Entry): Promise<RetryOutcome> {
   // The document's contract for the write too: a resend after it became deprecated, got a sunset
   // or another body schema is a write no window showed.
   if (!now || !sameRoute || nowDigest !== intent.operationDigest) {
-    await refuse(entry, 'operation-changed', operationChanged(intent, now));
+    await refuse(entry, 'operation-changed', unresolved ?? operationChanged(intent, now));
     await openDraftWindow(entry.id);
     return { outcome: 'review' };
   }

@@ -740,6 +740,24 @@ describe('the write that is sent is the write that was confirmed', () => {
     expect(seam.sent).toHaveLength(1);
   });
 
+  it('a pause past its sunset while waiting for an alarm resend is not sent, and says it reached its sunset', async () => {
+    const id = await queueAction('pausePlaybook', { playbookId: 'pb_1' });
+    failWith(429, {}, { 'retry-after': '90' });
+    await send('confirmWrite', { id, typed: seam.playbookTitle });
+    expect(seam.sent).toHaveLength(1);
+    const doc = serviceDocument();
+    Object.assign(pauseOf(doc).post, { deprecated: true, 'x-sunset': '2025-01-01' });
+    seam.document = doc;
+    await fakeBrowser.alarms.onAlarm.trigger({ name: `write-retry:${id}`, scheduledTime: Date.now() });
+    await vi.waitFor(async () =>
+      expect((await getOutboxEntry(id))?.error).toMatchObject({ code: 'operation-changed' }),
+    );
+    expect((await getOutboxEntry(id))?.error?.message).toMatch(
+      /reached its sunset on 2025-01-01.*Nothing was sent/,
+    );
+    expect(seam.sent).toHaveLength(1);
+  });
+
   it('a write confirmed by an earlier version (no bound intent) is never resent blind', async () => {
     const entry = await addToOutbox<WriteDraft>({
       origin: 'extension-page',
