@@ -8,7 +8,7 @@ import { readCache } from '@/lib/api/service';
 import { log } from '@/lib/log';
 import { claimForSending, getOutboxEntry, playbookIdOf, type WriteDraft } from '@/lib/store/outbox';
 import { ALARMS, NOTIFICATIONS } from '@/lib/store/inventory';
-import { meaningOf, WRITE_ERRORS, type WriteErrorCode } from './errors';
+import { meaningOf, refusalCode, WRITE_ERRORS, type WriteErrorCode } from './errors';
 import { assertTransition, stateOf } from './lifecycle';
 import { announce, move, refusal, refuse, settle, type Entry } from './transitions';
 
@@ -62,11 +62,7 @@ export async function sendConfirmed(
     response = await client.write(claimed);
   } catch (error) {
     if (isApiError(error) && error.kind === 'unconfirmed-write') {
-      const code =
-        error.code === 'operation-changed' || error.code === 'account-changed'
-          ? error.code
-          : 'unconfirmed-write';
-      await refuse(claimed, code, error.message);
+      await refuse(claimed, refusalCode(error.code), error.message);
       throw error;
     }
     const retryAt = isApiError(error) ? error.retryAt : undefined;
