@@ -14,8 +14,6 @@ import { batchGet, type BatchGetItem } from './batch';
 import { DeprecationRecord, type DeprecationNotice } from './deprecations';
 import { ApiError, errorFromStatus, isApiError, scrubSecret } from './errors';
 import {
-  assertUnambiguousDocument,
-  buildOperationUrl,
   declaredReplacement,
   operationResolver,
   parseOpenApiDocument,
@@ -23,8 +21,9 @@ import {
   type OpenApiDocument,
   type OperationResolver,
   type ResolvedOperation,
-  type UrlArguments,
 } from './operations';
+import { buildOperationUrl, type UrlArguments } from './urls';
+import { assertUnambiguousDocument, writeReachedBy } from './routes';
 import {
   createPagination,
   type GraphQLPaginateOptions,
@@ -314,6 +313,15 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       });
     }
     const url = buildOperationUrl(operation, options);
+    // The URL as built, not only the template: a POST read never lands on a write's route.
+    const reached = writeReachedBy(openApi(), WRITE_OPERATIONS, operation.method, url, operation.serverUrl);
+    if (reached !== undefined) {
+      throw new ApiError({
+        kind: 'unconfirmed-write',
+        operationId: operation.operationId,
+        message: `${operation.operationId} was not sent: its URL is the route of the write ${reached}, which is sent only as a confirmed write.`,
+      });
+    }
     if (options.body !== undefined || operation.requestBodyRequired)
       validateRequestBody(openApi(), operation, options.body);
     return {

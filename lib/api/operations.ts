@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { ApiError } from './errors';
 
-const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 export type HttpMethod = Uppercase<(typeof HTTP_METHODS)[number]>;
 
 const jsonSchemaObject = z.record(z.string(), z.unknown());
@@ -245,53 +245,7 @@ export interface ResolveOptions {
 }
 
 const MAX_REPLACEMENT_HOPS = 5;
-const SAFE_METHODS: ReadonlySet<HttpMethod> = new Set(['GET', 'HEAD']);
-
-/** `/playbooks/{bookId}` and `/playbooks/{id}` are one route: parameter names do not tell routes apart. */
-export function routeShape(pathTemplate: string): string {
-  return pathTemplate.replace(/\{[^{}/]*\}/g, '{}');
-}
-
-function refuseDocument(reason: string): never {
-  throw new ApiError({
-    kind: 'malformed-response',
-    operationId: 'openapi',
-    message: `The service's OpenAPI document is refused: ${reason} Nothing is sent to a service whose document is ambiguous about what a call does.`,
-  });
-}
-
-/**
- * Refuses a document that is ambiguous about what is sent: two operations on one method and
- * route, one operationId used twice, or a write declared as GET or HEAD. The whole document is
- * refused, reads included, because a document that lies about one route cannot be trusted for others.
- */
-export function assertUnambiguousDocument(doc: OpenApiDocument, writeOperationIds: readonly string[]): void {
-  const writes = new Set(writeOperationIds);
-  const byRoute = new Map<string, string>();
-  const byId = new Map<string, string>();
-  for (const [pathTemplate, item] of Object.entries(doc.paths)) {
-    for (const method of HTTP_METHODS) {
-      const raw = item[method];
-      if (!raw) continue;
-      const upper = method.toUpperCase() as HttpMethod;
-      const name = raw.operationId ?? `(unnamed ${upper} ${pathTemplate})`;
-      const route = `${upper} ${routeShape(pathTemplate)}`;
-      const sameRoute = byRoute.get(route);
-      if (sameRoute !== undefined)
-        refuseDocument(`${sameRoute} and ${name} are both ${upper} ${routeShape(pathTemplate)}.`);
-      byRoute.set(route, name);
-      if (raw.operationId === undefined) continue;
-      const sameId = byId.get(raw.operationId);
-      if (sameId !== undefined)
-        refuseDocument(`the operationId ${raw.operationId} names two operations (${sameId} and ${route}).`);
-      byId.set(raw.operationId, route);
-      if (writes.has(raw.operationId) && SAFE_METHODS.has(upper))
-        refuseDocument(
-          `the write ${raw.operationId} is declared as ${upper} ${pathTemplate}; a write is never sent as GET or HEAD.`,
-        );
-    }
-  }
-}
+export const SAFE_METHODS: ReadonlySet<HttpMethod> = new Set(['GET', 'HEAD']);
 
 /**
  * The successor a deprecated operation names (`x-replaced-by`), without following it: for callers
@@ -446,119 +400,4 @@ export function operationResolver(doc: OpenApiDocument, options: ResolveOptions)
     resolved.set(operationId, { operation, from, until });
     return operation;
   };
-}
-
-export type ParameterValue = string | number | boolean;
-export type QueryValue = ParameterValue | ParameterValue[] | null | undefined;
-
-export interface UrlArguments {
-  path?: Record<string, ParameterValue>;
-  query?: Record<string, QueryValue>;
-  /**
-   * The playbook an operation acts on: bound to the operation's single path parameter, whatever
-   * the document names it (`id`, `bookId`, …). Callers never spell a parameter name for it.
-   */
-  playbookId?: string;
-}
-
-/** The distinct parameter names of a path template, in order. */
-export function pathParameterNames(pathTemplate: string): string[] {
-  return [...new Set(Array.from(pathTemplate.matchAll(/\{([^{}/]+)\}/g), (match) => match[1]))];
-}
-
-function pathValuesOf(operation: ResolvedOperation, args: UrlArguments): Record<string, ParameterValue> {
-  if (args.playbookId === undefined) return args.path ?? {};
-  const names = pathParameterNames(operation.pathTemplate);
-  if (names.length !== 1) {
-    throw new ApiError({
-      kind: 'validation',
-      operationId: operation.operationId,
-      message: `${operation.operationId} was not sent: the service's document gives it ${names.length} path parameters, and the playbook id needs exactly one.`,
-    });
-  }
-  return { ...args.path, [names[0]]: args.playbookId };
-}
-
-/** Builds the request URL: server URL (with its prefix) + path with encoded params + declared query params. */
-export function buildOperationUrl(operation: ResolvedOperation, args: UrlArguments = {}): string {
-  const fieldErrors: Record<string, string> = {};
-  const pathValues = pathValuesOf(operation, args);
-  const path = operation.pathTemplate.replace(/\{([^{}]+)\}/g, (_match, name: string) => {
-    const value = Object.hasOwn(pathValues, name) ? pathValues[name] : undefined;
-    const text = value === undefined ? '' : String(value);
-    // "." and ".." would be normalised away by URL parsing and walk to another resource.
-    if (text === '' || text === '.' || text === '..') {
-      fieldErrors[`/path/${name}`] = text === '' ? 'Required.' : 'Not a valid identifier.';
-      return '_';
-    }
-    return encodeURIComponent(text);
-  });
-  const declaredQuery = new Set(operation.parameters.filter((p) => p.in === 'query').map((p) => p.name));
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(args.query ?? {})) {
-    if (value === undefined || value === null) continue;
-    if (!declaredQuery.has(name)) {
-      fieldErrors[`/query/${name}`] = `Not a parameter of ${operation.operationId}.`;
-      continue;
-    }
-    for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item));
-  }
-  for (const parameter of operation.parameters) {
-    if (parameter.in === 'query' && parameter.required && args.query?.[parameter.name] == null) {
-      fieldErrors[`/query/${parameter.name}`] = 'Required.';
-    }
-  }
-  if (Object.keys(fieldErrors).length > 0) {
-    throw new ApiError({
-      kind: 'validation',
-      operationId: operation.operationId,
-      fieldErrors,
-      message: `${operation.operationId} was not sent: ${Object.entries(fieldErrors)
-        .map(([field, message]) => `${field}: ${message}`)
-        .join('; ')}`,
-    });
-  }
-  const query = search.toString();
-  return `${operation.serverUrl}${path.startsWith('/') ? '' : '/'}${path}${query ? `?${query}` : ''}`;
-}
-
-export interface PageSizeBounds {
-  minimum: number;
-  maximum: number;
-  default?: number;
-}
-
-/** The `limit` bounds the operation declares (minimum, maximum, default), or undefined without a limit. */
-export function pageSizeBounds(
-  operation: ResolvedOperation,
-  parameterName = 'limit',
-): PageSizeBounds | undefined {
-  const parameter = operation.parameters.find((p) => p.in === 'query' && p.name === parameterName);
-  if (!parameter) return undefined;
-  const schema = parameter.schema ?? {};
-  const numberOr = (value: unknown, fallback: number) =>
-    typeof value === 'number' && Number.isFinite(value) ? value : fallback;
-  let minimum = Math.max(1, Math.ceil(numberOr(schema.minimum, 1)));
-  if (typeof schema.exclusiveMinimum === 'number')
-    minimum = Math.max(minimum, Math.floor(schema.exclusiveMinimum) + 1);
-  let maximum = Math.floor(numberOr(schema.maximum, Number.MAX_SAFE_INTEGER));
-  if (typeof schema.exclusiveMaximum === 'number')
-    maximum = Math.min(maximum, Math.ceil(schema.exclusiveMaximum) - 1);
-  if (maximum < minimum) maximum = minimum;
-  const declaredDefault = typeof schema.default === 'number' ? Math.floor(schema.default) : undefined;
-  return {
-    minimum,
-    maximum,
-    default:
-      declaredDefault === undefined ? undefined : Math.min(maximum, Math.max(minimum, declaredDefault)),
-  };
-}
-
-/** Clamps a requested page size to the declared bounds; without a request the declared default wins. */
-export function choosePageSize(bounds: PageSizeBounds, requested?: number): number {
-  const wanted =
-    requested !== undefined && Number.isFinite(requested)
-      ? Math.floor(requested)
-      : (bounds.default ?? Math.min(bounds.maximum, Math.max(bounds.minimum, 20)));
-  return Math.min(bounds.maximum, Math.max(bounds.minimum, wanted));
 }

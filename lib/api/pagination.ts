@@ -7,14 +7,14 @@
 import { z } from 'zod';
 import { log, maskSecrets } from '@/lib/log';
 import { ApiError } from './errors';
+import type { ResolvedOperation } from './operations';
 import {
   choosePageSize,
   pageSizeBounds,
   type PageSizeBounds,
   type QueryValue,
-  type ResolvedOperation,
   type UrlArguments,
-} from './operations';
+} from './urls';
 import {
   graphQLConnectionSchema,
   graphQLResponseSchema,

@@ -189,6 +189,8 @@ export interface ConfirmedIntent extends WriteResolution {
   accountId?: string;
   serviceUrl: string;
   apiUrl: string;
+  /** SHA-256 of the document's contract for this write when it was confirmed (WritePreview.contract). */
+  operationDigest?: string;
 }
 
 /** "POST /v1/playbooks/pb_1/pause": how the confirm window and messages name a resolved write. */

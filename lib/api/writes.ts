@@ -9,7 +9,8 @@ import { log } from '@/lib/log';
 import { getOutboxEntry, playbookIdOf, type OutboxEntry, type WriteDraft } from '@/lib/store/outbox';
 import { fingerprintOfKey } from '@/lib/store/apiKey';
 import { ApiError } from './errors';
-import { buildOperationUrl, type OpenApiDocument, type ResolvedOperation } from './operations';
+import type { OpenApiDocument, ResolvedOperation } from './operations';
+import { buildOperationUrl } from './urls';
 import type { ApiResponse, RequestPlan } from './transport';
 import { validateRequestBody } from './validate';
 // Types only: the codes are lib/writes' closed union, checked here by the compiler.
@@ -28,6 +29,28 @@ export type ClaimedWrite = OutboxEntry<WriteDraft>;
 export interface WritePreview extends WriteResolution {
   warnings: string[];
   deprecated: boolean;
+  /**
+   * Canonical JSON of everything the document says about how this write is sent (server URL,
+   * route, auth, body schema, deprecation, sunset, successor): a window's token and a confirmed
+   * intent bind its digest, so a document changed in any of these needs the window again.
+   */
+  contract: string;
+}
+
+/** What a resolved write's document says about sending it, as canonical JSON (see WritePreview.contract). */
+function contractOf(operation: ResolvedOperation): string {
+  return canonicalJson({
+    operationId: operation.operationId,
+    method: operation.method,
+    pathTemplate: operation.pathTemplate,
+    serverUrl: operation.serverUrl,
+    requiresAuth: operation.requiresAuth,
+    requestBodySchema: operation.requestBodySchema ?? null,
+    requestBodyRequired: operation.requestBodyRequired,
+    deprecated: operation.deprecated,
+    sunset: operation.sunset?.toISOString() ?? null,
+    replacedBy: operation.replacedBy ?? null,
+  });
 }
 
 export interface WriteDeps {
@@ -80,6 +103,7 @@ export function createWrites(deps: WriteDeps): Writes {
       url: buildOperationUrl(operation, { playbookId }),
       warnings: operation.warnings,
       deprecated: operation.deprecated,
+      contract: contractOf(operation),
     };
   }
 

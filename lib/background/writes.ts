@@ -2,9 +2,10 @@
  * The write messages, routed to lib/writes (the one owner of a write's lifecycle). Only what
  * needs the sender stays here: the per-tab draft rate and the capture of the page's article.
  */
+import { browser } from 'wxt/browser';
 import { broadcast } from '@/lib/events';
 import { log } from '@/lib/log';
-import { HandledError, type HandlerRegistry } from '@/lib/messaging';
+import { HandledError, type ClassifiedSender, type HandlerRegistry } from '@/lib/messaging';
 import {
   confirmWrite,
   discardWrite,
@@ -16,6 +17,7 @@ import {
   retryWrite,
   reviewWrite,
   showWrite,
+  type Viewer,
 } from '@/lib/writes/owner';
 import { getSettings } from '@/lib/store/settings';
 import { takeDraftSlot } from './draftRate';
@@ -29,6 +31,14 @@ export {
   resendDeferredWrite,
   writeRetryAlarm,
 } from '@/lib/writes/owner';
+
+/** The extension page's tab and its window, as the browser reports them; none for a tab-less page. */
+async function viewerOf(sender: ClassifiedSender): Promise<Viewer | undefined> {
+  if (sender.kind !== 'extension-page' || sender.tabId === undefined || sender.tabId < 0) return undefined;
+  const tabId = sender.tabId;
+  const tab = await browser.tabs.get(tabId).catch(() => undefined);
+  return typeof tab?.windowId === 'number' ? { tabId, windowId: tab.windowId } : undefined;
+}
 
 export function registerWriteHandlers(registry: HandlerRegistry): void {
   // Open pages learn of every draft change by push over their port, never by polling.
@@ -53,8 +63,11 @@ export function registerWriteHandlers(registry: HandlerRegistry): void {
     log.info('write.requested', { operationId, service: settings.serviceUrl });
     return { draftId: await queueWrite(operationId, { playbookId, body, ifMatch }) };
   });
-  registry.register('getPendingWrite', ({ id }) => showWrite(id));
-  registry.register('confirmWrite', ({ id, token, body, typed }) => confirmWrite(id, token, body, typed));
+  // A token is issued to, and spent by, only the draft's own window (its tab), never any extension page.
+  registry.register('getPendingWrite', async ({ id }, sender) => showWrite(id, await viewerOf(sender)));
+  registry.register('confirmWrite', async ({ id, token, body, typed }, sender) =>
+    confirmWrite(id, token, body, typed, await viewerOf(sender)),
+  );
   registry.register('retryWrite', ({ id }) => retryWrite(id));
   registry.register('reviewWrite', ({ id }) => reviewWrite(id));
   registry.register('discardDraft', ({ id }) => discardWrite(id));

@@ -92,27 +92,47 @@ export async function updateOutboxEntry<T>(
   return next;
 }
 
+type EntryChange<T> = Partial<Pick<OutboxEntry<T>, 'status' | 'draft' | 'error'>>;
+
 /**
- * Moves a pending or failed entry to "sending" in one IndexedDB transaction, so two confirm
- * windows (or a confirm and a retry alarm) can never both send it. Undefined when it was not free.
+ * One step of a write's lifecycle as one IndexedDB transaction: re-reads the entry, applies the
+ * change only when `expected` still holds for what is stored now (a compare-and-swap: a caller
+ * that read the entry before a concurrent send cannot write its stale copy back), and merges only
+ * the fields the change names, built from the stored entry. Undefined when nothing was changed.
  */
-export async function claimForSending<T>(id: string, draft: T): Promise<OutboxEntry<T> | undefined> {
+export async function transitionOutboxEntry<T>(
+  id: string,
+  expected: (current: OutboxEntry<T>) => boolean,
+  change: (current: OutboxEntry<T>) => EntryChange<T>,
+): Promise<OutboxEntry<T> | undefined> {
   const transaction = (await database()).transaction('outbox', 'readwrite');
   // No await on anything but this transaction's requests between the read and the write, or it would commit early.
   const current = (await transaction.store.get(id)) as OutboxEntry<T> | undefined;
-  if (!current || (current.status !== 'pending' && current.status !== 'failed')) {
+  if (!current || !expected(current)) {
     await transaction.done;
     return undefined;
   }
-  const claimed: OutboxEntry<T> = {
-    ...current,
-    status: 'sending',
-    draft,
-    error: undefined,
-    updatedAt: new Date().toISOString(),
-  };
-  await Promise.all([transaction.store.put(claimed, id), transaction.done]);
-  return claimed;
+  const next: OutboxEntry<T> = { ...current, ...change(current), updatedAt: new Date().toISOString() };
+  await Promise.all([transaction.store.put(next, id), transaction.done]);
+  return next;
+}
+
+/**
+ * Moves a pending or failed entry to "sending" with the draft to send, in one IndexedDB
+ * transaction, and only while `mayClaim` holds for the stored entry (the window's token is still
+ * the one confirmed, or the failed intent is still the one checked): two confirm windows, two
+ * clicks or a confirm and a retry alarm can never both send it. Undefined when it was not free.
+ */
+export function claimForSending<T>(
+  id: string,
+  draft: T,
+  mayClaim: (current: OutboxEntry<T>) => boolean = () => true,
+): Promise<OutboxEntry<T> | undefined> {
+  return transitionOutboxEntry<T>(
+    id,
+    (current) => (current.status === 'pending' || current.status === 'failed') && mayClaim(current),
+    () => ({ status: 'sending', draft, error: undefined }),
+  );
 }
 
 export async function removeFromOutbox(id: string): Promise<void> {

@@ -107,6 +107,15 @@ export function isWriteErrorCode(value: unknown): value is WriteErrorCode {
   return typeof value === 'string' && ALL_CODES.has(value);
 }
 
+/**
+ * The code an unsent write is refused with: the lifecycle code the API client gave its refusal
+ * (operation-changed, account-changed: typed by this file's union), or else unconfirmed-write.
+ */
+export function refusalCode(code: string | undefined): LifecycleCode | 'unconfirmed-write' {
+  const known = LIFECYCLE_CODES.find((lifecycle) => lifecycle === code);
+  return known ?? 'unconfirmed-write';
+}
+
 /** The meaning of a stored or answered code; an unknown one (an older version's) asks for review. */
 export function meaningOf(code: string | undefined): WriteErrorMeaning {
   if (code !== undefined && isWriteErrorCode(code)) return WRITE_ERRORS[code];

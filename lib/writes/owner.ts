@@ -12,106 +12,44 @@ import {
   isApiError,
   isWriteOperation,
   newIdempotencyKey,
-  openableUrl,
   writeSpec,
-  type ApiClient,
   type ConfirmedIntent,
   type WriteOperation,
   type WriteResolution,
 } from '@/lib/api';
 import { sanitizeDraft } from '@/lib/finance/schema';
-import { normalizeTicker } from '@/lib/finance/symbols';
 import { log } from '@/lib/log';
-import { fieldErrors, HandledError, type PendingWrite } from '@/lib/messaging';
+import type { PendingWrite } from '@/lib/messaging';
 import {
   addToOutbox,
-  claimForSending,
   getOutboxEntry,
   listOutbox,
   playbookIdOf,
   removeFromOutbox,
   updateOutboxEntry,
   type DraftOrigin,
-  type OutboxEntry,
   type WriteDraft,
 } from '@/lib/store/outbox';
 import { focusConfirmWindow, openConfirmWindow } from '@/lib/pages/navigation';
-import { ALARMS, NOTIFICATIONS } from '@/lib/store/inventory';
 import { keyFingerprint } from '@/lib/store/apiKey';
-import { getSettings, type Settings } from '@/lib/store/settings';
-import { readCache, serviceClient } from '@/lib/api/service';
-import { meaningOf, WRITE_ERRORS, type LifecycleCode, type WriteErrorCode } from './errors';
-import { assertTransition, stateOf, type WriteState } from './lifecycle';
-import { bodyDigest, differenceFrom, newToken, type ShownWrite } from './token';
+import { getSettings } from '@/lib/store/settings';
+import { serviceClient } from '@/lib/api/service';
+import { meaningOf, WRITE_ERRORS } from './errors';
+import { assertTransition, stateOf } from './lifecycle';
+import {
+  accountOf,
+  bareResolution,
+  confirmedBody,
+  currentShape,
+  operationChanged,
+  resolutionOf,
+  typedConfirmationFor,
+} from './resolve';
+import { draftOfRetryAlarm, playbookOfWriteNotification, sendConfirmed, writeRetryAlarm } from './send';
+import { differenceFrom, newToken, operationDigest, type ShownWrite } from './token';
+import { announce, move, pushWriteChangesTo, refusal, refuse, viewOf, type Entry } from './transitions';
 
 const SENT_KEPT_MS = 24 * 60 * 60 * 1000;
-
-type Entry = OutboxEntry<WriteDraft>;
-
-/** claimed → sent → settled: the service answered with success. */
-async function settle(claimed: Entry, draft: WriteDraft): Promise<Entry | undefined> {
-  assertTransition(stateOf(claimed), 'sent');
-  assertTransition('sent', 'settled');
-  const next = await updateOutboxEntry<WriteDraft>(claimed.id, { status: 'sent', draft });
-  announce(next);
-  return next;
-}
-
-type WriteChange = Entry | { id: string; removed: true };
-
-/** Where every change is pushed (the switchboard sends it to open side panels over their port). */
-let changeSink: ((change: WriteChange) => void) | undefined;
-
-export function pushWriteChangesTo(sink: ((change: WriteChange) => void) | undefined): void {
-  changeSink = sink;
-}
-
-function announce(entry: WriteChange | undefined): void {
-  if (!entry || !changeSink) return;
-  try {
-    changeSink('removed' in entry ? entry : viewOf(entry));
-  } catch (error) {
-    log.warn('write.push-failed', { error });
-  }
-}
-
-/** The one way an entry changes: a legal transition of the state machine, then the stored change. */
-async function move(
-  entry: Entry,
-  to: WriteState,
-  change: Partial<Pick<Entry, 'status' | 'draft' | 'error'>>,
-): Promise<Entry | undefined> {
-  assertTransition(stateOf(entry), to);
-  const next = await updateOutboxEntry<WriteDraft>(entry.id, change);
-  log.info('write.moved', { draftId: entry.id, operationId: entry.operationId, to });
-  announce(next);
-  return next;
-}
-
-function refusal(code: WriteErrorCode, message?: string, fields?: Record<string, string>): HandledError {
-  return new HandledError({ code, message: message ?? WRITE_ERRORS[code].message, fields });
-}
-
-function normalizeTickers(body: Record<string, unknown>): Record<string, unknown> {
-  if (!Array.isArray(body.tickers)) return body;
-  const tickers: unknown[] = body.tickers;
-  return { ...body, tickers: tickers.map((raw) => normalizeTicker(raw) ?? raw) };
-}
-
-/** The body that will be sent: the stored draft, with the user's edits where the operation allows them. */
-function confirmedBody(
-  entry: Entry,
-  edits: Record<string, unknown> | undefined,
-): Record<string, unknown> | undefined {
-  const stored = entry.draft.body;
-  if (!edits) return stored;
-  const schema = writeSpec(entry.operationId).editableBody?.schema;
-  if (!schema) return stored;
-  const parsed = schema.safeParse(normalizeTickers({ ...stored, ...edits }));
-  if (!parsed.success)
-    throw refusal('invalid-draft', 'Some fields need attention.', fieldErrors(parsed.error, 'body'));
-  return parsed.data;
-}
 
 /** One window per draft: the open ones by draft id, and the opening in progress so two clicks share it. */
 const opening = new Map<string, Promise<void>>();
@@ -173,78 +111,43 @@ export async function queueWrite(operationId: WriteOperation, draft: WriteDraft)
   return queueDraft('extension-page', operationId, draft);
 }
 
-async function typedConfirmationFor(entry: Entry, client: ApiClient): Promise<string | undefined> {
-  const rule = writeSpec(entry.operationId).typedConfirmation;
-  if (rule === undefined) return undefined;
-  if (rule === 'plan') {
-    const plan = entry.draft.body?.plan;
-    return typeof plan === 'string' ? plan : '';
-  }
-  const playbookId = playbookIdOf(entry.draft);
-  if (!playbookId) throw refusal('invalid-draft', 'This action names no playbook.');
-  // The one read of a playbook, through the client's read rules (GET, replaced only by a GET).
-  return (await client.call('getPlaybook', { playbookId })).data.title;
-}
-
-/** How the document resolves this draft's write now: the operation itself, its method and full URL. */
-function resolutionOf(client: ApiClient, entry: Entry) {
-  return client.resolveWrite(entry.operationId, playbookIdOf(entry.draft));
-}
-
-function bareResolution(resolution: WriteResolution): WriteResolution {
-  return { operationId: resolution.operationId, method: resolution.method, url: resolution.url };
-}
-
-async function accountOf(client: ApiClient) {
-  try {
-    return (await client.call('getAccount')).data;
-  } catch (error) {
-    log.warn('confirm.account-unavailable', { error });
-    return undefined;
-  }
-}
-
-/** Everything a token names, as it stands now. */
-async function currentShape(
-  entry: Entry,
-  client: ApiClient,
-  settings: Settings,
-  accountId: string | undefined,
-): Promise<Omit<ShownWrite, 'token'>> {
-  return {
-    ...bareResolution(resolutionOf(client, entry)),
-    bodyDigest: await bodyDigest(entry.draft.body),
-    accountId,
-    keyFingerprint: await keyFingerprint(),
-    apiOrigin: new URL(settings.apiUrl).origin,
-  };
+/** The page asking, as the browser names it: its tab, and the window that tab is in. */
+export interface Viewer {
+  tabId: number;
+  windowId: number;
 }
 
 /**
- * Nothing is sent: the draft keeps its body and key, loses its token and confirmation, and waits
- * for its window to show it again as it now resolves.
+ * Whether `viewer` is the draft's own window (waiting for an opening in progress to record it).
+ * When the draft's window is gone (closed, or a browser restart), the page showing the draft in a
+ * tab becomes its one window; a page without a tab (popup, side panel) never does.
  */
-async function refuse(
-  entry: Entry,
-  code: LifecycleCode | 'unconfirmed-write',
-  message: string,
-): Promise<void> {
-  await move(entry, 'refused', {
-    status: 'failed',
-    draft: { ...entry.draft, confirmed: undefined, shown: undefined },
-    error: { message, code },
-  });
-  log.warn('write.refused', { draftId: entry.id, operationId: entry.operationId, code });
+async function isDraftWindow(id: string, viewer: Viewer | undefined): Promise<boolean> {
+  if (!viewer) return false;
+  if ((await getOutboxEntry<WriteDraft>(id))?.windowId === viewer.windowId) return true;
+  // The window may load its page before openDraftWindow has stored the window's id.
+  await opening.get(id)?.catch(() => undefined);
+  const windowId = (await getOutboxEntry<WriteDraft>(id))?.windowId;
+  if (windowId === viewer.windowId) return true;
+  const open = windowId !== undefined && (await browser.windows.get(windowId).then(Boolean, () => false));
+  if (open) return false;
+  await updateOutboxEntry<WriteDraft>(id, { windowId: viewer.windowId });
+  return true;
 }
 
-/** The confirm window loads its draft: shows it as the document resolves it now and issues its token. */
-async function showWrite(id: string): Promise<PendingWrite> {
+/**
+ * The confirm window loads its draft: shows it as the document resolves it now and issues its
+ * token, only to the draft's own window (`viewer`, the sender's tab); any other page gets the
+ * draft without a token.
+ */
+async function showWrite(id: string, viewer?: Viewer): Promise<PendingWrite> {
+  const ownWindow = await isDraftWindow(id, viewer);
   let entry = await writeEntry(id);
   const spec = writeSpec(entry.operationId);
   const settings = await getSettings();
   // The window shows the operation as the document resolves it now, not as it did a minute ago.
   const client = await serviceClient(settings, { fresh: true });
-  const result: PendingWrite = { entry, consequence: spec.consequence };
+  const result: PendingWrite = { entry: viewOf(entry), consequence: spec.consequence };
   const account = await accountOf(client);
   if (account) result.account = { name: account.name, email: account.email, plan: account.plan };
   let shape: Omit<ShownWrite, 'token'> | undefined;
@@ -263,41 +166,32 @@ async function showWrite(id: string): Promise<PendingWrite> {
     result.refusal = error.message;
   }
   const state = stateOf(entry);
-  if (shape && (state === 'drafted' || state === 'shown' || state === 'failed' || state === 'refused')) {
-    const shown: ShownWrite = { ...shape, token: newToken() };
-    // A refused draft shown again is a draft awaiting Confirm; a failed one keeps its failure (and Retry).
-    entry =
-      (await move(entry, 'shown', {
+  const showable = state === 'drafted' || state === 'shown' || state === 'failed' || state === 'refused';
+  if (shape && showable && ownWindow && viewer) {
+    const shown: ShownWrite = { ...shape, token: newToken(), tabId: viewer.tabId };
+    const shownBody = canonicalJson(entry.draft.body ?? null);
+    // A refused draft shown again is a draft awaiting Confirm; a failed one keeps its failure (and
+    // Retry). Only while it is still in the state (and body) this window resolved: a draft sent
+    // meanwhile is never turned back into a pending one.
+    const moved = await move(
+      entry,
+      'shown',
+      (current) => ({
         status: state === 'failed' ? 'failed' : 'pending',
-        draft: { ...entry.draft, shown },
-      })) ?? entry;
+        draft: { ...current.draft, shown },
+      }),
+      (current) => canonicalJson(current.draft.body ?? null) === shownBody,
+    );
+    if (moved) {
+      entry = moved;
+      result.token = shown.token;
+    } else {
+      entry = (await getOutboxEntry<WriteDraft>(id)) ?? entry;
+    }
     result.entry = viewOf(entry);
-    result.token = shown.token;
   }
   if (result.refusal === undefined) result.typeToConfirm = await typedConfirmationFor(entry, client);
   return result;
-}
-
-const PLAYBOOK_NOTIFICATION = NOTIFICATIONS.writtenPlaybook.idPrefix;
-
-/** The notification id carries the playbook id, so a click still works after the worker restarted. */
-async function notifySuccess(entry: Entry, playbookId?: string, urlRefused?: string): Promise<void> {
-  const name = typeof entry.draft.body?.title === 'string' ? entry.draft.body.title : undefined;
-  const id = playbookId
-    ? `${PLAYBOOK_NOTIFICATION}${playbookId}`
-    : `${NOTIFICATIONS.write.idPrefix}${entry.id}`;
-  await browser.notifications.create(id, {
-    type: 'basic',
-    iconUrl: browser.runtime.getURL('/icon/128.png'),
-    title: writeSpec(entry.operationId).successTitle,
-    message: `${name ? `${name}. ` : ''}${urlRefused ? `${urlRefused} ` : ''}${playbookId ? 'Click to open it. ' : ''}Decision support, not financial advice.`,
-  });
-}
-
-/** The playbook a success notification opens, or undefined for any other id. */
-export function playbookOfWriteNotification(notificationId: string): string | undefined {
-  if (!notificationId.startsWith(PLAYBOOK_NOTIFICATION)) return undefined;
-  return notificationId.slice(PLAYBOOK_NOTIFICATION.length) || undefined;
 }
 
 /**
@@ -310,13 +204,17 @@ async function confirmWrite(
   token: string | undefined,
   edits: Record<string, unknown> | undefined,
   typed: string | undefined,
+  viewer?: Viewer,
 ): Promise<Entry> {
   const entry = await writeEntry(id);
   const state = stateOf(entry);
   if (state === 'settled') throw refusal('draft-already-sent');
   if (state === 'claimed') throw refusal('write-in-progress');
   const shown = entry.draft.shown;
-  if (!shown?.token || token === undefined || shown.token !== token) throw refusal('not-shown');
+  // The token is the window's: only the tab it was given to may spend it.
+  const fromItsWindow = shown?.tabId !== undefined && shown.tabId === viewer?.tabId;
+  if (!shown?.token || token === undefined || shown.token !== token || !fromItsWindow)
+    throw refusal('not-shown');
   const settings = await getSettings();
   const client = await serviceClient(settings, { fresh: true });
   const account = await accountOf(client);
@@ -325,13 +223,18 @@ async function confirmWrite(
   if (difference !== undefined) {
     const code = difference === 'body-changed' ? 'not-shown' : difference;
     const message =
-      difference === 'operation-changed'
-        ? `The service changed how this action is sent (was ${describeResolution(shown)}, now ${describeResolution(now)}). Nothing was sent. Review and confirm again.`
-        : WRITE_ERRORS[code].message;
+      difference === 'operation-changed' ? operationChanged(shown, now) : WRITE_ERRORS[code].message;
     await refuse(entry, code, message);
     throw refusal(code, message);
   }
   const expected = await typedConfirmationFor(entry, client);
+  // An empty name (a title '' from the service, a checkout without a plan) confirms nothing.
+  if (expected !== undefined && expected.trim() === '')
+    throw refusal(
+      'typed-confirmation',
+      'This action cannot be confirmed: there is no name to type. Nothing was sent.',
+      { typed: 'Nothing to match.' },
+    );
   if (expected !== undefined && (typed ?? '').trim() !== expected.trim()) {
     throw refusal('typed-confirmation', `Type “${expected}” exactly to confirm.`, {
       typed: 'Does not match.',
@@ -357,6 +260,7 @@ async function confirmWrite(
     accountId: now.accountId,
     serviceUrl: settings.serviceUrl,
     apiUrl: settings.apiUrl,
+    operationDigest: now.operationDigest,
   };
   if (state === 'shown') assertTransition('shown', 'confirmed');
   // The token is spent: this confirmation is the intent; resends send its bytes or nothing.
@@ -368,88 +272,8 @@ async function confirmWrite(
     confirmed,
     shown: undefined,
   };
-  return sendConfirmed(entry, draft, client);
-}
-
-/**
- * Claims the entry with its confirmed intent in one IndexedDB transaction and hands the claimed
- * entry to the client, which sends exactly that intent or nothing. A long rate-limit wait is not
- * slept in the worker: an alarm sends the same request again when the service allows it.
- */
-async function sendConfirmed(entry: Entry, draft: WriteDraft, client: ApiClient): Promise<Entry> {
-  const id = entry.id;
-  const operationId: WriteOperation = entry.operationId;
-  assertTransition(stateOf(entry) === 'failed' ? 'failed' : 'confirmed', 'claimed');
-  const claimed = await claimForSending<WriteDraft>(id, draft);
-  if (!claimed) throw refusal('write-in-progress', 'This write is already being sent, or was sent.');
-  announce(claimed);
-
-  let response;
-  try {
-    response = await client.write(claimed);
-  } catch (error) {
-    if (isApiError(error) && error.kind === 'unconfirmed-write') {
-      const code =
-        error.code === 'operation-changed' || error.code === 'account-changed'
-          ? error.code
-          : 'unconfirmed-write';
-      await refuse(claimed, code, error.message);
-      throw error;
-    }
-    const retryAt = isApiError(error) ? error.retryAt : undefined;
-    const code: WriteErrorCode = isApiError(error) ? error.kind : 'internal';
-    const meaning = meaningOf(code);
-    const waits = meaning.next === 'wait' && retryAt !== undefined;
-    const message = !isApiError(error)
-      ? WRITE_ERRORS.internal.message
-      : code === 'idempotency-mismatch'
-        ? WRITE_ERRORS['idempotency-mismatch'].message
-        : error.message;
-    if (waits) {
-      await browser.alarms.create(writeRetryAlarm(id), { when: Math.max(retryAt, Date.now() + 1_000) });
-    }
-    await move(claimed, 'failed', {
-      status: 'failed',
-      draft: meaning.mayHaveLanded ? { ...draft, mayHaveLanded: true } : draft,
-      error: {
-        message: waits ? `${message} It is sent again automatically when the service allows.` : message,
-        retryAt: waits ? retryAt : undefined,
-        code,
-        problemCode: isApiError(error) ? error.code : undefined,
-      },
-    });
-    log.warn('write.failed', { draftId: id, operationId, error });
-    throw error;
-  }
-
-  const data = (response.data ?? {}) as Record<string, unknown>;
-  const spec = writeSpec(operationId);
-  const playbookId = spec.answerNamesPlaybook && typeof data.id === 'string' ? data.id : playbookIdOf(draft);
-  // Only this operation's own answer may open a page, and only over https (http on loopback).
-  const urlField = spec.opensUrlFrom;
-  const openable = urlField ? openableUrl(data[urlField]) : undefined;
-  const url = openable?.ok ? openable.url : undefined;
-  const urlRefused = openable && !openable.ok ? openable.reason : undefined;
-  const sent = await settle(claimed, { ...draft, result: { playbookId, url, urlRefused } });
-  log.info('write.sent', { draftId: id, operationId, replayed: response.idempotentReplayed });
-  if (urlRefused) log.warn('write.url-refused', { draftId: id, operationId });
-  await readCache.clear();
-  if (url) await browser.tabs.create({ url });
-  await notifySuccess(entry, playbookId, urlRefused).catch((error: unknown) =>
-    log.warn('notify.failed', { error }),
-  );
-  return sent ?? entry;
-}
-
-/** The alarm that resends a write the service asked us to hold back (429 with a long wait). */
-export function writeRetryAlarm(draftId: string): string {
-  return `${ALARMS.writeRetry.namePrefix}${draftId}`;
-}
-
-/** The draft a write-retry alarm resends, or undefined for any other alarm. */
-export function draftOfRetryAlarm(alarmName: string): string | undefined {
-  const prefix = ALARMS.writeRetry.namePrefix;
-  return alarmName.startsWith(prefix) ? alarmName.slice(prefix.length) || undefined : undefined;
+  // The claim spends the token: only the Confirm whose token is still stored sends.
+  return sendConfirmed(entry, draft, client, (current) => current.draft.shown?.token === token);
 }
 
 export type RetryOutcome = { outcome: 'sent'; entry: Entry } | { outcome: 'review' };
@@ -492,29 +316,41 @@ async function resendIntent(entry: Entry): Promise<RetryOutcome> {
   }
   const client = await serviceClient(settings, { fresh: true });
   let now: WriteResolution | undefined;
+  let nowDigest: string | undefined;
+  let unresolved: string | undefined;
   try {
-    now = bareResolution(resolutionOf(client, entry));
+    const resolution = resolutionOf(client, entry);
+    now = bareResolution(resolution);
+    nowDigest = await operationDigest(resolution.contract);
   } catch (error) {
     if (!isApiError(error)) throw error;
+    // Why it no longer resolves (past its sunset, gone from the document), in the client's words.
+    unresolved = error.message;
   }
-  if (
-    !now ||
-    now.method !== intent.method ||
-    now.url !== intent.url ||
-    now.operationId !== intent.operationId
-  ) {
-    await refuse(
-      entry,
-      'operation-changed',
-      now
-        ? `The service changed how this action is sent (was ${describeResolution(intent)}, now ${describeResolution(now)}). Nothing was sent. Review and confirm again.`
-        : WRITE_ERRORS['operation-changed'].message,
-    );
+  const sameRoute =
+    now !== undefined &&
+    now.method === intent.method &&
+    now.url === intent.url &&
+    now.operationId === intent.operationId;
+  // The document's contract for the write too: a resend after it became deprecated, got a sunset
+  // or another body schema is a write no window showed.
+  if (!now || !sameRoute || nowDigest !== intent.operationDigest) {
+    await refuse(entry, 'operation-changed', unresolved ?? operationChanged(intent, now));
     await openDraftWindow(entry.id);
     return { outcome: 'review' };
   }
   log.info('write.resend', { draftId: entry.id, operationId: entry.operationId });
-  return { outcome: 'sent', entry: await sendConfirmed(entry, entry.draft, client) };
+  // The claim re-checks what was checked here: still failed, still retryable, the same intent.
+  const checked = canonicalJson(intent);
+  const stillTheIntent = (current: Entry) =>
+    current.status === 'failed' &&
+    meaningOf(current.error?.code).retryable &&
+    current.draft.confirmed !== undefined &&
+    canonicalJson(current.draft.confirmed) === checked;
+  return {
+    outcome: 'sent',
+    entry: await sendConfirmed(entry, { ...entry.draft, shown: undefined }, client, stillTheIntent),
+  };
 }
 
 /** Retry from the popup, the side panel or the window: the same request again, or the window. */
@@ -563,13 +399,6 @@ export async function discardWrite(id: string): Promise<{ discarded: true }> {
   return { discarded: true };
 }
 
-/** An entry as pages see it: without the window's token, which only its window is given. */
-function viewOf(entry: Entry): Entry {
-  if (!entry.draft.shown) return entry;
-  const { token: _token, ...shown } = entry.draft.shown;
-  return { ...entry, draft: { ...entry.draft, shown: { ...shown, token: '' } } };
-}
-
 /** One draft as stored (the side panel follows its write with it). */
 export async function getWrite(id: string): Promise<Entry> {
   return viewOf(await writeEntry(id));
@@ -582,4 +411,11 @@ export async function openWrites(): Promise<Entry[]> {
     .map((entry) => viewOf(entry as Entry));
 }
 
-export { showWrite, confirmWrite };
+export {
+  showWrite,
+  confirmWrite,
+  draftOfRetryAlarm,
+  playbookOfWriteNotification,
+  pushWriteChangesTo,
+  writeRetryAlarm,
+};

@@ -10,6 +10,8 @@ import { sha256Hex } from '@/lib/digest';
 export interface ShownWrite extends WriteResolution {
   /** Random, per window load: a Confirm carrying any other token sends nothing. */
   token: string;
+  /** The tab of the draft's window the token was given to: only a Confirm from that tab sends. */
+  tabId?: number;
   /** SHA-256 of the canonical JSON of the stored body the window loaded. */
   bodyDigest: string;
   /** The account the window named (from getAccount), when the service answered. */
@@ -18,6 +20,13 @@ export interface ShownWrite extends WriteResolution {
   keyFingerprint?: string;
   /** Origin of the API URL the request goes to. */
   apiOrigin: string;
+  /** SHA-256 of what the document said about sending this write (deprecation, sunset, auth, schema…). */
+  operationDigest?: string;
+}
+
+/** The digest a window's token and a confirmed intent bind of the document's contract for a write. */
+export async function operationDigest(contract: string): Promise<string> {
+  return sha256Hex(new TextEncoder().encode(contract));
 }
 
 export async function bodyDigest(body: unknown): Promise<string> {
@@ -33,7 +42,12 @@ export function differenceFrom(
   shown: ShownWrite,
   now: Omit<ShownWrite, 'token'>,
 ): 'operation-changed' | 'account-changed' | 'body-changed' | undefined {
-  if (shown.operationId !== now.operationId || shown.method !== now.method || shown.url !== now.url)
+  if (
+    shown.operationId !== now.operationId ||
+    shown.method !== now.method ||
+    shown.url !== now.url ||
+    shown.operationDigest !== now.operationDigest
+  )
     return 'operation-changed';
   if (
     shown.apiOrigin !== now.apiOrigin ||

@@ -173,8 +173,37 @@ let registry: HandlerRegistry;
 /** The token each draft's window was last given: a window's Confirm carries it back. */
 const tokens = new Map<string, string>();
 
-/** A message as the pages send it; `confirmWrite` comes from the window, with the token it was shown with. */
-async function send(type: string, payload: unknown, sender: unknown = EXTENSION_PAGE) {
+/** Tab ids of confirm windows: the window's id plus this (the fake browser puts no tab in a new window). */
+const WINDOW_TAB = 10_000;
+
+/** The draft's confirm window as a sender: the extension page in the tab of the window the draft was opened in. */
+async function draftWindowSender(id: string): Promise<unknown> {
+  const windowId = (await getOutboxEntry<WriteDraft>(id))?.windowId;
+  if (windowId === undefined) return EXTENSION_PAGE;
+  return { ...EXTENSION_PAGE, tab: { id: WINDOW_TAB + windowId, windowId } };
+}
+
+beforeEach(() => {
+  const tabsGet = fakeBrowser.tabs.get.bind(fakeBrowser.tabs);
+  vi.spyOn(fakeBrowser.tabs, 'get').mockImplementation((tabId: number) =>
+    tabId >= WINDOW_TAB
+      ? Promise.resolve({ id: tabId, windowId: tabId - WINDOW_TAB } as Awaited<ReturnType<typeof tabsGet>>)
+      : tabsGet(tabId),
+  );
+  return () => vi.mocked(fakeBrowser.tabs.get).mockRestore();
+});
+
+/**
+ * A message as the pages send it; `getPendingWrite` and `confirmWrite` come from the draft's
+ * window, `confirmWrite` with the token it was shown with.
+ */
+async function send(type: string, payload: unknown, explicitSender?: unknown) {
+  const fromWindow = type === 'getPendingWrite' || type === 'confirmWrite';
+  const sender =
+    explicitSender ??
+    (fromWindow && payload && typeof payload === 'object' && 'id' in payload
+      ? await draftWindowSender((payload as { id: string }).id)
+      : EXTENSION_PAGE);
   let sent = payload;
   if (type === 'confirmWrite' && payload && typeof payload === 'object' && !('token' in payload)) {
     const token = tokens.get((payload as { id: string }).id);
@@ -467,6 +496,21 @@ describe('confirming', () => {
   });
 
   it.each([
+    ['activatePlaybook', { playbookId: 'pb_1' }],
+    ['createCheckoutSession', { body: {} }],
+  ])('%s with nothing to type (an empty title, no plan) is never confirmed', async (operationId, extra) => {
+    seam.playbookTitle = '  ';
+    const id = await queueAction(operationId, extra);
+    for (const typed of [undefined, '', '  ']) {
+      expect(await send('confirmWrite', { id, typed })).toMatchObject({
+        ok: false,
+        error: { code: 'typed-confirmation' },
+      });
+    }
+    expect(seam.sent).toHaveLength(0);
+  });
+
+  it.each([
     ['activatePlaybook', { playbookId: 'pb_1' }, 'Dividend growers'],
     ['pausePlaybook', { playbookId: 'pb_1' }, 'Dividend growers'],
     ['createCheckoutSession', { body: { plan: 'pro' } }, 'pro'],
@@ -696,6 +740,24 @@ describe('the write that is sent is the write that was confirmed', () => {
     expect(seam.sent).toHaveLength(1);
   });
 
+  it('a pause past its sunset while waiting for an alarm resend is not sent, and says it reached its sunset', async () => {
+    const id = await queueAction('pausePlaybook', { playbookId: 'pb_1' });
+    failWith(429, {}, { 'retry-after': '90' });
+    await send('confirmWrite', { id, typed: seam.playbookTitle });
+    expect(seam.sent).toHaveLength(1);
+    const doc = serviceDocument();
+    Object.assign(pauseOf(doc).post, { deprecated: true, 'x-sunset': '2025-01-01' });
+    seam.document = doc;
+    await fakeBrowser.alarms.onAlarm.trigger({ name: `write-retry:${id}`, scheduledTime: Date.now() });
+    await vi.waitFor(async () =>
+      expect((await getOutboxEntry(id))?.error).toMatchObject({ code: 'operation-changed' }),
+    );
+    expect((await getOutboxEntry(id))?.error?.message).toMatch(
+      /reached its sunset on 2025-01-01.*Nothing was sent/,
+    );
+    expect(seam.sent).toHaveLength(1);
+  });
+
   it('a write confirmed by an earlier version (no bound intent) is never resent blind', async () => {
     const entry = await addToOutbox<WriteDraft>({
       origin: 'extension-page',
@@ -863,6 +925,31 @@ describe('drafts from a page are bounded per tab', () => {
  * window's Confirm sent a route no window showed, and a deprecated read was sent as a POST.
  */
 describe('nothing is sent that no window showed (issue 21)', () => {
+  it('a token goes only to the draft’s window; once that window is gone, a tab showing the draft becomes it', async () => {
+    const id = (
+      await value<{ draftId: string }>('requestWrite', { operationId: 'createPlaybook', body: pageDraft })
+    ).draftId;
+    const windowId = (await getOutboxEntry<WriteDraft>(id))!.windowId!;
+    const otherTab = { ...EXTENSION_PAGE, tab: { id: WINDOW_TAB + windowId + 1, windowId: windowId + 1 } };
+    const tokenFor = async (sender: unknown) => {
+      const answer = await send('getPendingWrite', { id }, sender);
+      return answer.ok ? (answer.value as PendingWrite).token : undefined;
+    };
+    // While the draft's window is open, neither a tab-less page nor a tab of another window gets a token.
+    expect(await tokenFor(EXTENSION_PAGE)).toBeUndefined();
+    expect(await tokenFor(otherTab)).toBeUndefined();
+    await fakeBrowser.windows.remove(windowId);
+    expect(await tokenFor(EXTENSION_PAGE)).toBeUndefined();
+    const token = await tokenFor(otherTab);
+    expect(token).toBeTruthy();
+    expect((await getOutboxEntry<WriteDraft>(id))?.windowId).toBe(windowId + 1);
+    // The token is that tab's: another page carrying it sends nothing, the tab itself sends.
+    expect((await send('confirmWrite', { id, token }, EXTENSION_PAGE)).ok).toBe(false);
+    expect(seam.sent).toHaveLength(0);
+    expect((await send('confirmWrite', { id, token }, otherTab)).ok).toBe(true);
+    expect(seam.sent).toHaveLength(1);
+  });
+
   const NEW_ROUTE = `${API_URL}/playbooks/pb_1/halt`;
 
   function movePauseToHalt() {

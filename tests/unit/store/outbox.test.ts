@@ -5,6 +5,7 @@ import {
   getOutboxEntry,
   listOutbox,
   removeFromOutbox,
+  transitionOutboxEntry,
   updateOutboxEntry,
 } from '@/lib/store/outbox';
 
@@ -88,5 +89,33 @@ describe('claimForSending', () => {
     await updateOutboxEntry(entry.id, { status: 'sent' });
     expect(await claimForSending(entry.id, {})).toBeUndefined();
     expect(await claimForSending('missing', {})).toBeUndefined();
+  });
+});
+
+describe('transitionOutboxEntry', () => {
+  it('changes an entry only while what is stored still holds, merging into the stored entry', async () => {
+    const entry = await addToOutbox({
+      origin: 'extension-page',
+      operationId: 'createPlaybook',
+      draft: { body: 1, token: 'a' },
+    });
+    // Someone else moved the entry on after `entry` was read.
+    await updateOutboxEntry(entry.id, { status: 'sent', draft: { body: 1, result: 'done' } });
+    const stale = await transitionOutboxEntry<Record<string, unknown>>(
+      entry.id,
+      (current) => current.status === 'pending',
+      (current) => ({ draft: { ...current.draft, token: 'b' } }),
+    );
+    expect(stale).toBeUndefined();
+    expect(await getOutboxEntry(entry.id)).toMatchObject({
+      status: 'sent',
+      draft: { body: 1, result: 'done' },
+    });
+    const moved = await transitionOutboxEntry<Record<string, unknown>>(
+      entry.id,
+      (current) => current.status === 'sent',
+      (current) => ({ draft: { ...current.draft, seen: true } }),
+    );
+    expect(moved?.draft).toEqual({ body: 1, result: 'done', seen: true });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { API_ERROR_KINDS } from '@/lib/api/errors';
-import { isWriteErrorCode, meaningOf, needsReview, WRITE_ERRORS } from '@/lib/writes/errors';
+import { isWriteErrorCode, meaningOf, needsReview, refusalCode, WRITE_ERRORS } from '@/lib/writes/errors';
 import { canMove, stateOf, TRANSITIONS, WRITE_STATES, type WriteState } from '@/lib/writes/lifecycle';
 import { bodyDigest, differenceFrom, type ShownWrite } from '@/lib/writes/token';
 import type { OutboxEntry, WriteDraft } from '@/lib/store/outbox';
@@ -111,4 +111,14 @@ describe('the confirmation token', () => {
     expect(differenceFrom(shown, { ...now, bodyDigest: await bodyDigest({ a: 1 }) })).toBe('body-changed');
     expect(await bodyDigest({ a: 1, b: 2 })).toBe(await bodyDigest({ b: 2, a: 1 }));
   });
+});
+
+describe('the code an unsent write is refused with', () => {
+  it.each([
+    ['operation-changed', 'operation-changed'],
+    ['account-changed', 'account-changed'],
+    [undefined, 'unconfirmed-write'],
+    ['api.server', 'unconfirmed-write'],
+    ['anything else', 'unconfirmed-write'],
+  ] as const)('%s gives %s', (code, refused) => expect(refusalCode(code)).toBe(refused));
 });

@@ -1,0 +1,122 @@
+/**
+ * Sending a confirmed write: the claim, the one request, and what follows its answer (settled,
+ * failed with a retry alarm, or refused), the success notification and the page it may open.
+ */
+import { browser } from 'wxt/browser';
+import { isApiError, openableUrl, writeSpec, type ApiClient, type WriteOperation } from '@/lib/api';
+import { readCache } from '@/lib/api/service';
+import { log } from '@/lib/log';
+import { claimForSending, getOutboxEntry, playbookIdOf, type WriteDraft } from '@/lib/store/outbox';
+import { ALARMS, NOTIFICATIONS } from '@/lib/store/inventory';
+import { meaningOf, refusalCode, WRITE_ERRORS, type WriteErrorCode } from './errors';
+import { assertTransition, stateOf } from './lifecycle';
+import { announce, move, refusal, refuse, settle, type Entry } from './transitions';
+
+const PLAYBOOK_NOTIFICATION = NOTIFICATIONS.writtenPlaybook.idPrefix;
+
+/** The notification id carries the playbook id, so a click still works after the worker restarted. */
+async function notifySuccess(entry: Entry, playbookId?: string, urlRefused?: string): Promise<void> {
+  const name = typeof entry.draft.body?.title === 'string' ? entry.draft.body.title : undefined;
+  const id = playbookId
+    ? `${PLAYBOOK_NOTIFICATION}${playbookId}`
+    : `${NOTIFICATIONS.write.idPrefix}${entry.id}`;
+  await browser.notifications.create(id, {
+    type: 'basic',
+    iconUrl: browser.runtime.getURL('/icon/128.png'),
+    title: writeSpec(entry.operationId).successTitle,
+    message: `${name ? `${name}. ` : ''}${urlRefused ? `${urlRefused} ` : ''}${playbookId ? 'Click to open it. ' : ''}Decision support, not financial advice.`,
+  });
+}
+
+/** The playbook a success notification opens, or undefined for any other id. */
+export function playbookOfWriteNotification(notificationId: string): string | undefined {
+  if (!notificationId.startsWith(PLAYBOOK_NOTIFICATION)) return undefined;
+  return notificationId.slice(PLAYBOOK_NOTIFICATION.length) || undefined;
+}
+
+/**
+ * Claims the entry with its confirmed intent in one IndexedDB transaction and hands the claimed
+ * entry to the client, which sends exactly that intent or nothing. A long rate-limit wait is not
+ * slept in the worker: an alarm sends the same request again when the service allows it.
+ */
+export async function sendConfirmed(
+  entry: Entry,
+  draft: WriteDraft,
+  client: ApiClient,
+  mayClaim: (current: Entry) => boolean,
+): Promise<Entry> {
+  const id = entry.id;
+  const operationId: WriteOperation = entry.operationId;
+  assertTransition(stateOf(entry) === 'failed' ? 'failed' : 'confirmed', 'claimed');
+  const claimed = await claimForSending<WriteDraft>(id, draft, mayClaim);
+  if (!claimed) {
+    const now = await getOutboxEntry<WriteDraft>(id);
+    const busy = !now || stateOf(now) === 'claimed' || stateOf(now) === 'settled';
+    if (busy) throw refusal('write-in-progress', 'This write is already being sent, or was sent.');
+    throw refusal('not-shown');
+  }
+  announce(claimed);
+
+  let response;
+  try {
+    response = await client.write(claimed);
+  } catch (error) {
+    if (isApiError(error) && error.kind === 'unconfirmed-write') {
+      await refuse(claimed, refusalCode(error.code), error.message);
+      throw error;
+    }
+    const retryAt = isApiError(error) ? error.retryAt : undefined;
+    const code: WriteErrorCode = isApiError(error) ? error.kind : 'internal';
+    const meaning = meaningOf(code);
+    const waits = meaning.next === 'wait' && retryAt !== undefined;
+    const message = !isApiError(error)
+      ? WRITE_ERRORS.internal.message
+      : code === 'idempotency-mismatch'
+        ? WRITE_ERRORS['idempotency-mismatch'].message
+        : error.message;
+    if (waits) {
+      await browser.alarms.create(writeRetryAlarm(id), { when: Math.max(retryAt, Date.now() + 1_000) });
+    }
+    await move(claimed, 'failed', {
+      status: 'failed',
+      draft: meaning.mayHaveLanded ? { ...draft, mayHaveLanded: true } : draft,
+      error: {
+        message: waits ? `${message} It is sent again automatically when the service allows.` : message,
+        retryAt: waits ? retryAt : undefined,
+        code,
+        problemCode: isApiError(error) ? error.code : undefined,
+      },
+    });
+    log.warn('write.failed', { draftId: id, operationId, error });
+    throw error;
+  }
+
+  const data = (response.data ?? {}) as Record<string, unknown>;
+  const spec = writeSpec(operationId);
+  const playbookId = spec.answerNamesPlaybook && typeof data.id === 'string' ? data.id : playbookIdOf(draft);
+  // Only this operation's own answer may open a page, and only over https (http on loopback).
+  const urlField = spec.opensUrlFrom;
+  const openable = urlField ? openableUrl(data[urlField]) : undefined;
+  const url = openable?.ok ? openable.url : undefined;
+  const urlRefused = openable && !openable.ok ? openable.reason : undefined;
+  const sent = await settle(claimed, { ...draft, result: { playbookId, url, urlRefused } });
+  log.info('write.sent', { draftId: id, operationId, replayed: response.idempotentReplayed });
+  if (urlRefused) log.warn('write.url-refused', { draftId: id, operationId });
+  await readCache.clear();
+  if (url) await browser.tabs.create({ url });
+  await notifySuccess(entry, playbookId, urlRefused).catch((error: unknown) =>
+    log.warn('notify.failed', { error }),
+  );
+  return sent ?? entry;
+}
+
+/** The alarm that resends a write the service asked us to hold back (429 with a long wait). */
+export function writeRetryAlarm(draftId: string): string {
+  return `${ALARMS.writeRetry.namePrefix}${draftId}`;
+}
+
+/** The draft a write-retry alarm resends, or undefined for any other alarm. */
+export function draftOfRetryAlarm(alarmName: string): string | undefined {
+  const prefix = ALARMS.writeRetry.namePrefix;
+  return alarmName.startsWith(prefix) ? alarmName.slice(prefix.length) || undefined : undefined;
+}
