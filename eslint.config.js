@@ -68,7 +68,13 @@ const notTheSwitchboard = [
 const onlyTheOwnerWrites = [
   {
     regex: '^(@/lib/store/outbox|(\\.\\./)+store/outbox|\\./outbox)$',
-    importNames: ['addToOutbox', 'updateOutboxEntry', 'claimForSending', 'removeFromOutbox'],
+    importNames: [
+      'addToOutbox',
+      'updateOutboxEntry',
+      'transitionOutboxEntry',
+      'claimForSending',
+      'removeFromOutbox',
+    ],
     message:
       'Only lib/writes changes a draft (its state machine): call lib/writes/owner.ts, or send a message to the worker.',
   },

@@ -55,6 +55,8 @@ export interface WriteSpec {
   opensUrlFrom?: 'checkout_url' | 'link_url';
   /** The operation's single path parameter carries a playbook id, whatever the document names it. */
   targetsPlaybook: boolean;
+  /** Once sent, the playbook has a new backtest under way: the side panel reads its backtests again. */
+  startsBacktest: boolean;
 }
 
 /** The edits a user may make to a new playbook in the confirm window; visibility is theirs to choose. */
@@ -79,6 +81,7 @@ export const WRITES = {
     successText: 'Your playbook was created as a draft.',
     answerNamesPlaybook: true,
     targetsPlaybook: false,
+    startsBacktest: false,
   },
   updatePlaybook: {
     class: 'playbook',
@@ -91,6 +94,7 @@ export const WRITES = {
     successText: '',
     answerNamesPlaybook: false,
     targetsPlaybook: true,
+    startsBacktest: false,
   },
   runBacktest: {
     class: 'playbook',
@@ -103,6 +107,7 @@ export const WRITES = {
     successText: 'Its result arrives as an event.',
     answerNamesPlaybook: false,
     targetsPlaybook: true,
+    startsBacktest: true,
   },
   activatePlaybook: {
     class: 'live-execution',
@@ -115,6 +120,7 @@ export const WRITES = {
     successText: '',
     answerNamesPlaybook: false,
     targetsPlaybook: true,
+    startsBacktest: false,
   },
   pausePlaybook: {
     class: 'live-execution',
@@ -127,6 +133,7 @@ export const WRITES = {
     successText: '',
     answerNamesPlaybook: false,
     targetsPlaybook: true,
+    startsBacktest: false,
   },
   createCheckoutSession: {
     class: 'billing',
@@ -141,6 +148,7 @@ export const WRITES = {
     answerNamesPlaybook: false,
     opensUrlFrom: 'checkout_url',
     targetsPlaybook: false,
+    startsBacktest: false,
   },
   createBrokerageLink: {
     class: 'account-linking',
@@ -153,6 +161,7 @@ export const WRITES = {
     answerNamesPlaybook: false,
     opensUrlFrom: 'link_url',
     targetsPlaybook: false,
+    startsBacktest: false,
   },
 } as const satisfies Record<WriteOperation, WriteSpec>;
 

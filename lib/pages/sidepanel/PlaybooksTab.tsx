@@ -102,7 +102,7 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
   const writes = useWriteTracker((operationId: ActionKind, status) => {
     // The outcome is known by re-reading: the playbook changed (or its etag did) once a write was sent.
     if (status === 'sent' && openId && writeSpec(operationId).targetsPlaybook) loadDetail(openId);
-    if (status === 'sent' && operationId === 'runBacktest') setRunsSent((n) => n + 1);
+    if (status === 'sent' && writeSpec(operationId).startsBacktest) setRunsSent((n) => n + 1);
   });
 
   const compare = () => {
