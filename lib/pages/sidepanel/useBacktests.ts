@@ -3,6 +3,12 @@ import type { Backtest } from '@/lib/backtests/schema';
 import { sendMessage } from '@/lib/messaging/client';
 import { errorText } from '@/lib/pages/errorText';
 
+/**
+ * Completions can arrive by the hundred (a flood of events): a new one is read at most once per
+ * this interval, the last always, so the panel never sends the worker a read per event.
+ */
+export const BACKTESTS_REREAD_MS = 1_000;
+
 export interface BacktestsState {
   items?: Backtest[];
   nextCursor: string | null;
@@ -98,11 +104,47 @@ export function useBacktests(playbookId: string | undefined, version: string, ch
     );
   };
 
+  // The latest reads and version, for a re-read that runs later than the render that asked for it.
+  const reread = useRef<{
+    last: number;
+    readVersion: string;
+    readChoice?: string;
+    timer?: ReturnType<typeof setTimeout>;
+  }>({ last: 0, readVersion: version });
+  const latest = useRef({ reload: () => undefined as void });
+  latest.current = {
+    reload: () => {
+      reread.current.last = Date.now();
+      reread.current.readVersion = version;
+      reread.current.readChoice = chosenId;
+      load();
+      loadShown();
+    },
+  };
+
   useEffect(() => {
     setState({ nextCursor: null, hasMore: false, loading: false });
+    clearTimeout(reread.current.timer);
+    reread.current.timer = undefined;
+    latest.current.reload();
   }, [playbookId]);
-  useEffect(load, [playbookId, version]);
-  useEffect(loadShown, [playbookId, version, chosenId]);
+  useEffect(() => {
+    const pace = reread.current;
+    if (version === pace.readVersion || pace.timer !== undefined) return;
+    pace.timer = setTimeout(
+      () => {
+        pace.timer = undefined;
+        latest.current.reload();
+      },
+      Math.max(0, pace.last + BACKTESTS_REREAD_MS - Date.now()),
+    );
+  }, [version]);
+  useEffect(() => {
+    if (chosenId === reread.current.readChoice) return;
+    reread.current.readChoice = chosenId;
+    loadShown();
+  }, [chosenId]);
+  useEffect(() => () => clearTimeout(reread.current.timer), []);
 
   return { ...state, loadMore };
 }
