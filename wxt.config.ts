@@ -42,7 +42,8 @@ function LAZY_OFFER_FILES(browser: string) {
 }
 
 export default defineConfig({
-  modules: ['@wxt-dev/webextension-polyfill'],
+  // @wxt-dev/i18n: locales/*.yml become _locales/*/messages.json and typed keys (lib/i18n).
+  modules: ['@wxt-dev/webextension-polyfill', '@wxt-dev/i18n/module'],
   // Explicit imports everywhere: a reader sees where every name comes from.
   imports: false,
   // Parallel work (several e2e runs at once) builds into separate folders: WXT_OUT_DIR=.output-x.
@@ -85,9 +86,10 @@ export default defineConfig({
     },
   },
   manifest: ({ browser, mode }) => ({
-    name: 'Playbook Companion',
-    description:
-      'Turn what you read on finance sites into investing playbooks with your AI investing agent. Decision support, not financial advice.',
+    // Every visible string, the manifest's included, comes from locales/ (README, Languages).
+    default_locale: 'en',
+    name: '__MSG_manifest_name__',
+    description: '__MSG_manifest_description__',
     permissions: [
       'storage',
       'scripting',
@@ -143,13 +145,13 @@ export default defineConfig({
         ? {
             _execute_sidebar_action: {
               suggested_key: { default: 'Alt+Shift+P' },
-              description: 'Open the side panel',
+              description: '__MSG_manifest_openSidePanel__',
             },
           }
         : {
             'open-side-panel': {
               suggested_key: { default: 'Alt+Shift+P' },
-              description: 'Open the side panel',
+              description: '__MSG_manifest_openSidePanel__',
             },
           },
   }),

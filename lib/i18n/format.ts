@@ -1,0 +1,101 @@
+/**
+ * Numbers, percentages, money, dates and "3 minutes ago", in the browser's UI language (Intl).
+ * Each formatter is built once per page: building one loads the language's data.
+ */
+import { uiLocale } from './messages';
+
+const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
+
+function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>(
+  id: string,
+  make: (locale: string) => T,
+): T {
+  const key = `${uiLocale()}|${id}`;
+  let format = cache.get(key) as T | undefined;
+  if (!format) cache.set(key, (format = make(uiLocale())));
+  return format;
+}
+
+/** 1,234.5 / 1.234,5 / 1 234,5: a plain number with at most `digits` decimals. */
+export function formatNumber(value: number, digits = 2): string {
+  return cached(`n${digits}`, (l) => new Intl.NumberFormat(l, { maximumFractionDigits: digits })).format(
+    value,
+  );
+}
+
+/** A ratio as a percentage with `digits` decimals: 0.123 → "12.3%" / "12,3 %". */
+export function formatPercent(ratio: number, digits = 1, signed = false): string {
+  return cached(
+    `p${digits}${signed ? 's' : ''}`,
+    (l) =>
+      new Intl.NumberFormat(l, {
+        style: 'percent',
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+        signDisplay: signed ? 'exceptZero' : 'auto',
+      }),
+  ).format(ratio);
+}
+
+/** Money in an ISO 4217 currency; an unknown code falls back to the number and the code. */
+export function formatCurrency(value: number, currency: string): string {
+  const code = /^[A-Z]{3}$/i.test(currency) ? currency.toUpperCase() : '';
+  if (!code) return formatNumber(value);
+  return cached(`c${code}`, (l) => new Intl.NumberFormat(l, { style: 'currency', currency: code })).format(
+    value,
+  );
+}
+
+function toTime(at: number | string | Date): number {
+  return at instanceof Date ? at.getTime() : typeof at === 'string' ? Date.parse(at) : at;
+}
+
+/** A calendar date ("25 Nov 2026", "2026/11/25"); "" for an invalid one. */
+export function formatDate(at: number | string | Date): string {
+  const time = toTime(at);
+  if (!Number.isFinite(time)) return '';
+  return cached('d', (l) => new Intl.DateTimeFormat(l, { dateStyle: 'medium' })).format(time);
+}
+
+/** A date and time of day; "" for an invalid one. */
+export function formatDateTime(at: number | string | Date): string {
+  const time = toTime(at);
+  if (!Number.isFinite(time)) return '';
+  return cached('dt', (l) => new Intl.DateTimeFormat(l, { dateStyle: 'medium', timeStyle: 'short' })).format(
+    time,
+  );
+}
+
+/** Hours and minutes ("14:05", "2:05 PM"); "" for an invalid time. */
+export function formatClock(at: number | string | Date): string {
+  const time = toTime(at);
+  if (!Number.isFinite(time)) return '';
+  return cached('hm', (l) => new Intl.DateTimeFormat(l, { hour: '2-digit', minute: '2-digit' })).format(time);
+}
+
+const UNITS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['second', 60],
+  ['minute', 60],
+  ['hour', 24],
+  ['day', 7],
+  ['week', 4.35],
+  ['month', 12],
+  ['year', Infinity],
+];
+
+/**
+ * "3 minutes ago", "vor 3 Minuten", "in 2 hours", "now": `at` against `now`, in the largest
+ * unit that fits. "" for an invalid time.
+ */
+export function formatRelative(at: number | string | Date, now: number = Date.now()): string {
+  const time = toTime(at);
+  if (!Number.isFinite(time)) return '';
+  const format = cached('r', (l) => new Intl.RelativeTimeFormat(l, { numeric: 'auto' }));
+  let amount = (time - now) / 1000;
+  if (Math.abs(amount) < 45) return format.format(0, 'second');
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(amount) < size) return format.format(Math.round(amount), unit);
+    amount /= size;
+  }
+  return format.format(Math.round(amount), 'year');
+}

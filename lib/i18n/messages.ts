@@ -1,0 +1,106 @@
+/**
+ * Every user-visible string comes from here: locales/<lang>.yml, built by @wxt-dev/i18n into
+ * _locales/<lang>/messages.json and read with browser.i18n in the browser's UI language.
+ *
+ * - `t('group.key', { name })`: one message, named placeholders `{name}` filled once (a value that
+ *   itself contains `{x}` or `$1` is never read again, so service text stays as sent).
+ * - `plural('group.key', count, { … })`: the message's form for `count` under `Intl.PluralRules`
+ *   of the UI language (one, two, few, many, zero, other: Arabic uses all six). `{count}` is the
+ *   count formatted for that language.
+ *
+ * Keys are checked by the compiler against locales/en.yml (.wxt/i18n/structure.d.ts), and by
+ * tests/unit/i18n against every other locale: no missing, no unused, the same placeholders.
+ */
+import { browser } from 'wxt/browser';
+import type { GeneratedI18nStructure } from '#i18n';
+
+/** Every key of locales/en.yml, dotted. */
+export type MessageKey = Exclude<keyof GeneratedI18nStructure, `@@${string}`>;
+
+/** The keys that are plural groups: `group.key` whose children are plural categories. */
+export type PluralKey = {
+  [K in MessageKey]: K extends `${infer Base}.other` ? Base : never;
+}[MessageKey];
+
+/** The message keys that are not plural forms (a plural is read only through plural()). */
+export type TextKey = Exclude<MessageKey, `${string}.${PluralCategory}`>;
+
+export type PluralCategory = 'zero' | 'one' | 'two' | 'few' | 'many' | 'other';
+
+export type Values = Readonly<Record<string, string | number>>;
+
+const NAMED = /\{(\w+)\}/g;
+
+function fill(message: string, values: Values | undefined): string {
+  if (!values) return message;
+  return message.replace(NAMED, (whole, name: string) =>
+    Object.prototype.hasOwnProperty.call(values, name) ? display(values[name]) : whole,
+  );
+}
+
+function display(value: string | number): string {
+  return typeof value === 'number' ? numberFormat().format(value) : value;
+}
+
+/** browser.i18n keys are flat: `popup.title` is `popup_title` in messages.json. */
+function raw(key: string): string {
+  return (browser.i18n.getMessage as (name: string) => string)(key.replaceAll('.', '_'));
+}
+
+function lookup(key: string): string {
+  const message = raw(key);
+  // A missing message is a build fault the tests catch; the key is better than a blank.
+  return message || key;
+}
+
+/** One message in the UI language, its `{placeholders}` filled with `values`. */
+export function t(key: TextKey, values?: Values): string {
+  return fill(lookup(key), values);
+}
+
+let locale: string | undefined;
+
+/** The browser's UI language as a BCP 47 tag ("de", "pt-BR", "ar"): what Intl formats in. */
+export function uiLocale(): string {
+  if (locale) return locale;
+  let tag = 'en';
+  try {
+    tag = browser.i18n.getUILanguage() || 'en';
+  } catch {
+    // Contexts without browser.i18n (none in the extension) fall back to English.
+  }
+  return (locale = tag.replace('_', '-'));
+}
+
+let rules: Intl.PluralRules | undefined;
+let numbers: Intl.NumberFormat | undefined;
+
+function numberFormat(): Intl.NumberFormat {
+  return (numbers ??= new Intl.NumberFormat(uiLocale()));
+}
+
+/** The plural form of `key` for `count` in the UI language; `{count}` is the formatted count. */
+export function plural(key: PluralKey, count: number, values?: Values): string {
+  rules ??= new Intl.PluralRules(uiLocale());
+  const category = rules.select(count);
+  const message = raw(`${key}.${category}`);
+  return fill(message || lookup(`${key}.other`), { count, ...values });
+}
+
+/** "ltr" or "rtl": the UI language's direction, as the browser states it. */
+export function direction(): 'ltr' | 'rtl' {
+  return browser.i18n.getMessage('@@bidi_dir') === 'rtl' ? 'rtl' : 'ltr';
+}
+
+/** The page speaks the UI language: `lang` and `dir` on <html>, before the first render. */
+export function localizeDocument(document: Document): void {
+  document.documentElement.lang = uiLocale();
+  document.documentElement.dir = direction();
+}
+
+/** For tests: forget the cached language so that a stubbed one is read again. */
+export function resetLocaleCache(): void {
+  locale = undefined;
+  rules = undefined;
+  numbers = undefined;
+}
