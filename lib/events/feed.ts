@@ -1,5 +1,8 @@
 import type { ServiceEvent } from '@/lib/api/schemas';
 import { readState, writeState } from '@/lib/store/state';
+import { RECENT_EVENTS_MAX } from './port';
+
+export { RECENT_EVENTS_MAX };
 
 /**
  * The events the extension has seen, kept in IndexedDB (lib/store/state.ts) so a restarted
@@ -28,7 +31,6 @@ export interface EventFeed {
   unread: number;
 }
 
-export const RECENT_EVENTS_MAX = 100;
 const FEED_KEY = 'events-feed';
 const CURSOR_KEY = 'events-cursor';
 
@@ -62,6 +64,35 @@ export interface MergeResult {
   news: RecentEvent[];
 }
 
+/** What of an event's `data` is kept: this many entries at most, each a scalar. */
+export const EVENT_DATA_LIMITS = { entries: 12, keyChars: 64, stringChars: 200 } as const;
+
+/**
+ * The part of an event's `data` the extension uses (the Events list's summary, a completion's
+ * backtest id and figures): the first few scalar entries, with short keys and short strings.
+ * Anything else (nested objects, arrays, long strings, padding) is left out before the event is
+ * stored, posted to a panel or notified, so each kept event is small whatever the service sent.
+ * A long string is dropped, never cut: a cut id would name something else.
+ */
+export function compactEventData(data: unknown): Record<string, string | number | boolean> | undefined {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return undefined;
+  const kept: Record<string, string | number | boolean> = {};
+  let count = 0;
+  for (const key in data) {
+    if (count >= EVENT_DATA_LIMITS.entries) break;
+    if (!Object.prototype.hasOwnProperty.call(data, key) || key.length > EVENT_DATA_LIMITS.keyChars) continue;
+    const value = (data as Record<string, unknown>)[key];
+    const scalar =
+      typeof value === 'number' ||
+      typeof value === 'boolean' ||
+      (typeof value === 'string' && value.length <= EVENT_DATA_LIMITS.stringChars);
+    if (!scalar) continue;
+    kept[key] = value;
+    count++;
+  }
+  return kept;
+}
+
 /** Adds events to the feed: deduplicated by id, newest first, bounded; pure so it is table-tested. */
 export function mergeEvents(
   feed: EventFeed,
@@ -75,7 +106,7 @@ export function mergeEvents(
   for (const event of incoming) {
     if (seen.has(event.id)) continue;
     seen.add(event.id);
-    fresh.push({ ...event, via, receivedAt });
+    fresh.push({ ...event, data: compactEventData(event.data), via, receivedAt });
   }
   const sinceMs = Date.parse(since);
   const news = fresh.filter((event) => {

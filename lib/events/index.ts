@@ -7,6 +7,7 @@ import { getSettings, isServiceConfigured } from '@/lib/store/settings';
 import {
   mergeEvents,
   readCursor,
+  RECENT_EVENTS_MAX,
   readFeed,
   updateCursor,
   writeFeed,
@@ -179,7 +180,12 @@ export function ingestEvents(incoming: readonly ServiceEvent[], via: EventTransp
     await writeFeed(result.feed);
     log.info('events.received', { via, fresh: result.fresh.length, news: result.news.length });
     await setBadge(result.feed.unread).catch((error: unknown) => log.warn('events.badge-failed', { error }));
-    for (const event of result.fresh) broadcast({ type: 'event', event, unread: result.feed.unread });
+    // One message per batch: a flood of events is a few posts to the panel, not one per event.
+    broadcast({
+      type: 'events',
+      events: result.fresh.slice(-RECENT_EVENTS_MAX),
+      unread: result.feed.unread,
+    });
     const notified = result.news.filter((event) => NOTIFIED_TYPES.has(event.type));
     if (notified.length > 0)
       await notifyBatch(notified).catch((error: unknown) => log.warn('events.notify-failed', { error }));

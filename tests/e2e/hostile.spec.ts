@@ -40,10 +40,18 @@ function liveExecutionCalls(sandbox: Sandbox): string[] {
 }
 
 /**
+ * How long getState may take before the worker counts as frozen. A liveness bound, not a speed
+ * claim: a parser stuck in super-linear work or a worker serialised behind a flood freezes it for
+ * good, while a slow, busy CI machine only stretches it (2.5 s seen here at load 8 during the
+ * event flood). Speed is the bench's and the unit suites' (CPU time against a linear yardstick).
+ */
+const LIVENESS_MS = 15_000;
+
+/**
  * Runs discovery and, while it is in flight, keeps asking getState: each must answer within
  * `limitMs` (a parser that freezes the worker freezes getState too). Returns the run's answer.
  */
-async function expectDiscoveryLeavesWorkerFree(probe: Probe, limitMs = 5_000) {
+async function expectDiscoveryLeavesWorkerFree(probe: Probe, limitMs = LIVENESS_MS) {
   const started = Date.now();
   let settled = false;
   const run = probe.send('runDiscovery', {}).finally(() => (settled = true));
@@ -57,9 +65,8 @@ async function expectDiscoveryLeavesWorkerFree(probe: Probe, limitMs = 5_000) {
   expect(Math.max(...latencies, 0), `getState while discovery ran: ${latencies.join(', ')} ms`).toBeLessThan(
     limitMs,
   );
-  const answer = await run;
-  expect(Date.now() - started, 'discovery finished').toBeLessThan(20_000);
-  return answer;
+  expect(settled, 'discovery finished within a minute').toBe(true);
+  return await run;
 }
 
 /** Points the extension at `serviceUrl` (a loopback proxy of the sandbox) with the sandbox's API and key. */
@@ -85,12 +92,10 @@ async function useService(
 }
 
 /** getState answers within `limitMs`: the worker is not frozen. */
-async function expectWorkerAnswers(probe: Probe, limitMs = 3_000): Promise<void> {
-  const started = Date.now();
+async function expectWorkerAnswers(probe: Probe, limitMs = LIVENESS_MS): Promise<void> {
   const answer = await Promise.race([probe.send('getState'), sleep(limitMs).then(() => 'timeout' as const)]);
   expect(answer, `getState answered within ${limitMs} ms`).not.toBe('timeout');
   expect(answer).toMatchObject({ ok: true });
-  expect(Date.now() - started).toBeLessThan(limitMs);
 }
 
 async function openDetail(extension: { open(page: string): Promise<Page> }, playbook: StoredPlaybook) {
@@ -281,7 +286,6 @@ test.describe('discovery documents that attack parsers', () => {
     sandbox.setFaults({ llmsHeadingChars: 8_000 });
     await extension.configure();
     await expectDiscoveryLeavesWorkerFree(probe);
-    const started = Date.now();
     const popup = await extension.open('popup.html');
     await expect(popup.getByRole('list', { name: 'Playbooks' }).getByRole('listitem').first()).toBeVisible({
       timeout: 8_000,
@@ -291,7 +295,6 @@ test.describe('discovery documents that attack parsers', () => {
     await new SidePanelPage(panel).tab('Discovery').click();
     const timeline = panel.getByRole('list', { name: 'Discovery run' });
     await expect(timeline.getByRole('listitem').first()).toContainText('llms.txt', { timeout: 8_000 });
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(sandbox.requests().some((r) => r.path === '/llms.txt')).toBe(true);
     await expectWorkerAnswers(probe);
     await expectPauseWorks(context, extension, sandbox);

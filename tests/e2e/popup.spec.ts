@@ -231,22 +231,24 @@ test('a second opening paints from the cache at once, then shows the network ans
   extension,
   sandbox,
 }) => {
+  test.setTimeout(90_000);
   await extension.configure();
   const first = await openPopup(extension.open);
   await expect(first.list.getByRole('listitem')).toHaveCount(20);
   await first.refreshed();
   await first.page.close();
 
-  sandbox.setFaults({ latencyMs: 3_000 });
+  // The service answers only after 7 s (the client gives an attempt 10 s): a list shown marked
+  // "Cached" before then came from the saved copy, not the network. No stopwatch: the mark
+  // itself proves where the rows came from; how fast the popup paints is the bench's.
+  sandbox.setFaults({ latencyMs: 7_000 });
   try {
     sandbox.clearRequests();
-    const started = Date.now();
     const popup = await openPopup(extension.open);
-    await expect(popup.list.getByRole('listitem')).toHaveCount(20, { timeout: 2_500 });
-    expect(Date.now() - started).toBeLessThan(2_500);
+    await expect(popup.list.getByRole('listitem')).toHaveCount(20);
     await expect(popup.page.getByText('Cached', { exact: true })).toBeVisible();
     // The refresh lands later and replaces the saved copy.
-    await expect(popup.page.getByText('Cached', { exact: true })).toHaveCount(0, { timeout: 15_000 });
+    await expect(popup.page.getByText('Cached', { exact: true })).toHaveCount(0, { timeout: 40_000 });
     await expect(popup.page.getByRole('status').filter({ hasText: /^Updated just now$/ })).toBeVisible();
     expect(apiCalls(sandbox.requests(), '/api/v1/playbooks').length).toBeGreaterThan(0);
   } finally {

@@ -55,7 +55,6 @@ for (const mode of ['seconds', 'http-date', 'reset-only'] as const) {
     await probe.value('getOverview'); // the client exists and has the OpenAPI document
     sandbox.clearRequests();
     sandbox.setFaults({ rateLimitBurst: 2, retryAfterMode: mode, retryAfterSeconds: 1 });
-    const started = Date.now();
     const [list, account] = await Promise.all([
       probe.send('listPlaybooks', {}),
       probe.send('getPlaybook', { id: 'pb_does_not_exist' }),
@@ -71,7 +70,6 @@ for (const mode of ['seconds', 'http-date', 'reset-only'] as const) {
     const first429 = api[0].at;
     const waitEnds = mode === 'http-date' ? Math.floor((first429 + 1000) / 1000) * 1000 - 20 : first429 + 900;
     for (const request of api.slice(2)) expect(request.at).toBeGreaterThanOrEqual(waitEnds);
-    expect(Date.now() - started).toBeLessThan(15_000);
   });
 }
 
@@ -117,17 +115,20 @@ test('a 5xx after a write commits: the retry replays it, one playbook, one key, 
 });
 
 test('a timeout is abandoned and retried; the user gets the list', async ({ extension, sandbox, probe }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   await extension.configure();
   await probe.value('getOverview');
   sandbox.clearRequests();
-  sandbox.setFaults({ timeoutMs: 14_000, timeoutRequests: 1 });
-  const started = Date.now();
+  // The first attempt hangs for 60 s; the client gives an attempt 10 s. The retry reaching the
+  // sandbox while the first still hangs shows the attempt was abandoned, not waited out; the
+  // margin (50 s) is the sandbox's clock between two requests, not a race with the machine.
+  const HANG_MS = 60_000;
+  sandbox.setFaults({ timeoutMs: HANG_MS, timeoutRequests: 1 });
   const page = await probe.value<PageOf>('listPlaybooks', {});
   expect(page.items.length).toBeGreaterThan(0);
-  expect(apiRequests(sandbox).filter((r) => r.path.endsWith('/playbooks')).length).toBe(2);
-  // The hung attempt was given up at the client's per-attempt limit, not waited out.
-  expect(Date.now() - started).toBeLessThan(14_000);
+  const attempts = apiRequests(sandbox).filter((r) => r.path.endsWith('/playbooks'));
+  expect(attempts.length).toBe(2);
+  expect(attempts[1].at - attempts[0].at).toBeLessThan(HANG_MS);
 });
 
 test('a connection reset is retried; a write through resets lands once', async ({

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import type { RecentEvent } from '@/lib/events/feed';
-import { EVENTS_PORT, type EventsPortMessage } from '@/lib/events/port';
+import { EVENTS_PORT, RECENT_EVENTS_MAX, type EventsPortMessage } from '@/lib/events/port';
 import { log } from '@/lib/log';
 import { sendMessage } from '@/lib/messaging/client';
 import { errorText } from '@/lib/pages/errorText';
@@ -52,10 +52,10 @@ export function useEventsPort(): EventsState & { setUnread: (n: number) => void;
       port = browser.runtime.connect({ name: EVENTS_PORT });
       port.onMessage.addListener((raw: unknown) => {
         const message = raw as EventsPortMessage;
-        if (message.type === 'event')
+        if (message.type === 'events')
           setState((s) => ({
             ...s,
-            events: mergeById([message.event], s.events ?? []),
+            events: mergeById(message.events, s.events ?? []),
             unread: message.unread,
           }));
         else if (message.type === 'stream') setState((s) => ({ ...s, stream: message.state }));
@@ -91,7 +91,11 @@ export function useEventsPort(): EventsState & { setUnread: (n: number) => void;
   };
 }
 
-function mergeById(first: RecentEvent[], second: RecentEvent[]): RecentEvent[] {
+/**
+ * The panel keeps what the worker keeps: the newest RECENT_EVENTS_MAX events, deduplicated. A
+ * flood of events is bounded here in memory as it is in the feed.
+ */
+export function mergeById(first: readonly RecentEvent[], second: readonly RecentEvent[]): RecentEvent[] {
   const seen = new Set<string>();
   const out: RecentEvent[] = [];
   for (const event of [...first, ...second]) {
@@ -99,5 +103,5 @@ function mergeById(first: RecentEvent[], second: RecentEvent[]): RecentEvent[] {
     seen.add(event.id);
     out.push(event);
   }
-  return out.sort((a, b) => b.at.localeCompare(a.at));
+  return out.sort((a, b) => b.at.localeCompare(a.at)).slice(0, RECENT_EVENTS_MAX);
 }

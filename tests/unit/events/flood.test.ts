@@ -2,7 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser, type Browser } from 'wxt/browser';
 import type { ServiceEvent } from '@/lib/api/schemas';
 import { acceptEventsPort, dropEventsPort, ingestEvents } from '@/lib/events';
-import { updateCursor } from '@/lib/events/feed';
+import { compactEventData, EVENT_DATA_LIMITS, updateCursor, type RecentEvent } from '@/lib/events/feed';
+import { RECENT_EVENTS_MAX, type EventsPortMessage } from '@/lib/events/port';
+import { mergeById } from '@/lib/pages/sidepanel/eventsPort';
 import { clearState } from '@/lib/store/state';
 
 /**
@@ -131,5 +133,63 @@ describe('an event flood', () => {
     expect(maxAhead).toBeLessThanOrEqual(4);
     expect(notify.mock.calls.length).toBeLessThanOrEqual(3);
     expect(lookups.getPlaybook).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('a flood reaches an open panel in few, small messages (issue 22)', () => {
+  it('one post per batch, each event reduced to its short scalar fields', async () => {
+    const posted: EventsPortMessage[] = [];
+    const port = {
+      name: 'events',
+      postMessage: (message: EventsPortMessage) => posted.push(message),
+    } as unknown as Browser.runtime.Port;
+    // Registered without a stream: the mocked client's stream never delivers.
+    acceptEventsPort(port);
+    try {
+      const batch = Array.from({ length: 250 }, (_, index) => ({
+        ...completed(9_000 + index),
+        data: { backtest_id: `bt_${index}`, total_return: 0.1, padding: 'p'.repeat(4_000), nested: { a: 1 } },
+      }));
+      await ingestEvents(batch, 'stream');
+    } finally {
+      dropEventsPort(port);
+    }
+    const eventPosts = posted.filter((message) => message.type === 'events');
+    expect(eventPosts).toHaveLength(1);
+    const [post] = eventPosts as Extract<EventsPortMessage, { type: 'events' }>[];
+    // The panel keeps what the feed keeps: the newest hundred.
+    expect(post!.events).toHaveLength(RECENT_EVENTS_MAX);
+    expect(post!.events.at(-1)!.data).toEqual({ backtest_id: 'bt_249', total_return: 0.1 });
+    expect(JSON.stringify(post).length).toBeLessThan(RECENT_EVENTS_MAX * 400);
+  });
+});
+
+describe('compactEventData', () => {
+  it('keeps a bounded number of short scalars and drops, never cuts, long strings', () => {
+    const data: Record<string, unknown> = { id: 'x'.repeat(EVENT_DATA_LIMITS.stringChars + 1), ok: true };
+    for (let index = 0; index < 50; index++) data[`k${index}`] = index;
+    const kept = compactEventData(data)!;
+    expect(kept.id).toBeUndefined();
+    expect(kept.ok).toBe(true);
+    expect(Object.keys(kept)).toHaveLength(EVENT_DATA_LIMITS.entries);
+    expect(compactEventData(['a'])).toBeUndefined();
+    expect(compactEventData('text')).toBeUndefined();
+  });
+});
+
+describe('the panel’s event list', () => {
+  it('stays at the newest hundred however many batches arrive', () => {
+    let events: RecentEvent[] = [];
+    for (let batch = 0; batch < 30; batch++) {
+      const incoming = Array.from({ length: 50 }, (_, index) => ({
+        ...completed(batch * 50 + index),
+        at: new Date(Date.UTC(2026, 1, 1, 0, 0, batch * 50 + index)).toISOString(),
+        via: 'stream' as const,
+        receivedAt: SINCE,
+      }));
+      events = mergeById(incoming, events);
+    }
+    expect(events).toHaveLength(RECENT_EVENTS_MAX);
+    expect(events[0]!.id).toBe('ev_1499');
   });
 });
