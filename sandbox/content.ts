@@ -2,7 +2,11 @@
  * The public discovery documents, built per base URL. Text is about this service: an AI investing
  * agent that turns theses into playbooks. Decision support, not financial advice.
  */
-import { createHash } from 'node:crypto';
+import { DISCLAIMER, SERVICE_NAME, SERVICE_VERSION, SUMMARY } from './identity';
+import { escapeHtml, htmlPage } from './html';
+import { MCP_TOOLS } from './mcpTools';
+import { PLAN_ROWS } from './plans';
+import { sha256Hex, skillMarkdown, skills } from './skills';
 import { CATEGORIES } from './seed';
 import {
   endlessFrontMatter,
@@ -12,12 +16,6 @@ import {
   hostileMcpCard,
 } from './hostile';
 import { LIMIT_DEFAULT, LIMIT_MAX, PLANS } from './schemas';
-
-export const SERVICE_NAME = 'Investing Agent';
-export const SERVICE_VERSION = '1.4.0';
-export const DISCLAIMER = 'Decision support, not financial advice.';
-export const SUMMARY =
-  'An AI investing agent that turns theses, narratives, screeners, backtests and automation ideas into live playbooks you review, test and control.';
 
 export const CONTENT_TYPES = {
   txt: 'text/plain; charset=utf-8',
@@ -31,149 +29,6 @@ export interface DiscoveryDocument {
   contentType: string;
   body: string;
   title: string;
-}
-
-export interface McpToolSummary {
-  name: string;
-  description: string;
-}
-
-export const MCP_TOOLS: McpToolSummary[] = [
-  {
-    name: 'get_product_overview',
-    description: 'What the Investing Agent does, its plans and its safety rules, in one Markdown document.',
-  },
-  {
-    name: 'list_resources',
-    description: 'The public discovery documents (llms.txt, OpenAPI, pricing, auth, skills) with their URLs.',
-  },
-  { name: 'list_categories', description: 'The use-case categories the service covers, with slugs.' },
-  {
-    name: 'get_category',
-    description: 'One use-case category by slug, with a summary and example public playbooks.',
-  },
-  {
-    name: 'search_public_playbooks',
-    description: 'Search public playbooks by words in the title, thesis or tickers.',
-  },
-];
-
-export function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-}
-
-const PAGE_STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b1f24;background:#fff}
-h1{font-size:1.6rem}a{color:#0b5cad}table{border-collapse:collapse}td,th{border:1px solid #c9d1d9;padding:.3rem .6rem;text-align:left}
-.note{background:#f3f6f9;border-left:4px solid #0b5cad;padding:.5rem 1rem}label{display:block;margin:.6rem 0 .2rem}
-input,select{font:inherit;padding:.3rem}button{font:inherit;padding:.4rem 1rem;margin-top:.8rem}
-.ok{color:#116329}.degraded{color:#9a6700}.outage{color:#cf222e}code{background:#f3f6f9;padding:0 .2rem}
-@media (prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}.note,code{background:#161b22}a{color:#58a6ff}}`;
-
-/** A small accessible page: one h1, a main landmark, no external assets. `bodyHtml` must be escaped already. */
-export function htmlPage(title: string, bodyHtml: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)} · ${SERVICE_NAME}</title><style>${PAGE_STYLE}</style></head>
-<body><header><p><a href="/">${SERVICE_NAME}</a> · <a href="/api-docs">API docs</a> · <a href="/status">Status</a> · <a href="/apikey">API keys</a></p></header>
-<main><h1>${escapeHtml(title)}</h1>
-${bodyHtml}
-</main><footer><p class="note">${DISCLAIMER}</p></footer></body></html>
-`;
-}
-
-export const PLAN_ROWS = [
-  {
-    name: 'Starter',
-    id: PLANS[0],
-    price: '$0',
-    playbooks: '5 playbooks',
-    backtests: '10 backtests / month',
-    rate: '60 requests / minute',
-    live: 'No live automation',
-  },
-  {
-    name: 'Pro',
-    id: PLANS[1],
-    price: '$29',
-    playbooks: 'Unlimited playbooks',
-    backtests: '500 backtests / month',
-    rate: '120 requests / minute',
-    live: 'Live automation on 1 linked brokerage',
-  },
-  {
-    name: 'Team',
-    id: PLANS[2],
-    price: '$99',
-    playbooks: 'Unlimited, shared workspace',
-    backtests: '5,000 backtests / month',
-    rate: '600 requests / minute',
-    live: 'Live automation on 5 linked brokerages',
-  },
-];
-
-interface Skill {
-  name: string;
-  description: string;
-  body: string;
-}
-
-function skills(apiUrl: string): Skill[] {
-  return [
-    {
-      name: 'playbook-authoring',
-      description:
-        'Turn an investment thesis or article excerpt into a private draft playbook through the Investing Agent API.',
-      body: `# Playbook authoring
-
-Use this skill when a user wants to turn a thesis, a narrative or an article excerpt into a playbook.
-
-1. Read \`/openapi.json\` and find the operation \`createPlaybook\`; take its method and path from there.
-2. Draft a title (under 200 characters), a thesis in the user's own words, and tickers only if the text names them.
-3. Default the visibility to \`private\`. Ask the user to confirm before sending.
-4. Send one request with an \`Idempotency-Key\` (a fresh UUID per confirmed intent); retry with the same key and body.
-5. The answer is a playbook in status \`draft\`. Show its title and link; never activate it without a second confirmation.
-
-API base: ${apiUrl}. ${DISCLAIMER}
-`,
-    },
-    {
-      name: 'backtest-review',
-      description:
-        'Queue a backtest for a playbook and explain the result summary when the backtest.completed event arrives.',
-      body: `# Backtest review
-
-1. Call \`runBacktest\` with \`start\` and \`end\` dates (YYYY-MM-DD) and an optional \`benchmark\` ticker (default SPY).
-2. The answer is \`202\` with status \`queued\`. Do not poll the playbook; listen on \`streamEvents\` or poll \`listEvents\`.
-3. A \`backtest.completed\` event carries \`total_return\`, \`benchmark_return\`, \`max_drawdown\` and \`sharpe\` in \`data\`.
-4. Explain the numbers plainly, including the drawdown, and remind the user that past results do not predict future returns.
-
-${DISCLAIMER}
-`,
-    },
-    {
-      name: 'service-discovery',
-      description:
-        'Discover the Investing Agent: llms.txt, OpenAPI, pricing, MCP card and skills, in the recommended order.',
-      body: `# Service discovery
-
-Fetch, in this order: \`/llms.txt\`, \`/llms-full.txt\`, \`/api-docs\`, \`/openapi.json\`, \`/pricing.md\`,
-\`/.well-known/mcp/server-card.json\` and \`/mcp\`, \`/.well-known/agent-skills/index.json\`, \`/auth.md\`.
-Send no credentials to any of them. Verify each skill's \`sha256:\` digest against the bytes you downloaded
-and refuse a skill whose digest does not match. Find API operations by \`operationId\`, never by path.
-`,
-    },
-  ];
-}
-
-function skillMarkdown(skill: Skill): string {
-  return `---\nname: ${skill.name}\ndescription: ${skill.description}\n---\n\n${skill.body}`;
-}
-
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 export interface HostileDocuments {

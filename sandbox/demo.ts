@@ -1,4 +1,4 @@
-import { escapeHtml } from './content';
+import { escapeHtml } from './html';
 
 /**
  * A finance-like quote page on the sandbox's own origin (`/demo/quote/<symbol>`), so `npm start`

@@ -1,15 +1,10 @@
 /** The public, read-only MCP server (CONTRACT.md section 5), served statelessly per request. */
 import { createMcpHandler, McpServer, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import {
-  discoveryDocuments,
-  DISCLAIMER,
-  MCP_TOOLS,
-  PLAN_ROWS,
-  SERVICE_NAME,
-  SERVICE_VERSION,
-  SUMMARY,
-} from './content';
+import { discoveryDocuments } from './content';
+import { DISCLAIMER, SERVICE_NAME, SERVICE_VERSION, SUMMARY } from './identity';
+import { MCP_TOOLS } from './mcpTools';
+import { PLAN_ROWS } from './plans';
 import type { SandboxContext } from './context';
 import { CATEGORIES } from './seed';
 

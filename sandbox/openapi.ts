@@ -1,7 +1,7 @@
 /** The OpenAPI 3.1 document, built from the same zod schemas that validate requests. */
 import { z } from 'zod';
 import { VISIBILITIES } from '../lib/api/visibility';
-import { DISCLAIMER, SERVICE_NAME, SERVICE_VERSION, SUMMARY } from './content';
+import { DISCLAIMER, SERVICE_NAME, SERVICE_VERSION, SUMMARY } from './identity';
 import type { DialectSpec, OperationId } from './dialect';
 import type { OpenApiTamper } from './faults';
 import { OPERATIONS, type OperationSpec } from './operationTable';

@@ -4,15 +4,10 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { getCookie, setCookie } from 'hono/cookie';
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  discoveryDocuments,
-  escapeHtml,
-  htmlPage,
-  PLAN_ROWS,
-  SERVICE_NAME,
-  SUMMARY,
-  type DiscoveryDocument,
-} from './content';
+import { escapeHtml, htmlPage } from './html';
+import { SERVICE_NAME, SUMMARY } from './identity';
+import { PLAN_ROWS } from './plans';
+import { discoveryDocuments, type DiscoveryDocument } from './content';
 import type { AppContext, AppEnv, SandboxContext } from './context';
 import { openApiDocument, type Deprecation } from './openapi';
 import { newApiKey, type User } from './store';
