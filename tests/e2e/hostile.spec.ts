@@ -91,6 +91,24 @@ async function useService(
   await options.close();
 }
 
+/**
+ * Records what the worker asks Chrome to show (the polyfill calls chrome.notifications at call
+ * time); the function returned reads the options of every notification created since.
+ */
+async function recordNotifications(probe: Probe): Promise<() => Promise<unknown[]>> {
+  const worker = await probe.worker();
+  await worker.evaluate(() => {
+    const shown: unknown[] = [];
+    (globalThis as { __notifications?: unknown[] }).__notifications = shown;
+    const create = chrome.notifications.create.bind(chrome.notifications);
+    chrome.notifications.create = ((...args: unknown[]) => {
+      shown.push(args.find((a) => typeof a === 'object'));
+      return (create as (...a: unknown[]) => unknown)(...args);
+    }) as typeof chrome.notifications.create;
+  });
+  return () => worker.evaluate(() => (globalThis as { __notifications?: unknown[] }).__notifications ?? []);
+}
+
 /** getState answers within `limitMs`: the worker is not frozen. */
 async function expectWorkerAnswers(probe: Probe, limitMs = LIVENESS_MS): Promise<void> {
   const answer = await Promise.race([probe.send('getState'), sleep(limitMs).then(() => 'timeout' as const)]);
@@ -598,16 +616,7 @@ test.describe('hostile event streams', () => {
     await extension.configure();
     const [target] = demoPlaybooks(sandbox);
     const ownerId = sandbox.db.userForKey(sandbox.demoKey)!.id;
-    const worker = await probe.worker();
-    await worker.evaluate(() => {
-      const shown: unknown[] = [];
-      (globalThis as { __notifications?: unknown[] }).__notifications = shown;
-      const create = chrome.notifications.create.bind(chrome.notifications);
-      chrome.notifications.create = ((...args: unknown[]) => {
-        shown.push(args.find((a) => typeof a === 'object'));
-        return (create as (...a: unknown[]) => unknown)(...args);
-      }) as typeof chrome.notifications.create;
-    });
+    const notified = await recordNotifications(probe);
     await probe.value('pollEventsNow', {}); // the first poll only sets where news starts
     const panel = await openDetail(extension, target);
     await expect.poll(() => sandbox.requests().some((r) => r.path.endsWith('/events/stream'))).toBe(true);
@@ -629,9 +638,7 @@ test.describe('hostile event streams', () => {
     await expect(
       panel.getByRole('list', { name: 'Events' }).getByRole('listitem').filter({ hasText: lastId }),
     ).toBeVisible({ timeout: 120_000 });
-    const notifications = await worker.evaluate(
-      () => (globalThis as { __notifications?: unknown[] }).__notifications ?? [],
-    );
+    const notifications = await notified();
     // Within one rate window: at most three, one of them a summary rather than one each.
     expect(notifications.length).toBeGreaterThan(0);
     expect(notifications.length).toBeLessThanOrEqual(3);
@@ -647,23 +654,11 @@ test.describe('hostile event streams', () => {
     sandbox.setFaults({ sseGiantEvent: true, hostileEventText: true });
     const [target] = demoPlaybooks(sandbox);
     const ownerId = sandbox.db.userForKey(sandbox.demoKey)!.id;
-    // Record what the worker asks Chrome to show (the polyfill calls chrome.notifications at call time).
-    const worker = await probe.worker();
-    await worker.evaluate(() => {
-      const shown: unknown[] = [];
-      (globalThis as { __notifications?: unknown[] }).__notifications = shown;
-      const create = chrome.notifications.create.bind(chrome.notifications);
-      chrome.notifications.create = ((...args: unknown[]) => {
-        shown.push(args.find((a) => typeof a === 'object'));
-        return (create as (...a: unknown[]) => unknown)(...args);
-      }) as typeof chrome.notifications.create;
-    });
+    const notified = await recordNotifications(probe);
     await probe.value('pollEventsNow', {}); // the first poll only sets where news starts
     sandbox.db.appendEvent(ownerId, 'execution.started', target.id, { status: 'active' });
     await probe.value('pollEventsNow', {});
-    const notifications = await worker.evaluate(
-      () => (globalThis as { __notifications?: unknown[] }).__notifications ?? [],
-    );
+    const notifications = await notified();
     expect(notifications.length).toBeGreaterThan(0);
     const shown = JSON.stringify(notifications);
     for (const hostile of ['Your API key expired', '203.0.113.7', '<img', 'AAAAAAAAAA'])
