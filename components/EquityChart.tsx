@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'preact/hooks';
+import { t } from '@/lib/i18n';
 import { chartScale, linePath, type ChartLine } from '@/lib/backtests/series';
 
 export interface EquityChartLine extends ChartLine {
@@ -22,6 +23,10 @@ export interface EquityChartProps {
 const SERIES_CLASSES = ['series-0', 'series-1', 'series-2', 'series-3'];
 
 /**
+ * Right to left: the SVG keeps `dir="ltr"` and time runs left to right in every language, as on
+ * financial charts in Arabic and Hebrew products; only the text around it (readout, legend, table)
+ * follows the page's direction, and the arrow keys keep moving the cursor the way the line runs.
+ *
  * An equity chart as hand-written SVG: one path per line in a fixed viewBox, strokes that keep
  * their width at any zoom, a baseline at 1.0, and a readout of the date and values under the
  * pointer or the keyboard cursor (arrows, Home, End). Pure: props in, nothing out.
@@ -40,7 +45,7 @@ export function EquityChart({ name, tableName, dates, lines, formatDate, formatV
       : `${formatDate(dates[active])}: ${lines
           .map((line) => {
             const value = line.values[active];
-            return `${line.legend ?? line.label} ${value === null || value === undefined ? '–' : formatValue(value)}`;
+            return `${line.legend ?? line.label} ${value === null || value === undefined ? t('backtests.chart.noValue') : formatValue(value)}`;
           })
           .join(', ')}`;
   const baseline = scale.y(1);
@@ -50,6 +55,7 @@ export function EquityChart({ name, tableName, dates, lines, formatDate, formatV
       <svg
         role="img"
         aria-label={name}
+        dir="ltr"
         tabindex={0}
         viewBox={`0 0 ${scale.width} ${scale.height}`}
         class="equity-chart-svg"
@@ -102,10 +108,9 @@ export function EquityChart({ name, tableName, dates, lines, formatDate, formatV
         ) : null}
       </svg>
       <p class="chart-readout hint" aria-live="polite">
-        {readout ??
-          `${formatDate(dates[0])} – ${formatDate(dates[last])}. Focus the chart and use the arrow keys to read values.`}
+        {readout ?? t('backtests.chart.hint', { start: formatDate(dates[0]), end: formatDate(dates[last]) })}
       </p>
-      <ul class="chart-legend row" aria-label={`${name} legend`}>
+      <ul class="chart-legend row" aria-label={t('backtests.chart.legend', { name })}>
         {lines.map((line, i) => (
           <li key={line.label}>
             <span class={`swatch ${SERIES_CLASSES[i % SERIES_CLASSES.length]}`} aria-hidden="true" />
@@ -114,14 +119,14 @@ export function EquityChart({ name, tableName, dates, lines, formatDate, formatV
         ))}
       </ul>
       <button type="button" aria-expanded={showData} onClick={() => setShowData(!showData)}>
-        {showData ? 'Hide data' : 'Show data'}
+        {showData ? t('backtests.chart.hideData') : t('backtests.chart.showData')}
       </button>
       {showData ? (
         <div class="chart-table">
           <table aria-label={tableName}>
             <thead>
               <tr>
-                <th scope="col">Date</th>
+                <th scope="col">{t('backtests.chart.date')}</th>
                 {lines.map((line) => (
                   <th scope="col" key={line.label}>
                     {line.label}
@@ -139,7 +144,9 @@ export function EquityChart({ name, tableName, dates, lines, formatDate, formatV
                     const value = line.values[i];
                     return (
                       <td key={line.label}>
-                        {value === null || value === undefined ? '–' : formatValue(value)}
+                        {value === null || value === undefined
+                          ? t('backtests.chart.noValue')
+                          : formatValue(value)}
                       </td>
                     );
                   })}

@@ -1,32 +1,56 @@
 /**
- * Backtest figures in the user's locale (Intl): returns and drawdowns are fractions shown as
- * percentages to one decimal; Sharpe is a plain ratio to two. Also the one-line result the
- * `backtest.completed` notification shows.
+ * Backtest figures in the UI language (lib/i18n's Intl formatters): returns and drawdowns are
+ * fractions shown as percentages to one decimal; Sharpe is a plain ratio to two. Also the one-line
+ * result the `backtest.completed` notification shows.
  */
+import { formatDate, formatPercent as percent, t, uiLocale } from '@/lib/i18n';
 import { backtestCompletedSchema } from './schema';
 
-export function formatPercent(fraction: number, locale?: string, signed = false): string {
-  return new Intl.NumberFormat(locale, {
-    style: 'percent',
-    minimumFractionDigits: 1,
-    maximumFractionDigits: 1,
-    signDisplay: signed ? 'exceptZero' : 'auto',
-  }).format(fraction);
+/** A fraction as a percentage to one decimal place (CONTRACT.md section 6): 0.123 → "12.3%" / "12,3 %". */
+export function formatPercent(fraction: number, signed = false): string {
+  return percent(fraction, 1, signed);
 }
 
-export function formatRatio(value: number, locale?: string): string {
-  return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
+const fixed = new Map<string, Intl.NumberFormat>();
+
+/** Exactly `digits` decimals (a Sharpe ratio, a growth factor), in the UI language. */
+function formatFixed(value: number, digits: number): string {
+  const key = `${uiLocale()}|${digits}`;
+  let format = fixed.get(key);
+  if (!format)
+    fixed.set(
+      key,
+      (format = new Intl.NumberFormat(uiLocale(), {
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      })),
+    );
+  return format.format(value);
 }
 
-export function formatGrowth(value: number, locale?: string): string {
-  return new Intl.NumberFormat(locale, { minimumFractionDigits: 3, maximumFractionDigits: 3 }).format(value);
+export function formatRatio(value: number): string {
+  return formatFixed(value, 2);
 }
 
-/** `YYYY-MM-DD` as a date in the user's locale, read as a calendar day (UTC), not a local instant. */
-export function formatDay(date: string, locale?: string): string {
-  const time = Date.parse(`${date}T00:00:00Z`);
-  if (Number.isNaN(time)) return date;
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(time);
+export function formatGrowth(value: number): string {
+  return formatFixed(value, 3);
+}
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * `YYYY-MM-DD` as a date in the UI language, read as a calendar day: built at local midnight of
+ * that day, so no time zone moves it to the day before.
+ */
+export function formatDay(date: string): string {
+  const match = DAY.exec(date);
+  if (!match) return date;
+  const [year, month, dayOfMonth] = [Number(match[1]), Number(match[2]) - 1, Number(match[3])];
+  const day = new Date(2000, 0, 1);
+  day.setFullYear(year, month, dayOfMonth);
+  // 2024-02-30 would roll over into March: not a calendar day, so shown as sent.
+  if (day.getMonth() !== month || day.getDate() !== dayOfMonth) return date;
+  return formatDate(day) || date;
 }
 
 const BENCHMARK = /^[A-Z0-9.^-]{1,12}$/;
@@ -35,10 +59,14 @@ const BENCHMARK = /^[A-Z0-9.^-]{1,12}$/;
  * "+12.3% vs SPY +8.7%, max drawdown −15.4%" from a completion event's data, or undefined when
  * the data is not the contract's. Only validated numbers and a ticker-shaped benchmark reach it.
  */
-export function backtestResultLine(data: unknown, benchmark?: string, locale?: string): string | undefined {
+export function backtestResultLine(data: unknown, benchmark?: string): string | undefined {
   const parsed = backtestCompletedSchema.safeParse(data);
   if (!parsed.success) return undefined;
   const { total_return, benchmark_return, max_drawdown } = parsed.data;
-  const against = benchmark && BENCHMARK.test(benchmark) ? benchmark : 'benchmark';
-  return `${formatPercent(total_return, locale, true)} vs ${against} ${formatPercent(benchmark_return, locale, true)}, max drawdown ${formatPercent(max_drawdown, locale)}`;
+  return t('backtests.resultLine', {
+    total: formatPercent(total_return, true),
+    benchmark: benchmark && BENCHMARK.test(benchmark) ? benchmark : t('backtests.benchmarkWord'),
+    benchmarkReturn: formatPercent(benchmark_return, true),
+    drawdown: formatPercent(max_drawdown),
+  });
 }

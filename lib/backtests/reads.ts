@@ -6,6 +6,7 @@
  */
 import { isApiError } from '@/lib/api';
 import { serviceClient } from '@/lib/api/service';
+import { t } from '@/lib/i18n';
 import { backtestResultLine } from './format';
 import { backtestIdOf, backtestSchema, MAX_BACKTEST_BYTES, type Backtest } from './schema';
 import { HandledError, type BacktestPage, type LatestBacktest } from '@/lib/messaging';
@@ -20,7 +21,7 @@ function bounded<T>(value: T): T {
   if (JSON.stringify(value).length > MAX_BACKTEST_BYTES)
     throw new HandledError({
       code: BACKTEST_TOO_LARGE,
-      message: `The service sent a backtest larger than ${MAX_BACKTEST_BYTES / 1024} KB; it is not shown.`,
+      message: t('backtests.tooLarge', { size: MAX_BACKTEST_BYTES / 1024 }),
     });
   return value;
 }
@@ -31,7 +32,7 @@ function checkedItems(items: unknown[]): Backtest[] {
     if (!parsed.success)
       throw new HandledError({
         code: BACKTEST_MALFORMED,
-        message: 'The service sent a backtest list this extension cannot read.',
+        message: t('backtests.unreadableList'),
       });
     return parsed.data;
   });
@@ -68,7 +69,7 @@ export async function latestBacktest(playbookId: string): Promise<LatestBacktest
     return { playbookId };
   } catch (error) {
     const message =
-      error instanceof HandledError || isApiError(error) ? error.message : 'The backtest could not be read.';
+      error instanceof HandledError || isApiError(error) ? error.message : t('backtests.unreadable');
     return { playbookId, error: message };
   }
 }

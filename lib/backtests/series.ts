@@ -3,21 +3,25 @@
  * broken chart), rebased to 1.0 at a common start for comparison, and scaled into a viewBox.
  * Pure functions, linear in the number of points.
  */
+import { t } from '@/lib/i18n';
 import { equitySeriesSchema, type Backtest, type EquityPoint } from './schema';
 
 export type SeriesCheck = { ok: true; points: EquityPoint[] } | { ok: false; message: string };
 
 /** The equity of a completed backtest, or why it cannot be drawn. */
 export function checkSeries(equity: unknown): SeriesCheck {
-  if (equity === undefined)
-    return { ok: false, message: 'The service sent no equity series for this backtest.' };
+  if (equity === undefined) return { ok: false, message: t('backtests.noSeries') };
   const parsed = equitySeriesSchema.safeParse(equity);
   if (parsed.success) return { ok: true, points: parsed.data };
   const issue = parsed.error.issues[0];
-  const where = issue && issue.path.length > 0 ? ` (point ${String(issue.path[0])})` : '';
+  // zod's own wording of the fault is technical detail, passed on as it is.
+  const reason = issue?.message ?? t('backtests.invalid');
   return {
     ok: false,
-    message: `The equity series of this backtest is malformed${where}, so no chart is drawn: ${issue?.message ?? 'invalid'}.`,
+    message:
+      issue && issue.path.length > 0
+        ? t('backtests.malformedAt', { point: String(issue.path[0]), reason })
+        : t('backtests.malformed', { reason }),
   };
 }
 

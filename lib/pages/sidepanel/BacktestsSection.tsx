@@ -4,9 +4,7 @@ import { ErrorMessage } from '@/components/ErrorMessage';
 import { formatDay, formatGrowth, formatPercent, formatRatio } from '@/lib/backtests/format';
 import type { Backtest, BacktestMetrics } from '@/lib/backtests/schema';
 import { checkSeries } from '@/lib/backtests/series';
-
-export const PAST_RESULTS =
-  'Past results, simulated on historical data: they do not predict future results. Decision support, not financial advice.';
+import { t, type TextKey } from '@/lib/i18n';
 
 export interface BacktestsSectionProps {
   items?: Backtest[];
@@ -18,37 +16,45 @@ export interface BacktestsSectionProps {
   shownError?: string;
   /** The backtest the user (or a notification) chose; absent, the newest completed one is shown. */
   chosenId?: string;
-  /** The user's locale for numbers and dates; the browser's when absent. */
-  locale?: string;
   onLoadMore: () => void;
   /** Show this completed backtest's result. */
   onShow: (backtestId: string) => void;
 }
 
-const STATUS_TEXT: Record<Backtest['status'], string> = {
-  queued: 'queued',
-  running: 'running',
-  completed: 'completed',
-  failed: 'failed',
+export const STATUS_TEXT: Record<Backtest['status'], TextKey> = {
+  queued: 'backtests.status.queued',
+  running: 'backtests.status.running',
+  completed: 'backtests.status.completed',
+  failed: 'backtests.status.failed',
 };
 
-/** The four figures the contract names, in the user's locale. */
-export function BacktestMetricsList({ metrics, locale }: { metrics: BacktestMetrics; locale?: string }) {
+/** "Past results … not financial advice", under every backtest figure. */
+export function PastResults() {
+  return <p class="disclaimer">{t('backtests.pastResults')}</p>;
+}
+
+/** "1 Jan 2024 – 31 Dec 2024 vs SPY": the dates in the UI language, the benchmark as sent. */
+function rangeValues(backtest: Backtest) {
+  return { start: formatDay(backtest.start), end: formatDay(backtest.end), benchmark: backtest.benchmark };
+}
+
+/** The four figures the contract names, in the UI language. */
+export function BacktestMetricsList({ metrics }: { metrics: BacktestMetrics }) {
   return (
     <dl class="facts metrics">
-      <dt>Total return</dt>
-      <dd>{formatPercent(metrics.total_return, locale, true)}</dd>
-      <dt>Benchmark return</dt>
-      <dd>{formatPercent(metrics.benchmark_return, locale, true)}</dd>
-      <dt>Max drawdown</dt>
-      <dd>{formatPercent(metrics.max_drawdown, locale)}</dd>
-      <dt>Sharpe ratio</dt>
-      <dd>{formatRatio(metrics.sharpe, locale)}</dd>
+      <dt>{t('backtests.totalReturn')}</dt>
+      <dd>{formatPercent(metrics.total_return, true)}</dd>
+      <dt>{t('backtests.benchmarkReturn')}</dt>
+      <dd>{formatPercent(metrics.benchmark_return, true)}</dd>
+      <dt>{t('backtests.maxDrawdown')}</dt>
+      <dd>{formatPercent(metrics.max_drawdown)}</dd>
+      <dt>{t('backtests.sharpeRatio')}</dt>
+      <dd>{formatRatio(metrics.sharpe)}</dd>
     </dl>
   );
 }
 
-function ShownResult({ backtest, chosen, locale }: { backtest: Backtest; chosen: boolean; locale?: string }) {
+function ShownResult({ backtest, chosen }: { backtest: Backtest; chosen: boolean }) {
   const series = useMemo(() => checkSeries(backtest.equity), [backtest]);
   const chart = useMemo(
     () =>
@@ -56,10 +62,10 @@ function ShownResult({ backtest, chosen, locale }: { backtest: Backtest; chosen:
         ? {
             dates: series.points.map((p) => p.date),
             lines: [
-              { label: 'Playbook', values: series.points.map((p) => p.value) },
+              { label: t('backtests.playbook'), values: series.points.map((p) => p.value) },
               {
-                label: 'Benchmark',
-                legend: `Benchmark (${backtest.benchmark})`,
+                label: t('backtests.benchmark'),
+                legend: t('backtests.benchmarkLegend', { benchmark: backtest.benchmark }),
                 values: series.points.map((p) => p.benchmark),
               },
             ],
@@ -69,19 +75,16 @@ function ShownResult({ backtest, chosen, locale }: { backtest: Backtest; chosen:
   );
   return (
     <div class="stack backtest-result">
-      <h4>
-        {chosen ? 'Result' : 'Latest result'}: {formatDay(backtest.start, locale)} –{' '}
-        {formatDay(backtest.end, locale)} vs {backtest.benchmark}
-      </h4>
-      {backtest.metrics ? <BacktestMetricsList metrics={backtest.metrics} locale={locale} /> : null}
+      <h4>{t(chosen ? 'backtests.result' : 'backtests.latestResult', rangeValues(backtest))}</h4>
+      {backtest.metrics ? <BacktestMetricsList metrics={backtest.metrics} /> : null}
       {chart ? (
         <EquityChart
-          name="Equity curve"
-          tableName="Equity curve data"
+          name={t('backtests.equityCurve')}
+          tableName={t('backtests.equityCurveData')}
           dates={chart.dates}
           lines={chart.lines}
-          formatDate={(date) => formatDay(date, locale)}
-          formatValue={(value) => formatGrowth(value, locale)}
+          formatDate={formatDay}
+          formatValue={formatGrowth}
         />
       ) : (
         <ErrorMessage message={series.ok ? undefined : series.message} />
@@ -92,22 +95,20 @@ function ShownResult({ backtest, chosen, locale }: { backtest: Backtest; chosen:
 
 /** The playbook's backtests (range, benchmark, status) and one completed one as a chart: the chosen, else the newest. */
 export function BacktestsSection(props: BacktestsSectionProps) {
-  const { items, locale } = props;
+  const { items } = props;
   return (
-    <section class="stack backtests" aria-label="Backtests">
-      <h3>Backtests</h3>
+    <section class="stack backtests" aria-label={t('backtests.region')}>
+      <h3>{t('backtests.heading')}</h3>
       <ErrorMessage message={props.error} />
-      {!items && props.loading ? <p class="hint">Loading backtests…</p> : null}
-      {items && items.length === 0 ? <p class="hint">No backtests yet.</p> : null}
+      {!items && props.loading ? <p class="hint">{t('backtests.loading')}</p> : null}
+      {items && items.length === 0 ? <p class="hint">{t('backtests.empty')}</p> : null}
       {items && items.length > 0 ? (
-        <ul class="stack backtest-list" aria-label="Backtest runs">
+        <ul class="stack backtest-list" aria-label={t('backtests.runs')}>
           {items.map((backtest) => (
             <li key={backtest.id} class="row">
-              <span>
-                {formatDay(backtest.start, locale)} – {formatDay(backtest.end, locale)}
-              </span>
-              <span class="hint">vs {backtest.benchmark}</span>
-              <span class={`badge status-${backtest.status}`}>{STATUS_TEXT[backtest.status]}</span>
+              <span>{t('backtests.range', rangeValues(backtest))}</span>
+              <span class="hint">{t('backtests.versus', { benchmark: backtest.benchmark })}</span>
+              <span class={`badge status-${backtest.status}`}>{t(STATUS_TEXT[backtest.status])}</span>
               {backtest.status === 'failed' && backtest.error?.detail ? (
                 <span class="hint">{backtest.error.detail}</span>
               ) : null}
@@ -115,10 +116,10 @@ export function BacktestsSection(props: BacktestsSectionProps) {
                 <button
                   type="button"
                   aria-pressed={props.shown?.id === backtest.id}
-                  aria-label={`Show the result of ${formatDay(backtest.start, locale)} – ${formatDay(backtest.end, locale)} vs ${backtest.benchmark}`}
+                  aria-label={t('backtests.showResult', rangeValues(backtest))}
                   onClick={() => props.onShow(backtest.id)}
                 >
-                  Show
+                  {t('backtests.show')}
                 </button>
               ) : null}
             </li>
@@ -127,14 +128,12 @@ export function BacktestsSection(props: BacktestsSectionProps) {
       ) : null}
       {props.hasMore ? (
         <button type="button" onClick={props.onLoadMore} disabled={props.loading}>
-          More backtests
+          {t('backtests.more')}
         </button>
       ) : null}
       <ErrorMessage message={props.shownError} />
-      {props.shown ? (
-        <ShownResult backtest={props.shown} chosen={props.chosenId === props.shown.id} locale={locale} />
-      ) : null}
-      {items?.length || props.shown ? <p class="disclaimer">{PAST_RESULTS}</p> : null}
+      {props.shown ? <ShownResult backtest={props.shown} chosen={props.chosenId === props.shown.id} /> : null}
+      {items?.length || props.shown ? <PastResults /> : null}
     </section>
   );
 }

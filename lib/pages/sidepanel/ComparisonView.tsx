@@ -4,15 +4,16 @@ import { ErrorMessage } from '@/components/ErrorMessage';
 import { formatDay, formatGrowth, formatPercent, formatRatio } from '@/lib/backtests/format';
 import type { Backtest } from '@/lib/backtests/schema';
 import { alignSeries, checkSeries, rebaseToCommonStart } from '@/lib/backtests/series';
-import { PAST_RESULTS } from './BacktestsSection';
+import { t, type TextKey } from '@/lib/i18n';
+import { PastResults } from './BacktestsSection';
 
 /** The metrics table's columns: the contract's terms (CONTRACT.md section 6) and what a narrow panel shows. */
-const METRIC_COLUMNS = [
-  { name: 'Total return', short: 'Return' },
-  { name: 'Benchmark return', short: 'Bench.' },
-  { name: 'Max drawdown', short: 'Max DD' },
-  { name: 'Sharpe ratio', short: 'Sharpe' },
-] as const;
+const METRIC_COLUMNS: readonly { name: TextKey; short: TextKey }[] = [
+  { name: 'backtests.totalReturn', short: 'backtests.comparison.shortTotalReturn' },
+  { name: 'backtests.benchmarkReturn', short: 'backtests.comparison.shortBenchmarkReturn' },
+  { name: 'backtests.maxDrawdown', short: 'backtests.comparison.shortMaxDrawdown' },
+  { name: 'backtests.sharpeRatio', short: 'backtests.comparison.shortSharpe' },
+];
 
 export interface ComparedPlaybook {
   id: string;
@@ -25,40 +26,45 @@ export interface ComparisonViewProps {
   playbooks?: ComparedPlaybook[];
   loading: boolean;
   error?: string;
-  locale?: string;
   onClose: () => void;
 }
 
 /** Each chosen playbook's newest completed backtest, rebased to 1.0 at a common start, and their figures. */
-export function ComparisonView({ playbooks, loading, error, locale, onClose }: ComparisonViewProps) {
+export function ComparisonView({ playbooks, loading, error, onClose }: ComparisonViewProps) {
   const chart = useMemo(() => {
     if (!playbooks) return undefined;
     const notes: string[] = [];
     const drawable: { label: string; points: { date: string; value: number; benchmark: number }[] }[] = [];
     for (const playbook of playbooks) {
       if (!playbook.backtest) {
-        notes.push(`${playbook.title}: ${playbook.error ?? 'no completed backtest yet'}.`);
+        notes.push(
+          t('backtests.comparison.note', {
+            title: playbook.title,
+            reason: playbook.error ?? t('backtests.comparison.noCompleted'),
+          }),
+        );
         continue;
       }
       const series = checkSeries(playbook.backtest.equity);
       if (series.ok) drawable.push({ label: playbook.title, points: series.points });
-      else notes.push(`${playbook.title}: ${series.message}`);
+      else
+        notes.push(t('backtests.comparison.seriesNote', { title: playbook.title, reason: series.message }));
     }
     const rebased = rebaseToCommonStart(drawable);
-    for (const label of rebased.skipped) notes.push(`${label}: its backtest ends before the common start.`);
+    for (const label of rebased.skipped) notes.push(t('backtests.comparison.endsEarly', { title: label }));
     return { start: rebased.start, ...alignSeries(rebased.series), notes };
   }, [playbooks]);
 
   return (
-    <section class="stack card comparison" aria-label="Comparison">
+    <section class="stack card comparison" aria-label={t('backtests.comparison.region')}>
       <div class="row">
-        <h3>Comparison</h3>
+        <h3>{t('backtests.comparison.heading')}</h3>
         <button type="button" onClick={onClose}>
-          Close comparison
+          {t('backtests.comparison.close')}
         </button>
       </div>
       <ErrorMessage message={error} />
-      {loading ? <p class="hint">Reading the newest backtests…</p> : null}
+      {loading ? <p class="hint">{t('backtests.comparison.reading')}</p> : null}
       {chart?.notes.map((note) => (
         <p key={note} class="hint" role="note">
           {note}
@@ -66,32 +72,30 @@ export function ComparisonView({ playbooks, loading, error, locale, onClose }: C
       ))}
       {chart && chart.lines.length > 0 && chart.start ? (
         <>
-          <p class="hint">
-            Growth of 1.0 from {formatDay(chart.start, locale)}, the first date all curves share.
-          </p>
+          <p class="hint">{t('backtests.comparison.growthFrom', { date: formatDay(chart.start) })}</p>
           <EquityChart
-            name="Comparison chart"
-            tableName="Comparison data"
+            name={t('backtests.comparison.chart')}
+            tableName={t('backtests.comparison.data')}
             dates={chart.dates}
             lines={chart.lines}
-            formatDate={(date) => formatDay(date, locale)}
-            formatValue={(value) => formatGrowth(value, locale)}
+            formatDate={formatDay}
+            formatValue={formatGrowth}
           />
         </>
       ) : null}
       {playbooks ? (
         <div class="chart-table">
-          <table aria-label="Comparison metrics" class="comparison-metrics">
+          <table aria-label={t('backtests.comparison.metrics')} class="comparison-metrics">
             <thead>
               <tr>
-                <th scope="col">Playbook</th>
+                <th scope="col">{t('backtests.comparison.playbook')}</th>
                 {METRIC_COLUMNS.map(({ name, short }) => (
                   <th key={name} scope="col">
                     {/* Short on screen, so four figures fit a 400 px panel; the full name is the header's name and its tooltip. */}
-                    <abbr title={name} aria-hidden="true">
-                      {short}
+                    <abbr title={t(name)} aria-hidden="true">
+                      {t(short)}
                     </abbr>
-                    <span class="visually-hidden">{name}</span>
+                    <span class="visually-hidden">{t(name)}</span>
                   </th>
                 ))}
               </tr>
@@ -103,20 +107,23 @@ export function ComparisonView({ playbooks, loading, error, locale, onClose }: C
                     {title}
                     {backtest ? (
                       <span class="hint period">
-                        {formatDay(backtest.start, locale)} – {formatDay(backtest.end, locale)} vs{' '}
-                        {backtest.benchmark}
+                        {t('backtests.rangeVersus', {
+                          start: formatDay(backtest.start),
+                          end: formatDay(backtest.end),
+                          benchmark: backtest.benchmark,
+                        })}
                       </span>
                     ) : null}
                   </th>
                   {backtest?.metrics ? (
                     <>
-                      <td>{formatPercent(backtest.metrics.total_return, locale, true)}</td>
-                      <td>{formatPercent(backtest.metrics.benchmark_return, locale, true)}</td>
-                      <td>{formatPercent(backtest.metrics.max_drawdown, locale)}</td>
-                      <td>{formatRatio(backtest.metrics.sharpe, locale)}</td>
+                      <td>{formatPercent(backtest.metrics.total_return, true)}</td>
+                      <td>{formatPercent(backtest.metrics.benchmark_return, true)}</td>
+                      <td>{formatPercent(backtest.metrics.max_drawdown)}</td>
+                      <td>{formatRatio(backtest.metrics.sharpe)}</td>
                     </>
                   ) : (
-                    <td colSpan={4}>No completed backtest</td>
+                    <td colSpan={4}>{t('backtests.comparison.noBacktest')}</td>
                   )}
                 </tr>
               ))}
@@ -124,7 +131,7 @@ export function ComparisonView({ playbooks, loading, error, locale, onClose }: C
           </table>
         </div>
       ) : null}
-      <p class="disclaimer">{PAST_RESULTS}</p>
+      <PastResults />
     </section>
   );
 }

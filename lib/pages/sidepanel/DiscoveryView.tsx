@@ -7,12 +7,21 @@ import type { SkillVerification } from '@/lib/discovery/verify';
 import { shownDocuments, type ShownDocuments } from './discoveryDocuments';
 import { SafeMarkdown, safeHref } from './SafeMarkdown';
 import { ErrorMessage } from '@/components/ErrorMessage';
+import { formatDate, formatDateTime, formatNumber, plural, t, type TextKey } from '@/lib/i18n';
 
-export const VERIFICATION_LABELS: Record<SkillVerification, string> = {
-  verified: 'verified',
-  'digest-mismatch': 'digest mismatch',
-  missing: 'missing',
-  'invalid-digest': 'invalid digest',
+export const VERIFICATION_LABELS: Record<SkillVerification, TextKey> = {
+  verified: 'sidepanel.discovery.verified',
+  'digest-mismatch': 'sidepanel.discovery.digestMismatch',
+  missing: 'sidepanel.discovery.missing',
+  'invalid-digest': 'sidepanel.discovery.invalidDigest',
+};
+
+const STEP_STATUS: Record<DiscoveryStep['status'], TextKey> = {
+  ok: 'sidepanel.discovery.stepStatus.ok',
+  'not-modified': 'sidepanel.discovery.stepStatus.notModified',
+  stale: 'sidepanel.discovery.stepStatus.stale',
+  failed: 'sidepanel.discovery.stepStatus.failed',
+  invalid: 'sidepanel.discovery.stepStatus.invalid',
 };
 
 export interface DiscoveryViewProps {
@@ -26,8 +35,8 @@ export interface DiscoveryViewProps {
 }
 
 function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  return `${(bytes / 1024).toFixed(1)} KB`;
+  if (bytes < 1024) return t('sidepanel.discovery.bytes', { size: bytes });
+  return t('sidepanel.discovery.kilobytes', { size: formatNumber(bytes / 1024, 1) });
 }
 
 function pathOf(url: string): string {
@@ -86,8 +95,12 @@ function StepContent({ step, report, shown }: ReportProps & { step: DiscoverySte
     const summary = documents.openapiSummary;
     return (
       <p>
-        {summary.title} {summary.version} (OpenAPI {summary.openapi}), {summary.pathCount} paths, API at{' '}
-        {summary.apiUrl}
+        {plural('sidepanel.discovery.openapi', summary.pathCount, {
+          title: summary.title,
+          version: summary.version,
+          openapi: summary.openapi,
+          url: summary.apiUrl,
+        })}
       </p>
     );
   }
@@ -117,24 +130,32 @@ function shownStep(step: DiscoveryStep, shown: ShownDocuments): DiscoveryStep {
 
 function Timeline({ report, shown }: ReportProps) {
   return (
-    <ol aria-label="Discovery run" class="timeline">
+    <ol aria-label={t('sidepanel.discovery.timeline')} class="timeline">
       {report.steps.map((reported) => {
         const step = shownStep(reported, shown);
         return (
           <li key={step.id} class="card">
             <div class="row">
               <strong>{step.title}</strong>
-              <span class={`badge ${statusClass(step.status)}`}>{step.status}</span>
+              <span class={`badge ${statusClass(step.status)}`}>{t(STEP_STATUS[step.status])}</span>
               <span class="hint">
-                {pathOf(step.url)} · {formatBytes(step.bytes)} · {step.ms} ms ·{' '}
-                {step.source === 'cache' ? 'from cache' : 'from network'}
-                {step.httpStatus ? ` · HTTP ${step.httpStatus}` : ''}
+                {[
+                  pathOf(step.url),
+                  formatBytes(step.bytes),
+                  t('sidepanel.discovery.milliseconds', { ms: step.ms }),
+                  step.source === 'cache'
+                    ? t('sidepanel.discovery.fromCache')
+                    : t('sidepanel.discovery.fromNetwork'),
+                  ...(step.httpStatus
+                    ? [t('sidepanel.discovery.http', { status: String(step.httpStatus) })]
+                    : []),
+                ].join(' · ')}
               </span>
             </div>
             {step.error ? <p class="error">{step.error}</p> : null}
             {hasContent(step, { report, shown }) ? (
               <details>
-                <summary>Read {step.title}</summary>
+                <summary>{t('sidepanel.discovery.read', { title: step.title })}</summary>
                 <StepContent step={step} report={report} shown={shown} />
               </details>
             ) : null}
@@ -149,15 +170,15 @@ function Pricing({ shown }: { shown: ShownDocuments }) {
   const rows = shown.pricing;
   if (!rows || rows.length === 0) return null;
   return (
-    <section aria-label="Pricing" class="stack">
-      <h3>Pricing</h3>
+    <section aria-label={t('sidepanel.discovery.pricing')} class="stack">
+      <h3>{t('sidepanel.discovery.pricing')}</h3>
       <table>
-        <caption class="visually-hidden">Plans</caption>
+        <caption class="visually-hidden">{t('sidepanel.discovery.plans')}</caption>
         <thead>
           <tr>
-            <th scope="col">Plan</th>
-            <th scope="col">Monthly price</th>
-            <th scope="col">Limits</th>
+            <th scope="col">{t('sidepanel.discovery.plan')}</th>
+            <th scope="col">{t('sidepanel.discovery.monthlyPrice')}</th>
+            <th scope="col">{t('sidepanel.discovery.limits')}</th>
           </tr>
         </thead>
         <tbody>
@@ -178,13 +199,15 @@ function AgentCardSection({ report }: { report: DiscoveryReport }) {
   const card = report.documents.agentCard;
   if (!card) return null;
   return (
-    <section aria-label="Agent card" class="stack">
-      <h3>Agent card</h3>
+    <section aria-label={t('sidepanel.discovery.agentCard')} class="stack">
+      <h3>{t('sidepanel.discovery.agentCard')}</h3>
       <p>
         <strong>{card.name}</strong> {card.version} — {card.description}
       </p>
-      {card.capabilities.length > 0 ? <p class="hint">Capabilities: {card.capabilities.join(', ')}</p> : null}
-      <ul aria-label="Agent card links">
+      {card.capabilities.length > 0 ? (
+        <p class="hint">{t('sidepanel.discovery.capabilities', { list: card.capabilities.join(', ') })}</p>
+      ) : null}
+      <ul aria-label={t('sidepanel.discovery.agentCardLinks')}>
         {card.links.map((link) => (
           <li key={`${link.rel}|${link.href}`}>
             <ExternalLink href={link.href}>{link.rel}</ExternalLink> <span class="hint">{link.type}</span>
@@ -199,24 +222,24 @@ function Skills({ report, shown }: ReportProps) {
   const skills = report.documents.skills;
   if (skills.length === 0) return null;
   return (
-    <section aria-label="Skills" class="stack">
-      <h3>Skills</h3>
-      <ul aria-label="Skills" class="stack">
+    <section aria-label={t('sidepanel.discovery.skills')} class="stack">
+      <h3>{t('sidepanel.discovery.skills')}</h3>
+      <ul aria-label={t('sidepanel.discovery.skills')} class="stack">
         {skills.map((skill) => (
           <li key={skill.name} class="card">
             <div class="row">
               <strong>{skill.name}</strong>
               <span class={`badge ${skill.verification === 'verified' ? 'ok' : 'error'}`}>
-                {VERIFICATION_LABELS[skill.verification]}
+                {t(VERIFICATION_LABELS[skill.verification])}
               </span>
             </div>
             <p class="hint">{skill.description}</p>
             {skill.error ? <p class="error">{skill.error}</p> : null}
             {skill.verification !== 'verified' ? (
-              <p class="warn">Not shown: its content does not match what the index promises.</p>
+              <p class="warn">{t('sidepanel.discovery.skillHidden')}</p>
             ) : shown.skillBodies.has(skill.name) ? (
               <details>
-                <summary>Read {skill.name}</summary>
+                <summary>{t('sidepanel.discovery.read', { title: skill.name })}</summary>
                 <SafeMarkdown blocks={shown.skillBodies.get(skill.name) ?? []} headingOffset={3} />
               </details>
             ) : null}
@@ -231,18 +254,18 @@ function McpCardSection({ report }: { report: DiscoveryReport }) {
   const card = report.documents.mcpCard;
   if (!card) return null;
   return (
-    <section aria-label="MCP server card" class="stack">
-      <h3>MCP server card</h3>
+    <section aria-label={t('sidepanel.discovery.mcpCard')} class="stack">
+      <h3>{t('sidepanel.discovery.mcpCard')}</h3>
       <p>
         <strong>{card.name}</strong> {card.version} — {card.description}
       </p>
-      <p class="hint">Endpoint: {card.endpoint}</p>
+      <p class="hint">{t('sidepanel.discovery.endpoint', { url: card.endpoint })}</p>
       {card.tools && card.tools.length > 0 ? (
         <ul>
           {card.tools.map((tool) => (
             <li key={tool.name}>
               {tool.name}
-              {tool.readOnlyHint ? ' (read-only)' : ''}: {tool.description}
+              {tool.readOnlyHint ? ` ${t('sidepanel.discovery.readOnlyNote')}` : ''}: {tool.description}
             </li>
           ))}
         </ul>
@@ -251,30 +274,32 @@ function McpCardSection({ report }: { report: DiscoveryReport }) {
   );
 }
 
-function formatDate(ms: number | undefined): string {
-  return ms === undefined ? 'no date' : new Date(ms).toISOString().slice(0, 10);
+function sunsetDate(ms: number | undefined): string {
+  return ms === undefined ? t('sidepanel.discovery.noDate') : formatDate(ms);
 }
 
 function Deprecations({ deprecations }: { deprecations: DeprecationNotice[] }) {
   return (
-    <section aria-label="Deprecations" class="stack">
-      <h3>Deprecated operations</h3>
+    <section aria-label={t('sidepanel.discovery.deprecations')} class="stack">
+      <h3>{t('sidepanel.discovery.deprecatedHeading')}</h3>
       {deprecations.length === 0 ? (
-        <p class="hint">No deprecated operation in use.</p>
+        <p class="hint">{t('sidepanel.discovery.noDeprecations')}</p>
       ) : (
         <ul>
           {deprecations.map((notice) => {
             const past = notice.sunsetAt !== undefined && notice.sunsetAt <= Date.now();
             return (
               <li key={notice.operationId}>
-                <code>{notice.operationId}</code>: {past ? 'sunset on' : 'sunsets on'}{' '}
-                {formatDate(notice.sunsetAt)}
+                <code>{notice.operationId}</code>:{' '}
+                {t(past ? 'sidepanel.discovery.sunsetOn' : 'sidepanel.discovery.sunsetsOn', {
+                  date: sunsetDate(notice.sunsetAt),
+                })}
                 {notice.replacedBy ? (
                   <>
-                    , replaced by <code>{notice.replacedBy}</code>
+                    , {t('sidepanel.discovery.replacedBy')} <code>{notice.replacedBy}</code>
                   </>
                 ) : null}
-                {past ? <span class="error"> — no longer called</span> : null}
+                {past ? <span class="error"> — {t('sidepanel.discovery.noLongerCalled')}</span> : null}
               </li>
             );
           })}
@@ -291,13 +316,17 @@ export function DiscoveryView({ report, running, error, deprecations, onRun, mcp
     <div class="stack discovery">
       <div class="row">
         <button type="button" onClick={onRun} disabled={running}>
-          {running ? 'Running discovery…' : 'Run discovery again'}
+          {running ? t('sidepanel.discovery.running') : t('sidepanel.discovery.run')}
         </button>
-        {report ? <span class="hint">Last run {new Date(report.finishedAt).toLocaleString()}</span> : null}
+        {report ? (
+          <span class="hint">
+            {t('sidepanel.discovery.lastRun', { time: formatDateTime(report.finishedAt) })}
+          </span>
+        ) : null}
       </div>
       <ErrorMessage message={error} />
-      {report === undefined && !error ? <p class="hint">Loading the discovery report…</p> : null}
-      {report === null && !running ? <p class="hint">No discovery run yet.</p> : null}
+      {report === undefined && !error ? <p class="hint">{t('sidepanel.discovery.loading')}</p> : null}
+      {report === null && !running ? <p class="hint">{t('sidepanel.discovery.empty')}</p> : null}
       {report && shown ? (
         <>
           <Timeline report={report} shown={shown} />

@@ -1,5 +1,6 @@
 import type { RecentEvent } from '@/lib/events/feed';
 import { ErrorMessage } from '@/components/ErrorMessage';
+import { formatDateTime, t, type TextKey } from '@/lib/i18n';
 
 export interface EventListProps {
   events?: RecentEvent[];
@@ -12,22 +13,22 @@ export interface EventListProps {
   onOpenPlaybook: (id: string) => void;
 }
 
-const EVENT_LABELS: Record<RecentEvent['type'], string> = {
-  'playbook.created': 'Playbook created',
-  'playbook.updated': 'Playbook updated',
-  'backtest.completed': 'Backtest completed',
-  'execution.started': 'Live automation started',
-  'execution.stopped': 'Live automation stopped',
+const EVENT_LABELS: Record<RecentEvent['type'], TextKey> = {
+  'playbook.created': 'sidepanel.events.type.playbookCreated',
+  'playbook.updated': 'sidepanel.events.type.playbookUpdated',
+  'backtest.completed': 'sidepanel.events.type.backtestCompleted',
+  'execution.started': 'sidepanel.events.type.executionStarted',
+  'execution.stopped': 'sidepanel.events.type.executionStopped',
 };
 
-const STREAM_TEXT: Record<EventListProps['stream'], string> = {
-  open: 'Live: events arrive as they happen.',
-  retrying: 'Live stream interrupted; reconnecting…',
-  connecting: 'Connecting to the live stream…',
-  off: 'Not streaming; the extension polls in the background.',
+const STREAM_TEXT: Record<EventListProps['stream'], TextKey> = {
+  open: 'sidepanel.events.streamOpen',
+  retrying: 'sidepanel.events.streamRetrying',
+  connecting: 'sidepanel.events.streamConnecting',
+  off: 'sidepanel.events.streamOff',
 };
 
-/** A short, plain summary of what the service put in `data` (numbers and words only). */
+/** A short, plain summary of what the service put in `data` (numbers and words only), its keys and values as sent. */
 function summary(event: RecentEvent): string {
   const data = event.data;
   if (!data || typeof data !== 'object' || Array.isArray(data)) return '';
@@ -52,23 +53,25 @@ export function EventList({
     <div class="stack events">
       <div class="row">
         <p role="status" class="hint">
-          {STREAM_TEXT[stream]}
+          {t(STREAM_TEXT[stream])}
         </p>
         <button type="button" onClick={onPollNow} disabled={polling}>
-          {polling ? 'Checking…' : 'Check for events now'}
+          {polling ? t('sidepanel.events.checking') : t('sidepanel.events.checkNow')}
         </button>
         {pollResult ? <span class="hint">{pollResult}</span> : null}
       </div>
       <ErrorMessage message={error} />
-      {events && events.length === 0 ? <p class="hint">No events yet.</p> : null}
-      <ul aria-label="Events" class="stack">
+      {events && events.length === 0 ? <p class="hint">{t('sidepanel.events.empty')}</p> : null}
+      <ul aria-label={t('sidepanel.events.label')} class="stack">
         {events?.map((event) => (
           <li key={event.id} class="card" data-event-type={event.type}>
             <div class="row">
-              <strong>{EVENT_LABELS[event.type]}</strong>
-              <span class="badge">{event.via === 'stream' ? 'via live stream' : 'via polling'}</span>
+              <strong>{t(EVENT_LABELS[event.type])}</strong>
+              <span class="badge">
+                {event.via === 'stream' ? t('sidepanel.events.viaStream') : t('sidepanel.events.viaPolling')}
+              </span>
               <time class="hint" dateTime={event.at}>
-                {new Date(event.at).toLocaleString()}
+                {formatDateTime(event.at)}
               </time>
             </div>
             {summary(event) ? <p class="hint">{summary(event)}</p> : null}
@@ -79,7 +82,7 @@ export function EventList({
                 onOpenPlaybook(event.playbook_id);
               }}
             >
-              Open playbook {event.playbook_id}
+              {t('sidepanel.events.openPlaybook', { id: event.playbook_id })}
             </a>
           </li>
         ))}

@@ -3,6 +3,7 @@ import { EventList } from './EventList';
 import { sendMessage } from '@/lib/messaging/client';
 import { errorText } from '@/lib/pages/errorText';
 import type { EventsState } from './eventsPort';
+import { plural, t } from '@/lib/i18n';
 
 export interface EventsTabProps {
   events: EventsState;
@@ -36,7 +37,9 @@ export function EventsTab({ events, active, onBadgeCleared, onOpenPlaybook }: Ev
         setError(undefined);
         sendMessage('pollEventsNow', {}).then(
           ({ received }) => {
-            setPollResult(received === 0 ? 'No new events.' : `${received} new.`);
+            setPollResult(
+              received === 0 ? t('sidepanel.events.noneNew') : plural('sidepanel.events.newCount', received),
+            );
             setPolling(false);
           },
           (failure: unknown) => {

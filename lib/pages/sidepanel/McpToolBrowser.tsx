@@ -2,6 +2,7 @@ import { useMemo, useState } from 'preact/hooks';
 import type { McpToolSummary } from '@/lib/mcp/client';
 import { buildArgs, contentBlocksOf, formModelOf, initialValues, type FormModel } from './schemaForm';
 import { ErrorMessage } from '@/components/ErrorMessage';
+import { t } from '@/lib/i18n';
 
 export interface ToolCallState {
   status: 'calling' | 'done' | 'failed';
@@ -36,7 +37,7 @@ function ToolForm({
   return (
     <form
       class="stack"
-      aria-label={`Call ${tool.name}`}
+      aria-label={t('sidepanel.mcp.callForm', { name: tool.name })}
       onSubmit={(event) => {
         event.preventDefault();
         const built = buildArgs(model, values);
@@ -46,7 +47,7 @@ function ToolForm({
     >
       {model.kind === 'json' ? (
         <label>
-          Arguments (JSON)
+          {t('sidepanel.mcp.argumentsJson')}
           <textarea
             rows={4}
             value={values.__json}
@@ -71,7 +72,7 @@ function ToolForm({
             ) : (
               <label for={id(field.name)}>
                 {field.name}
-                {field.required ? ' (required)' : ''}
+                {field.required ? ` ${t('sidepanel.mcp.required')}` : ''}
               </label>
             )}
             {field.kind === 'enum' ? (
@@ -80,7 +81,7 @@ function ToolForm({
                 value={values[field.name]}
                 onChange={(event) => set(field.name, event.currentTarget.value)}
               >
-                {field.required ? null : <option value="">(none)</option>}
+                {field.required ? null : <option value="">{t('sidepanel.mcp.none')}</option>}
                 {field.options.map((option) => (
                   <option key={String(option)} value={String(option)}>
                     {String(option)}
@@ -107,9 +108,9 @@ function ToolForm({
       )}
       <div class="row">
         <button type="submit" class="primary" disabled={call?.status === 'calling' || !tool.readOnly}>
-          Call {tool.name}
+          {t('sidepanel.mcp.call', { name: tool.name })}
         </button>
-        {!tool.readOnly ? <span class="warn">Not read-only: the extension will not call it.</span> : null}
+        {!tool.readOnly ? <span class="warn">{t('sidepanel.mcp.notReadOnly')}</span> : null}
       </div>
       {call ? <ToolResult call={call} name={tool.name} /> : null}
     </form>
@@ -117,11 +118,11 @@ function ToolForm({
 }
 
 function ToolResult({ call, name }: { call: ToolCallState; name: string }) {
-  if (call.status === 'calling') return <p role="status">Calling {name}…</p>;
+  if (call.status === 'calling') return <p role="status">{t('sidepanel.mcp.calling', { name })}</p>;
   if (call.status === 'failed') return <ErrorMessage message={call.error} />;
   return (
-    <section aria-label={`Result of ${name}`} class="stack tool-result">
-      {call.isError ? <p class="error">The tool reported an error.</p> : null}
+    <section aria-label={t('sidepanel.mcp.resultOf', { name })} class="stack tool-result">
+      {call.isError ? <p class="error">{t('sidepanel.mcp.toolError')}</p> : null}
       {contentBlocksOf(call.content).map((block, index) => (
         <pre key={index} class={block.kind === 'json' ? 'json' : 'text'}>
           {block.text}
@@ -141,24 +142,25 @@ export function McpToolBrowser({
   onCall,
 }: McpToolBrowserProps) {
   return (
-    <section aria-label="MCP tools" class="stack">
-      <h3>MCP tools</h3>
+    <section aria-label={t('sidepanel.mcp.label')} class="stack">
+      <h3>{t('sidepanel.mcp.label')}</h3>
       {serverName ? (
         <p class="hint">
           {serverName}
-          {protocolVersion ? ` · protocol ${protocolVersion}` : ''}
+          {protocolVersion ? ` · ${t('sidepanel.mcp.protocol', { version: protocolVersion })}` : ''}
         </p>
       ) : null}
       <ErrorMessage message={error} />
-      {!tools && !error ? <p class="hint">Connecting to the MCP server…</p> : null}
+      {!tools && !error ? <p class="hint">{t('sidepanel.mcp.connecting')}</p> : null}
       {tools?.map((tool) => (
         <details key={tool.name} class="card">
           <summary>
-            <strong>{tool.name}</strong> {tool.readOnly ? <span class="badge">read-only</span> : null}
+            <strong>{tool.name}</strong>{' '}
+            {tool.readOnly ? <span class="badge">{t('sidepanel.mcp.readOnly')}</span> : null}
             {tool.description ? <span class="hint"> — {tool.description}</span> : null}
           </summary>
           <details>
-            <summary>Input schema</summary>
+            <summary>{t('sidepanel.mcp.inputSchema')}</summary>
             <pre class="json">{JSON.stringify(tool.inputSchema, null, 2)}</pre>
           </details>
           <ToolForm tool={tool} call={calls[tool.name]} onCall={onCall} />

@@ -4,6 +4,15 @@ import { writeSpec, type WriteOperation } from '@/lib/api/writeOperations';
 import { safeHref } from './SafeMarkdown';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { BacktestsSection, type BacktestsSectionProps } from './BacktestsSection';
+import { formatDateTime, t, type TextKey } from '@/lib/i18n';
+import { playbookStatusText } from './PlaybookListPanel';
+import { VISIBILITIES } from '@/lib/api/visibility';
+
+const VISIBILITY_TEXT: Record<Playbook['visibility'], TextKey> = {
+  private: 'sidepanel.visibility.private',
+  unlisted: 'sidepanel.visibility.unlisted',
+  public: 'sidepanel.visibility.public',
+};
 
 /** Every write but creating a playbook starts from a playbook's detail. */
 export type ActionKind = Exclude<WriteOperation, 'createPlaybook'>;
@@ -44,6 +53,7 @@ export interface PlaybookDetailProps {
   onUpgrade: (plan: string) => void;
 }
 
+/** The value of an `<input type="date">` (the browser shows it in the user's locale). */
 function isoDate(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
@@ -55,8 +65,9 @@ function ActionStatus({
 }: Pick<PlaybookDetailProps, 'onReload' | 'onLinkBrokerage'> & { action: ActionState }) {
   const name = writeSpec(action.operationId).actionName;
   if (action.status === 'waiting')
-    return <p role="status">{name} waits for your confirmation in the confirm window.</p>;
-  if (action.status === 'cancelled') return <p role="status">{name} was cancelled; nothing was sent.</p>;
+    return <p role="status">{t('sidepanel.action.waiting', { action: name })}</p>;
+  if (action.status === 'cancelled')
+    return <p role="status">{t('sidepanel.action.cancelled', { action: name })}</p>;
   if (action.status === 'sent') {
     const spec = writeSpec(action.operationId);
     const follow = spec.successText
@@ -64,23 +75,21 @@ function ActionStatus({
       : spec.opensUrlFrom
         ? action.message
           ? ` ${action.message}`
-          : ' The page opened in a new tab.'
+          : ` ${t('sidepanel.action.opened')}`
         : '';
     return (
       <p role="status" class="ok">
-        {name} was sent.{follow}
+        {t('sidepanel.action.sent', { action: name })}
+        {follow}
       </p>
     );
   }
   if (action.code === 'precondition-failed')
     return (
       <div role="alert" class="stack conflict">
-        <p class="error">
-          Edit conflict: this playbook was changed elsewhere after you opened it, so your edit was not saved.
-          Reload it, then apply your edit again.
-        </p>
+        <p class="error">{t('sidepanel.action.conflict')}</p>
         <button type="button" onClick={onReload}>
-          Reload playbook
+          {t('sidepanel.action.reloadPlaybook')}
         </button>
       </div>
     );
@@ -90,17 +99,21 @@ function ActionStatus({
   )
     return (
       <div role="alert" class="stack">
-        <p class="error">
-          Live automation needs a linked brokerage account, and yours is not linked yet. Link one, then
-          activate again.
-        </p>
+        <p class="error">{t('sidepanel.action.brokerageNeeded')}</p>
         <p class="hint">{action.message}</p>
         <button type="button" onClick={onLinkBrokerage}>
-          Link a brokerage
+          {t('sidepanel.action.linkBrokerage')}
         </button>
       </div>
     );
-  return <ErrorMessage message={`${name} failed: ${action.message ?? 'the service refused it.'}`} />;
+  return (
+    <ErrorMessage
+      message={t('sidepanel.action.failed', {
+        action: name,
+        reason: action.message ?? t('sidepanel.action.refused'),
+      })}
+    />
+  );
 }
 
 export function PlaybookDetail(props: PlaybookDetailProps) {
@@ -127,31 +140,36 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
 
   const source = playbook?.source ? safeHref(playbook.source.url) : undefined;
   return (
-    <article class="stack detail" aria-label={playbook ? `Playbook ${playbook.title}` : 'Playbook'}>
+    <article
+      class="stack detail"
+      aria-label={
+        playbook ? t('sidepanel.detail.label', { title: playbook.title }) : t('sidepanel.detail.labelLoading')
+      }
+    >
       <div class="row">
         <button type="button" onClick={props.onBack}>
-          Back to the list
+          {t('sidepanel.detail.back')}
         </button>
         <button type="button" onClick={props.onReload} disabled={props.loading}>
-          Reload
+          {t('sidepanel.detail.reload')}
         </button>
       </div>
       <ErrorMessage message={props.error} />
-      {!playbook && props.loading ? <p class="hint">Loading the playbook…</p> : null}
+      {!playbook && props.loading ? <p class="hint">{t('sidepanel.detail.loading')}</p> : null}
       {playbook ? (
         <>
           <h2>{playbook.title}</h2>
           <p class="thesis">{playbook.thesis}</p>
           <dl class="facts">
-            <dt>Tickers</dt>
-            <dd>{playbook.tickers.join(', ') || 'none'}</dd>
-            <dt>Visibility</dt>
-            <dd>{playbook.visibility}</dd>
-            <dt>Status</dt>
-            <dd>{playbook.status}</dd>
+            <dt>{t('sidepanel.detail.tickers')}</dt>
+            <dd>{playbook.tickers.join(', ') || t('sidepanel.detail.noTickers')}</dd>
+            <dt>{t('sidepanel.detail.visibility')}</dt>
+            <dd>{t(VISIBILITY_TEXT[playbook.visibility])}</dd>
+            <dt>{t('sidepanel.detail.status')}</dt>
+            <dd>{playbookStatusText(playbook.status)}</dd>
             {playbook.source ? (
               <>
-                <dt>Source</dt>
+                <dt>{t('sidepanel.detail.source')}</dt>
                 <dd>
                   {source ? (
                     <a href={source} target="_blank" rel="noopener noreferrer">
@@ -163,13 +181,13 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
                 </dd>
               </>
             ) : null}
-            <dt>Created</dt>
+            <dt>{t('sidepanel.detail.created')}</dt>
             <dd>
-              <time dateTime={playbook.created_at}>{new Date(playbook.created_at).toLocaleString()}</time>
+              <time dateTime={playbook.created_at}>{formatDateTime(playbook.created_at)}</time>
             </dd>
-            <dt>Updated</dt>
+            <dt>{t('sidepanel.detail.updated')}</dt>
             <dd>
-              <time dateTime={playbook.updated_at}>{new Date(playbook.updated_at).toLocaleString()}</time>
+              <time dateTime={playbook.updated_at}>{formatDateTime(playbook.updated_at)}</time>
             </dd>
           </dl>
           {action ? (
@@ -179,15 +197,15 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
           {fields ? (
             <form
               class="stack"
-              aria-label="Edit playbook"
+              aria-label={t('sidepanel.detail.editForm')}
               onSubmit={(event) => {
                 event.preventDefault();
                 props.onEdit(fields);
               }}
             >
-              <h3>Edit</h3>
+              <h3>{t('sidepanel.detail.editHeading')}</h3>
               <label>
-                Title
+                {t('sidepanel.detail.title')}
                 <input
                   value={fields.title}
                   required
@@ -196,7 +214,7 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
                 />
               </label>
               <label>
-                Thesis
+                {t('sidepanel.detail.thesis')}
                 <textarea
                   rows={5}
                   value={fields.thesis}
@@ -204,7 +222,7 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
                 />
               </label>
               <label>
-                Tickers
+                {t('sidepanel.detail.tickers')}
                 <input
                   value={fields.tickers.join(', ')}
                   onInput={(event) =>
@@ -219,7 +237,7 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
                 />
               </label>
               <label>
-                Visibility
+                {t('sidepanel.detail.visibility')}
                 <select
                   value={fields.visibility}
                   onChange={(event) =>
@@ -229,19 +247,21 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
                     })
                   }
                 >
-                  <option value="private">private</option>
-                  <option value="unlisted">unlisted</option>
-                  <option value="public">public</option>
+                  {VISIBILITIES.map((visibility) => (
+                    <option key={visibility} value={visibility}>
+                      {t(VISIBILITY_TEXT[visibility])}
+                    </option>
+                  ))}
                 </select>
               </label>
               <button type="submit" class="primary">
-                Save changes
+                {t('sidepanel.detail.save')}
               </button>
             </form>
           ) : null}
           <form
             class="stack"
-            aria-label="Backtest"
+            aria-label={t('sidepanel.detail.backtestForm')}
             onSubmit={(event) => {
               event.preventDefault();
               props.onBacktest({
@@ -251,10 +271,10 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
               });
             }}
           >
-            <h3>Backtest</h3>
+            <h3>{t('sidepanel.detail.backtestHeading')}</h3>
             <div class="row">
               <label>
-                Start
+                {t('sidepanel.detail.start')}
                 <input
                   type="date"
                   value={range.start}
@@ -262,7 +282,7 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
                 />
               </label>
               <label>
-                End
+                {t('sidepanel.detail.end')}
                 <input
                   type="date"
                   value={range.end}
@@ -270,39 +290,39 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
                 />
               </label>
               <label>
-                Benchmark
+                {t('sidepanel.detail.benchmark')}
                 <input
                   value={range.benchmark}
                   onInput={(e) => setRange({ ...range, benchmark: e.currentTarget.value })}
                 />
               </label>
             </div>
-            <button type="submit">Run backtest</button>
+            <button type="submit">{t('sidepanel.detail.runBacktest')}</button>
           </form>
-          <section class="stack" aria-label="Live automation">
-            <h3>Live automation</h3>
-            <p class="hint">Live automation lets the agent place orders in your linked brokerage account.</p>
+          <section class="stack" aria-label={t('sidepanel.detail.live')}>
+            <h3>{t('sidepanel.detail.live')}</h3>
+            <p class="hint">{t('sidepanel.detail.liveHint')}</p>
             {playbook.status === 'active' ? (
               <button type="button" onClick={props.onPause}>
-                Pause live automation
+                {t('sidepanel.detail.pause')}
               </button>
             ) : (
               <button type="button" onClick={props.onActivate}>
-                Activate live automation
+                {t('sidepanel.detail.activate')}
               </button>
             )}
           </section>
           {props.plans.length > 0 ? (
             <form
               class="row"
-              aria-label="Upgrade plan"
+              aria-label={t('sidepanel.detail.upgradeForm')}
               onSubmit={(event) => {
                 event.preventDefault();
                 if (plan) props.onUpgrade(plan);
               }}
             >
               <label>
-                Plan
+                {t('sidepanel.detail.plan')}
                 <select value={plan} onChange={(event) => setPlan(event.currentTarget.value)}>
                   {props.plans.map((name) => (
                     <option key={name} value={name}>
@@ -311,7 +331,7 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
                   ))}
                 </select>
               </label>
-              <button type="submit">Upgrade plan</button>
+              <button type="submit">{t('sidepanel.detail.upgrade')}</button>
             </form>
           ) : null}
         </>

@@ -1,5 +1,6 @@
 import type { Playbook } from '@/lib/api/schemas';
 import { ErrorMessage } from '@/components/ErrorMessage';
+import { t, type TextKey } from '@/lib/i18n';
 
 export interface PlaybookListPanelProps {
   items?: Playbook[];
@@ -26,13 +27,28 @@ export interface PlaybookListPanelProps {
 export const COMPARE_MIN = 2;
 export const COMPARE_MAX = 4;
 
+/** The playbook's status as a word of the UI language; a status this build does not know, as sent. */
+export const PLAYBOOK_STATUS: Record<string, TextKey | undefined> = {
+  draft: 'sidepanel.playbookStatus.draft',
+  active: 'sidepanel.playbookStatus.active',
+  paused: 'sidepanel.playbookStatus.paused',
+  archived: 'sidepanel.playbookStatus.archived',
+};
+
+export function playbookStatusText(status: string): string {
+  const key = PLAYBOOK_STATUS[status];
+  return key ? t(key) : status;
+}
+
 export function PlaybookListPanel(props: PlaybookListPanelProps) {
   const { items, error, loading, hasMore, selected, refreshing, refreshErrors } = props;
   return (
     <div class="stack">
       <div class="row">
         <button type="button" onClick={props.onRefreshSelected} disabled={selected.size === 0 || refreshing}>
-          {refreshing ? 'Refreshing…' : `Refresh selected (${selected.size})`}
+          {refreshing
+            ? t('sidepanel.list.refreshing')
+            : t('sidepanel.list.refreshSelected', { count: selected.size })}
         </button>
         <button
           type="button"
@@ -40,47 +56,53 @@ export function PlaybookListPanel(props: PlaybookListPanelProps) {
           disabled={props.compared.length < COMPARE_MIN || props.compared.length > COMPARE_MAX}
           aria-describedby="compare-hint"
         >
-          Compare
+          {t('sidepanel.list.compare')}
         </button>
         <span id="compare-hint" class="hint">
-          Choose {COMPARE_MIN}–{COMPARE_MAX} playbooks to compare ({props.compared.length} chosen).
+          {t('sidepanel.list.compareHint', {
+            min: COMPARE_MIN,
+            max: COMPARE_MAX,
+            chosen: props.compared.length,
+          })}
         </span>
         {props.freshness ? <span class="hint">{props.freshness}</span> : null}
         {props.refreshedCount !== undefined ? (
           <span role="status" class="hint">
-            Refreshed {props.refreshedCount} of {props.refreshedCount + Object.keys(refreshErrors).length} in
-            one batch read.
+            {t('sidepanel.list.refreshed', {
+              done: props.refreshedCount,
+              total: props.refreshedCount + Object.keys(refreshErrors).length,
+            })}
           </span>
         ) : null}
       </div>
       <ErrorMessage message={error} />
-      {!items && loading ? <p class="hint">Loading playbooks…</p> : null}
-      {items && items.length === 0 ? <p class="hint">No playbooks yet.</p> : null}
-      <ul aria-label="Playbooks" class="stack playbook-list">
+      {!items && loading ? <p class="hint">{t('sidepanel.list.loading')}</p> : null}
+      {items && items.length === 0 ? <p class="hint">{t('sidepanel.list.empty')}</p> : null}
+      <ul aria-label={t('sidepanel.list.label')} class="stack playbook-list">
         {items?.map((playbook) => (
           <li key={playbook.id} class="card row">
             <input
               type="checkbox"
-              aria-label={`Select ${playbook.title}`}
+              aria-label={t('sidepanel.list.select', { title: playbook.title })}
               checked={selected.has(playbook.id)}
               onChange={() => props.onToggle(playbook.id)}
             />
             <label class="compare-choice">
               <input
                 type="checkbox"
-                aria-label={`Compare ${playbook.title}`}
+                aria-label={t('sidepanel.list.compareOne', { title: playbook.title })}
                 checked={props.compared.includes(playbook.id)}
                 disabled={!props.compared.includes(playbook.id) && props.compared.length >= COMPARE_MAX}
                 onChange={() => props.onToggleCompare(playbook.id)}
               />
               <span class="hint" aria-hidden="true">
-                compare
+                {t('sidepanel.list.compareShort')}
               </span>
             </label>
             <button type="button" class="link" onClick={() => props.onOpen(playbook.id)}>
               {playbook.title}
             </button>
-            <span class="badge">{playbook.status}</span>
+            <span class="badge">{playbookStatusText(playbook.status)}</span>
             <span class="hint">{playbook.tickers.join(', ')}</span>
             {refreshErrors[playbook.id] ? (
               <span class="error" role="note">
@@ -92,7 +114,7 @@ export function PlaybookListPanel(props: PlaybookListPanelProps) {
       </ul>
       {hasMore ? (
         <button type="button" onClick={props.onLoadMore} disabled={loading}>
-          Load more
+          {t('sidepanel.list.loadMore')}
         </button>
       ) : null}
     </div>

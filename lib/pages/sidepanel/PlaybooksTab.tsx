@@ -7,6 +7,7 @@ import type { RecentEvent } from '@/lib/events/feed';
 import { sendMessage } from '@/lib/messaging/client';
 import type { PlaybookPage } from '@/lib/messaging/protocol';
 import { errorText } from '@/lib/pages/errorText';
+import { formatRelative, t } from '@/lib/i18n';
 import { useWriteTracker } from './writeTracker';
 import { useBacktests } from './useBacktests';
 import { ComparisonView, type ComparedPlaybook } from './ComparisonView';
@@ -22,9 +23,14 @@ export interface PlaybooksTabProps {
 
 function freshnessText(page: PlaybookPage): string | undefined {
   if (page.source !== 'cache') return undefined;
-  const minutes = Math.round((Date.now() - page.fetchedAt) / 60_000);
-  const why = page.stale?.kind === 'failed' ? page.stale.reason : page.stale ? 'Refreshing…' : undefined;
-  return `Cached, updated ${minutes} min ago${why ? ` (${why})` : ''}`;
+  const ago = formatRelative(page.fetchedAt);
+  const why =
+    page.stale?.kind === 'failed'
+      ? page.stale.reason
+      : page.stale
+        ? t('sidepanel.list.refreshing')
+        : undefined;
+  return why ? t('sidepanel.list.cachedWhy', { ago, reason: why }) : t('sidepanel.list.cached', { ago });
 }
 
 export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabProps) {
@@ -221,8 +227,10 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
               for (const item of results) {
                 if (item.playbook) fresh.set(item.id, item.playbook);
                 else
-                  errors[item.id] =
-                    `Not refreshed (${item.error?.status ?? 'error'}): ${item.error?.message ?? ''}`;
+                  errors[item.id] = t('sidepanel.list.notRefreshed', {
+                    status: item.error ? String(item.error.status) : t('sidepanel.list.error'),
+                    message: item.error?.message ?? '',
+                  });
               }
               setList((current) => ({ ...current, items: current.items?.map((p) => fresh.get(p.id) ?? p) }));
               setRefreshErrors(errors);

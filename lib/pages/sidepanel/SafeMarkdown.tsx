@@ -1,5 +1,6 @@
 import type { JSX } from 'preact';
 import type { SafeBlock, SafeInline } from '@/lib/discovery/markdown';
+import { t } from '@/lib/i18n';
 
 /**
  * Renders a SafeBlock tree (lib/discovery/markdown.ts) with Preact elements only: every string is
@@ -97,7 +98,7 @@ function Block({ block, headingOffset }: { block: SafeBlock; headingOffset: numb
               type="checkbox"
               checked={item.checked}
               disabled
-              aria-label={item.checked ? 'done' : 'to do'}
+              aria-label={item.checked ? t('sidepanel.markdown.done') : t('sidepanel.markdown.toDo')}
             />
           ) : null}
           <Blocks blocks={item.children} headingOffset={headingOffset} />

@@ -1,13 +1,14 @@
 import { useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import { Disclaimer } from '@/components/Disclaimer';
+import { formatNumber, t, type TextKey } from '@/lib/i18n';
 
 export type SidePanelTab = 'playbooks' | 'discovery' | 'events';
 
-const TABS: { id: SidePanelTab; label: string }[] = [
-  { id: 'playbooks', label: 'Playbooks' },
-  { id: 'discovery', label: 'Discovery' },
-  { id: 'events', label: 'Events' },
+const TABS: { id: SidePanelTab; label: TextKey }[] = [
+  { id: 'playbooks', label: 'sidepanel.tabs.playbooks' },
+  { id: 'discovery', label: 'sidepanel.tabs.discovery' },
+  { id: 'events', label: 'sidepanel.tabs.events' },
 ];
 
 export interface SidePanelViewProps {
@@ -46,7 +47,7 @@ export function SidePanelView({
   };
   return (
     <main class="stack sidepanel">
-      <div role="tablist" aria-label="Side panel" class="row">
+      <div role="tablist" aria-label={t('sidepanel.tabs.label')} class="row">
         {TABS.map((tab, index) => (
           <button
             key={tab.id}
@@ -62,11 +63,11 @@ export function SidePanelView({
               if (event.key === 'ArrowLeft') move(index, -1);
             }}
           >
-            {tab.label}
+            {t(tab.label)}
             {counts?.[tab.id] ? (
               // Kept out of the accessible name: the tab stays "Events" (CONTRACT.md section 6).
               <span class="badge" aria-hidden="true">
-                {counts[tab.id]}
+                {formatNumber(counts[tab.id] ?? 0)}
               </span>
             ) : null}
           </button>

@@ -1,6 +1,7 @@
 import { pricingSource, type DiscoveryReport, type MarkdownSource } from '@/lib/discovery';
 import { markdownToSafeBlocks, type SafeBlock } from '@/lib/discovery/markdown';
 import { pricingRows, type PricingRow } from '@/lib/discovery/pricing';
+import { t } from '@/lib/i18n';
 
 /** A report's Markdown as the side panel shows it, converted here so the lexer stays out of the worker. */
 export interface ShownDocuments {
@@ -15,7 +16,7 @@ export interface ShownDocuments {
 
 function pricingProblem(error: unknown): string {
   if (error instanceof Error && error.name !== 'ZodError') return error.message.slice(0, 300);
-  return 'The document does not have the expected shape.';
+  return t('sidepanel.discovery.badShape');
 }
 
 /** The plans of the pricing document (its blocks, lexed once), or why it has none. */

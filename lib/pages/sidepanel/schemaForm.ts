@@ -3,6 +3,8 @@
  * integers, booleans or enums become fields; anything else (nested objects, arrays, unions)
  * falls back to one JSON textarea. Values are checked here before a call is sent.
  */
+import { t } from '@/lib/i18n';
+
 export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum';
 
 export interface SchemaField {
@@ -98,11 +100,10 @@ export function buildArgs(model: FormModel, values: Record<string, string>): Bui
   if (model.kind === 'json') {
     try {
       const parsed: unknown = JSON.parse(values.__json ?? '{}');
-      if (!isRecord(parsed))
-        return { ok: false, errors: { __json: 'Enter a JSON object, like {"query": "AI"}.' } };
+      if (!isRecord(parsed)) return { ok: false, errors: { __json: t('sidepanel.mcp.errorJsonObject') } };
       return { ok: true, args: parsed };
     } catch {
-      return { ok: false, errors: { __json: 'This is not valid JSON.' } };
+      return { ok: false, errors: { __json: t('sidepanel.mcp.errorJson') } };
     }
   }
   const args: Record<string, unknown> = {};
@@ -110,7 +111,7 @@ export function buildArgs(model: FormModel, values: Record<string, string>): Bui
   for (const field of model.fields) {
     const text = (values[field.name] ?? '').trim();
     if (text === '') {
-      if (field.required && field.kind !== 'boolean') errors[field.name] = 'Required.';
+      if (field.required && field.kind !== 'boolean') errors[field.name] = t('sidepanel.mcp.errorRequired');
       continue;
     }
     switch (field.kind) {
@@ -122,20 +123,20 @@ export function buildArgs(model: FormModel, values: Record<string, string>): Bui
         break;
       case 'enum': {
         const option = field.options.find((candidate) => String(candidate) === text);
-        if (option === undefined) errors[field.name] = 'Choose one of the options.';
+        if (option === undefined) errors[field.name] = t('sidepanel.mcp.errorOption');
         else args[field.name] = option;
         break;
       }
       case 'number':
       case 'integer': {
         const number = Number(text);
-        if (!Number.isFinite(number)) errors[field.name] = 'Enter a number.';
+        if (!Number.isFinite(number)) errors[field.name] = t('sidepanel.mcp.errorNumber');
         else if (field.kind === 'integer' && !Number.isInteger(number))
-          errors[field.name] = 'Enter a whole number.';
+          errors[field.name] = t('sidepanel.mcp.errorInteger');
         else if (field.minimum !== undefined && number < field.minimum)
-          errors[field.name] = `At least ${field.minimum}.`;
+          errors[field.name] = t('sidepanel.mcp.errorMin', { min: field.minimum });
         else if (field.maximum !== undefined && number > field.maximum)
-          errors[field.name] = `At most ${field.maximum}.`;
+          errors[field.name] = t('sidepanel.mcp.errorMax', { max: field.maximum });
         else args[field.name] = number;
         break;
       }

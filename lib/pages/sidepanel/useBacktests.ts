@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Backtest } from '@/lib/backtests/schema';
 import { sendMessage } from '@/lib/messaging/client';
 import { errorText } from '@/lib/pages/errorText';
+import { t } from '@/lib/i18n';
+import { STATUS_TEXT } from './BacktestsSection';
 
 /**
  * Completions can arrive by the hundred (a flood of events): a new one is read at most once per
@@ -71,12 +73,12 @@ export function useBacktests(playbookId: string | undefined, version: string, ch
         still() &&
         setState((s) =>
           backtest.playbook_id !== id
-            ? { ...s, shown: undefined, shownError: 'That backtest belongs to another playbook.' }
+            ? { ...s, shown: undefined, shownError: t('backtests.otherPlaybook') }
             : backtest.status !== 'completed'
               ? {
                   ...s,
                   shown: undefined,
-                  shownError: `That backtest is ${backtest.status}; its result comes when it completes.`,
+                  shownError: t('backtests.notCompleted', { status: t(STATUS_TEXT[backtest.status]) }),
                 }
               : { ...s, shown: backtest, shownError: undefined },
         ),

@@ -1,26 +1,40 @@
 import { describe, expect, it } from 'vitest';
 import { backtestResultLine, formatDay, formatPercent, formatRatio } from '@/lib/backtests/format';
+import { useLocale } from '../../fixtures/i18n';
 
 describe('formatPercent', () => {
   it.each([
-    [0.1234, 'en-US', true, '+12.3%'],
-    [-0.154, 'en-US', false, '-15.4%'],
-    [0, 'en-US', true, '0.0%'],
-    [0.0871, 'de-DE', true, '+8,7\u00a0%'],
-    [1.5, 'en-US', false, '150.0%'],
+    [0.1234, 'en', true, '+12.3%'],
+    [-0.154, 'en', false, '-15.4%'],
+    [0, 'en', true, '0.0%'],
+    [0.0871, 'de', true, '+8,7\u00a0%'],
+    [1.5, 'en', false, '150.0%'],
   ])('%s in %s (signed %s) → %s', (value, locale, signed, expected) => {
-    expect(formatPercent(value, locale, signed)).toBe(expected);
+    useLocale(locale);
+    expect(formatPercent(value, signed)).toBe(expected);
   });
 });
 
-it('formatRatio gives two decimals in the locale', () => {
-  expect(formatRatio(1.234, 'en-US')).toBe('1.23');
-  expect(formatRatio(1.234, 'fr-FR')).toBe('1,23');
+it('formatRatio gives two decimals in the UI language', () => {
+  expect(formatRatio(1.234)).toBe('1.23');
+  useLocale('fr');
+  expect(formatRatio(1.234)).toBe('1,23');
 });
 
-it('formatDay reads YYYY-MM-DD as a calendar day whatever the time zone', () => {
-  expect(formatDay('2024-01-02', 'en-US')).toBe('Jan 2, 2024');
-  expect(formatDay('not a date', 'en-US')).toBe('not a date');
+describe('formatDay', () => {
+  it('reads YYYY-MM-DD as a calendar day whatever the time zone', () => {
+    expect(formatDay('2024-01-02')).toBe('Jan 2, 2024');
+    expect(formatDay('0099-12-31')).toMatch(/99/);
+  });
+
+  it.each(['not a date', '2024-02-30', '2024-13-01', '2024-1-2', ''])('shows %j as sent', (date) => {
+    expect(formatDay(date)).toBe(date);
+  });
+
+  it('speaks the UI language', () => {
+    useLocale('de');
+    expect(formatDay('2024-01-02')).toBe('02.01.2024');
+  });
 });
 
 describe('backtestResultLine', () => {
@@ -33,14 +47,20 @@ describe('backtestResultLine', () => {
   };
 
   it('says the result in one line', () => {
-    expect(backtestResultLine(data, 'SPY', 'en-US')).toBe('+12.3% vs SPY +8.7%, max drawdown -15.4%');
+    expect(backtestResultLine(data, 'SPY')).toBe('+12.3% vs SPY +8.7%, max drawdown -15.4%');
+  });
+
+  it('says it in the UI language, with its number format', () => {
+    useLocale('de');
+    const line = backtestResultLine(data, 'SPY');
+    expect(line).toContain('+12,3\u00a0%');
+    expect(line).toContain('SPY');
+    expect(line).not.toContain('max drawdown');
   });
 
   it('says "benchmark" when the name is unknown or not ticker-shaped', () => {
-    expect(backtestResultLine(data, undefined, 'en-US')).toBe(
-      '+12.3% vs benchmark +8.7%, max drawdown -15.4%',
-    );
-    expect(backtestResultLine(data, 'Click <here>', 'en-US')).toMatch(/vs benchmark/);
+    expect(backtestResultLine(data, undefined)).toBe('+12.3% vs benchmark +8.7%, max drawdown -15.4%');
+    expect(backtestResultLine(data, 'Click <here>')).toMatch(/vs benchmark/);
   });
 
   it.each([
@@ -50,6 +70,6 @@ describe('backtestResultLine', () => {
     ['a positive drawdown', { ...data, max_drawdown: 0.2 }],
     ['an infinite return', { ...data, total_return: Infinity }],
   ])('is undefined for %s', (_name, value) => {
-    expect(backtestResultLine(value, 'SPY', 'en-US')).toBeUndefined();
+    expect(backtestResultLine(value, 'SPY')).toBeUndefined();
   });
 });

@@ -52,7 +52,6 @@ const section = (
       loading={false}
       hasMore={false}
       shown={shown}
-      locale="en-US"
       onLoadMore={() => {}}
       onShow={more.onShow ?? (() => {})}
       chosenId={more.chosenId}
@@ -161,7 +160,6 @@ describe('the comparison', () => {
     render(
       <ComparisonView
         loading={false}
-        locale="en-US"
         onClose={() => {}}
         playbooks={[
           { id: 'pb_1', title: 'Grid', backtest: completed },
@@ -200,7 +198,6 @@ describe('the comparison', () => {
     render(
       <ComparisonView
         loading={false}
-        locale="en-US"
         onClose={() => {}}
         playbooks={[
           { id: 'pb_1', title: 'Grid', backtest: completed },

@@ -1,0 +1,162 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BacktestsSection } from '@/lib/pages/sidepanel/BacktestsSection';
+import { ComparisonView } from '@/lib/pages/sidepanel/ComparisonView';
+import { SidePanelView } from '@/lib/pages/sidepanel/SidePanelView';
+import type { Backtest } from '@/lib/backtests/schema';
+import { localizeDocument } from '@/lib/i18n';
+import { useLocale } from '../../../fixtures/i18n';
+
+afterEach(cleanup);
+
+const equity = [
+  { date: '2024-01-02', value: 1, benchmark: 1 },
+  { date: '2024-01-03', value: 1.05, benchmark: 1.01 },
+  { date: '2024-01-04', value: 0.9, benchmark: 0.98 },
+  { date: '2024-01-05', value: 1.123, benchmark: 1.087 },
+];
+const completed: Backtest = {
+  id: 'bt_1',
+  playbook_id: 'pb_1',
+  status: 'completed',
+  start: '2024-01-02',
+  end: '2024-01-05',
+  benchmark: 'SPY',
+  created_at: '2025-01-01T00:00:00Z',
+  completed_at: '2025-01-01T00:00:20Z',
+  metrics: {
+    total_return: 0.123,
+    benchmark_return: 0.087,
+    cagr: 0.1,
+    max_drawdown: -0.154,
+    sharpe: 1.2,
+    volatility: 0.2,
+  },
+  equity,
+};
+
+const section = () =>
+  render(
+    <BacktestsSection
+      items={[completed]}
+      loading={false}
+      hasMore={false}
+      shown={completed}
+      onLoadMore={() => {}}
+      onShow={() => {}}
+    />,
+  );
+
+const comparison = (title = 'Grid') =>
+  render(
+    <ComparisonView
+      loading={false}
+      onClose={() => {}}
+      playbooks={[
+        { id: 'pb_1', title, backtest: completed },
+        { id: 'pb_2', title: 'Water' },
+      ]}
+    />,
+  );
+
+describe('the backtests in German', () => {
+  it('names the region, the figures and the chart in German, with German percentages and dates', () => {
+    useLocale('de');
+    section();
+    const region = screen.getByRole('region', { name: 'Backtests' });
+    const term = (name: string) => within(region).getByText(name).nextElementSibling?.textContent;
+    expect(term('Gesamtrendite')).toBe('+12,3\u00a0%');
+    expect(term('Benchmark-Rendite')).toBe('+8,7\u00a0%');
+    expect(term('Maximaler Drawdown')).toBe('-15,4\u00a0%');
+    expect(term('Sharpe Ratio')).toBe('1,20');
+    expect(within(region).getByRole('heading', { level: 4 }).textContent).toBe(
+      'Neuestes Ergebnis: 02.01.2024 – 05.01.2024 ggü. SPY',
+    );
+    expect(within(region).getByText('abgeschlossen')).toBeTruthy();
+    expect(within(region).queryByText('Total return')).toBeNull();
+
+    const figure = screen.getByRole('img', { name: 'Kapitalkurve' });
+    fireEvent.focus(figure);
+    expect(region.querySelector('.chart-readout')?.textContent).toBe(
+      '05.01.2024: Playbook 1,123, Benchmark (SPY) 1,087',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Daten anzeigen' }));
+    const table = screen.getByRole('table', { name: 'Daten der Kapitalkurve' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Datum', 'Playbook', 'Benchmark']);
+    expect(within(table).getAllByRole('row')[1].textContent).toBe('02.01.20241,0001,000');
+  });
+
+  it('compares in German, the playbook titles as sent', () => {
+    useLocale('de');
+    comparison('Grid {name} $1');
+    const region = screen.getByRole('region', { name: 'Vergleich' });
+    expect(within(region).getByRole('img', { name: 'Vergleichsdiagramm' })).toBeTruthy();
+    const table = within(region).getByRole('table', { name: 'Vergleichskennzahlen' });
+    for (const name of ['Gesamtrendite', 'Benchmark-Rendite', 'Maximaler Drawdown', 'Sharpe Ratio'])
+      expect(within(table).getByRole('columnheader', { name })).toBeTruthy();
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(within(rows[0]).getByRole('rowheader').firstChild?.textContent).toBe('Grid {name} $1');
+    expect(
+      within(rows[0])
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['+12,3\u00a0%', '+8,7\u00a0%', '-15,4\u00a0%', '1,20']);
+    expect(screen.getByText('Water: noch kein abgeschlossener Backtest.')).toBeTruthy();
+  });
+
+  it('names the tabs in German', () => {
+    useLocale('de');
+    render(<SidePanelView panels={{ playbooks: null, discovery: null, events: null }} />);
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
+      'Playbooks',
+      'Discovery',
+      'Ereignisse',
+    ]);
+  });
+});
+
+describe('the backtests in Arabic (right to left)', () => {
+  it('still draws the chart and its table, the chart itself left to right in time', () => {
+    useLocale('ar');
+    localizeDocument(document);
+    expect(document.documentElement.dir).toBe('rtl');
+    section();
+    const region = screen.getByRole('region', { name: 'الاختبارات الرجعية' });
+    // The SVG keeps time running left to right (components/EquityChart.tsx says why): the first
+    // date is leftmost and each later date further right, whatever the page's direction.
+    const figure = within(region).getByRole('img', { name: 'منحنى رأس المال' });
+    expect(figure.getAttribute('dir')).toBe('ltr');
+    const xs = [...(figure.querySelector('path')?.getAttribute('d') ?? '').matchAll(/[ML]([\d.]+) /g)].map(
+      (m) => Number(m[1]),
+    );
+    expect(xs).toHaveLength(equity.length);
+    expect(xs).toEqual([...xs].sort((a, b) => a - b));
+    expect(figure.querySelectorAll('path')).toHaveLength(2);
+    expect(within(region).getByText('إجمالي العائد').nextElementSibling?.textContent).toContain('12.3');
+
+    fireEvent.click(within(region).getByRole('button', { name: 'عرض البيانات' }));
+    const table = within(region).getByRole('table', { name: 'بيانات منحنى رأس المال' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['التاريخ', 'الدليل الاستثماري', 'المؤشر المرجعي']);
+    expect(within(table).getAllByRole('row')).toHaveLength(equity.length + 1);
+  });
+
+  it('still draws the comparison and its metrics', () => {
+    useLocale('ar');
+    comparison();
+    const region = screen.getByRole('region', { name: 'المقارنة' });
+    expect(within(region).getByRole('img', { name: 'مخطط المقارنة' }).querySelectorAll('path')).toHaveLength(
+      1,
+    );
+    const table = within(region).getByRole('table', { name: 'مقاييس المقارنة' });
+    expect(within(table).getAllByRole('row')).toHaveLength(3);
+  });
+});
