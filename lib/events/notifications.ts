@@ -33,7 +33,8 @@ export function notificationFor(
   playbookTitle: string | undefined,
 ): { title: string; message: string } {
   const title = t(
-    (NOTIFICATION_TITLES as Partial<Record<ServiceEvent['type'], TextKey>>)[type] ?? 'notifications.playbookEvent',
+    (NOTIFICATION_TITLES as Partial<Record<ServiceEvent['type'], TextKey>>)[type] ??
+      'notifications.playbookEvent',
   );
   const name = playbookTitle === undefined ? '' : clipTitle(playbookTitle);
   return { title, message: name ? t('notifications.named', { name }) : t('notifications.unnamed') };

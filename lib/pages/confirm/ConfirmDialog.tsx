@@ -145,9 +145,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
           </>
         ) : null}
         <dt>{t('confirm.account')}</dt>
-        <dd>
-          {props.account ? t('confirm.accountLine', props.account) : t('confirm.accountUnknown')}
-        </dd>
+        <dd>{props.account ? t('confirm.accountLine', props.account) : t('confirm.accountUnknown')}</dd>
         {(props.rows ?? []).map((row) => (
           <Fragment key={row.label}>
             <dt>{row.label}</dt>
@@ -237,7 +235,8 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
               {changes.map((change) => (
                 <li key={change.field}>
                   <strong>{t(FIELD_NAMES[change.field])}</strong>:{' '}
-                  <del>{change.from || t('confirm.empty')}</del> → <ins>{change.to || t('confirm.empty')}</ins>
+                  <del>{change.from || t('confirm.empty')}</del> →{' '}
+                  <ins>{change.to || t('confirm.empty')}</ins>
                 </li>
               ))}
             </ul>
@@ -270,9 +269,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
               ))}
             </ul>
           ) : null}
-          {props.canRetry ? (
-            <p class="hint">{t('confirm.retryHint')}</p>
-          ) : null}
+          {props.canRetry ? <p class="hint">{t('confirm.retryHint')}</p> : null}
         </div>
       ) : null}
       <div class="row">

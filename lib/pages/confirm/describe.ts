@@ -40,35 +40,39 @@ export interface WriteText {
 }
 
 /** Checked by the compiler for every write: a new operation needs its words in locales/. */
-const WRITE_TEXT: Record<WriteOperation, { heading: TextKey; consequence: TextKey; successText?: TextKey }> = {
-  createPlaybook: {
-    heading: 'confirm.createPlaybook.heading',
-    consequence: 'confirm.createPlaybook.consequence',
-    successText: 'confirm.createPlaybook.successText',
-  },
-  updatePlaybook: {
-    heading: 'confirm.updatePlaybook.heading',
-    consequence: 'confirm.updatePlaybook.consequence',
-  },
-  runBacktest: {
-    heading: 'confirm.runBacktest.heading',
-    consequence: 'confirm.runBacktest.consequence',
-    successText: 'confirm.runBacktest.successText',
-  },
-  activatePlaybook: {
-    heading: 'confirm.activatePlaybook.heading',
-    consequence: 'confirm.activatePlaybook.consequence',
-  },
-  pausePlaybook: { heading: 'confirm.pausePlaybook.heading', consequence: 'confirm.pausePlaybook.consequence' },
-  createCheckoutSession: {
-    heading: 'confirm.createCheckoutSession.heading',
-    consequence: 'confirm.createCheckoutSession.consequence',
-  },
-  createBrokerageLink: {
-    heading: 'confirm.createBrokerageLink.heading',
-    consequence: 'confirm.createBrokerageLink.consequence',
-  },
-};
+const WRITE_TEXT: Record<WriteOperation, { heading: TextKey; consequence: TextKey; successText?: TextKey }> =
+  {
+    createPlaybook: {
+      heading: 'confirm.createPlaybook.heading',
+      consequence: 'confirm.createPlaybook.consequence',
+      successText: 'confirm.createPlaybook.successText',
+    },
+    updatePlaybook: {
+      heading: 'confirm.updatePlaybook.heading',
+      consequence: 'confirm.updatePlaybook.consequence',
+    },
+    runBacktest: {
+      heading: 'confirm.runBacktest.heading',
+      consequence: 'confirm.runBacktest.consequence',
+      successText: 'confirm.runBacktest.successText',
+    },
+    activatePlaybook: {
+      heading: 'confirm.activatePlaybook.heading',
+      consequence: 'confirm.activatePlaybook.consequence',
+    },
+    pausePlaybook: {
+      heading: 'confirm.pausePlaybook.heading',
+      consequence: 'confirm.pausePlaybook.consequence',
+    },
+    createCheckoutSession: {
+      heading: 'confirm.createCheckoutSession.heading',
+      consequence: 'confirm.createCheckoutSession.consequence',
+    },
+    createBrokerageLink: {
+      heading: 'confirm.createBrokerageLink.heading',
+      consequence: 'confirm.createBrokerageLink.consequence',
+    },
+  };
 
 export function writeText(operation: WriteOperation): WriteText {
   const keys = WRITE_TEXT[operation];
@@ -108,7 +112,8 @@ export function sentRows(input: {
   ifMatch?: string;
 }): SentRow[] {
   const rows: SentRow[] = [];
-  if (input.playbookId !== undefined) rows.push({ label: t('confirm.rows.playbook'), value: input.playbookId });
+  if (input.playbookId !== undefined)
+    rows.push({ label: t('confirm.rows.playbook'), value: input.playbookId });
   for (const [name, value] of Object.entries(input.body ?? {})) {
     // Own keys only: a body field named "constructor" is shown by its name.
     const label = Object.prototype.hasOwnProperty.call(FIELD_LABELS, name) ? FIELD_LABELS[name] : undefined;

@@ -129,7 +129,11 @@ export function drawOffer(api: ExtensionApi, css: string): HTMLElement {
   const offer = element('div', { class: 'offer', role: 'group', 'aria-label': text('offer.group') });
   const turn = element('button', { type: 'button', class: 'turn' }, text('offer.turn'));
   const hideLabel = text('offer.hide');
-  const hide = element('button', { type: 'button', class: 'dismiss', 'aria-label': hideLabel, title: hideLabel }, '×');
+  const hide = element(
+    'button',
+    { type: 'button', class: 'dismiss', 'aria-label': hideLabel, title: hideLabel },
+    '×',
+  );
   const status = element('p', { class: 'message', role: 'status' });
   offer.append(turn, hide, status);
   shadow.append(element('style', {}, css), offer);
