@@ -92,10 +92,12 @@ const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** A calendar day as sent ("2024-12-31"), in the UI language first: "31.12.2024 (2024-12-31)". */
 function shownDay(value: string): string {
-  const [, year, month, day] = DAY.exec(value) ?? [];
+  const [year, month, day] = (DAY.exec(value) ?? []).slice(1).map(Number);
   // Local midnight of that day, so no time zone moves it to the day before.
-  const local = formatDate(new Date(Number(year), Number(month) - 1, Number(day)));
-  return local ? `${local} (${value})` : value;
+  const date = new Date(year, month - 1, day);
+  // A day that does not exist ("2024-02-30") is shown only as sent, never rolled over.
+  if (date.getFullYear() !== year || date.getMonth() !== month - 1 || date.getDate() !== day) return value;
+  return `${formatDate(date)} (${value})`;
 }
 
 function shown(value: unknown): string {

@@ -61,6 +61,13 @@ describe('the confirm dialog in German', () => {
     expect(text).toContain('Ihr Konto konnte nicht gelesen werden');
   });
 
+  it('shows a day that does not exist only as sent', () => {
+    useLocale('de');
+    expect(sentRows({ body: { start: '2024-02-30' } })).toEqual([
+      { label: 'Startdatum', value: '2024-02-30' },
+    ]);
+  });
+
   it('says why Confirm is not armed yet, until it is', () => {
     useLocale('de');
     render(<ConfirmDialog operation="pausePlaybook" consequence="" armDelayMs={60_000} {...handlers()} />);
