@@ -1,23 +1,25 @@
 import { browser, type Browser } from 'wxt/browser';
 import { buildDraftFromContext } from '@/lib/finance/draft';
+import { t } from '@/lib/i18n';
 import { log } from '@/lib/log';
 import { queuePageDraft } from './writes';
 
+/** Each item's title is a locale key: the menu speaks the browser's UI language. */
 export const MENU_ITEMS = [
-  { id: 'playbook-from-selection', title: 'Turn selection into a playbook', contexts: ['selection'] },
-  { id: 'playbook-from-link', title: 'Turn this link into a playbook', contexts: ['link'] },
-  { id: 'playbook-from-page', title: 'Turn this page into a playbook', contexts: ['page'] },
+  { id: 'playbook-from-selection', title: 'menu.selection', contexts: ['selection'] },
+  { id: 'playbook-from-link', title: 'menu.link', contexts: ['link'] },
+  { id: 'playbook-from-page', title: 'menu.page', contexts: ['page'] },
 ] as const;
 export const OPEN_SIDE_PANEL_ITEM = {
   id: 'open-side-panel',
-  title: 'Open the Playbooks side panel',
+  title: 'menu.openSidePanel',
   contexts: ['all'],
 } as const;
 
 export async function installContextMenus(): Promise<void> {
   await browser.contextMenus.removeAll();
   for (const item of [...MENU_ITEMS, OPEN_SIDE_PANEL_ITEM]) {
-    browser.contextMenus.create({ id: item.id, title: item.title, contexts: [...item.contexts] });
+    browser.contextMenus.create({ id: item.id, title: t(item.title), contexts: [...item.contexts] });
   }
 }
 

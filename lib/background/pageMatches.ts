@@ -3,6 +3,7 @@ import { VISIBILITIES } from '@/lib/api/visibility';
 import type { Playbook } from '@/lib/api/schemas';
 import { createRereads, MAX_KEYS, type RereadOptions } from '@/lib/finance/rereads';
 import { normalizeTicker } from '@/lib/finance/symbols';
+import { plural } from '@/lib/i18n';
 import { log } from '@/lib/log';
 import { pageTickersAnswer, type HandlerRegistry, type PageMatch, type PageMatches } from '@/lib/messaging';
 import { getSettings } from '@/lib/store/settings';
@@ -73,7 +74,10 @@ async function tickersOfTab(tabId: number): Promise<string[]> {
   }
 }
 
-/** The tab's own badge: how many of the user's playbooks track its page; none hands it back to the global badge. */
+/**
+ * The tab's own badge: how many of the user's playbooks track its page, said in words in its
+ * tooltip; none hands it back to the global badge, and the tooltip to the extension's name.
+ */
 async function showCount(tabId: number, count: number): Promise<void> {
   const action =
     browser.action ?? (browser as unknown as { browserAction?: typeof browser.action }).browserAction;
@@ -82,6 +86,8 @@ async function showCount(tabId: number, count: number): Promise<void> {
     // `null` for a tab: it shows the global badge again (unread events, lib/events).
     await action.setBadgeText({ tabId, text: count > 0 ? String(count) : (null as unknown as string) });
     if (count > 0) await action.setBadgeBackgroundColor({ tabId, color: TRACKED_BADGE_COLOR });
+    // An empty title shows the extension's name (Chromium and Firefox alike).
+    await action.setTitle({ tabId, title: count > 0 ? plural('badge.tracked', count) : '' });
   } catch (error) {
     log.warn('page-matches.badge-failed', { error }); // The tab closed meanwhile.
   }

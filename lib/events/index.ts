@@ -20,6 +20,7 @@ import {
   notificationFor,
   NOTIFIED_TYPES,
   summaryNotification,
+  withResult,
 } from './notifications';
 import { backtestNotificationLine } from '@/lib/backtests/reads';
 import { backtestIdOf } from '@/lib/backtests/schema';
@@ -164,7 +165,7 @@ async function notifyBatch(notified: readonly RecentEvent[]): Promise<void> {
     const result = only.type === 'backtest.completed' ? await backtestNotificationLine(only.data) : undefined;
     await showNotification(eventNotificationId(only), {
       title: text.title,
-      message: result ? `${result}. ${text.message}` : text.message,
+      message: result ? withResult(result, text.message) : text.message,
     });
     return;
   }

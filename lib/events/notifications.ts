@@ -1,4 +1,5 @@
 import type { ServiceEvent } from '@/lib/api/schemas';
+import { plural, t, type TextKey } from '@/lib/i18n';
 
 /**
  * Notification text from known fields only: a fixed title per event type and, at most, the
@@ -6,10 +7,10 @@ import type { ServiceEvent } from '@/lib/api/schemas';
  * (event data, ids, free text) ever reaches a notification.
  */
 export const NOTIFICATION_TITLES = {
-  'backtest.completed': 'Backtest completed',
-  'execution.started': 'Live automation started',
-  'execution.stopped': 'Live automation stopped',
-} as const satisfies Partial<Record<ServiceEvent['type'], string>>;
+  'backtest.completed': 'notifications.backtestCompleted',
+  'execution.started': 'notifications.executionStarted',
+  'execution.stopped': 'notifications.executionStopped',
+} as const satisfies Partial<Record<ServiceEvent['type'], TextKey>>;
 
 export type NotifiedEventType = keyof typeof NOTIFICATION_TITLES;
 
@@ -18,7 +19,6 @@ export const NOTIFIED_TYPES: ReadonlySet<ServiceEvent['type']> = new Set(
 );
 
 export const MAX_NOTIFIED_TITLE = 80;
-const DISCLAIMER = 'Decision support, not financial advice.';
 
 /** Control, format (bidi overrides, zero-width) and separator characters that could disguise a title. */
 const HIDDEN_CHARACTERS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
@@ -32,10 +32,17 @@ export function notificationFor(
   type: ServiceEvent['type'],
   playbookTitle: string | undefined,
 ): { title: string; message: string } {
-  const title =
-    (NOTIFICATION_TITLES as Partial<Record<ServiceEvent['type'], string>>)[type] ?? 'Playbook event';
+  const title = t(
+    (NOTIFICATION_TITLES as Partial<Record<ServiceEvent['type'], TextKey>>)[type] ??
+      'notifications.playbookEvent',
+  );
   const name = playbookTitle === undefined ? '' : clipTitle(playbookTitle);
-  return { title, message: name ? `“${name}”. ${DISCLAIMER}` : `One of your playbooks. ${DISCLAIMER}` };
+  return { title, message: name ? t('notifications.named', { name }) : t('notifications.unnamed') };
+}
+
+/** A known result line ahead of an event's message: "Return 12.3% vs SPY. “Momentum”. …". */
+export function withResult(result: string, message: string): string {
+  return `${t('notifications.sentence', { text: result })} ${message}`;
 }
 
 /**
@@ -47,11 +54,7 @@ export const NOTIFICATION_RATE = { perWindow: 3, windowMs: 60_000 } as const;
 
 /** One notification for several playbooks' events, in place of one each. */
 export function summaryNotification(playbooks: number): { title: string; message: string } {
-  const count = new Intl.NumberFormat().format(playbooks);
-  return {
-    title: 'Playbooks changed',
-    message: `${count} ${playbooks === 1 ? 'playbook' : 'playbooks'} changed. ${DISCLAIMER}`,
-  };
+  return { title: t('notifications.summaryTitle'), message: plural('notifications.summary', playbooks) };
 }
 
 export interface NotificationGate {

@@ -5,6 +5,7 @@
 import { browser } from 'wxt/browser';
 import { isApiError, openableUrl, writeSpec, type ApiClient, type WriteOperation } from '@/lib/api';
 import { readCache } from '@/lib/api/service';
+import { t, type TextKey } from '@/lib/i18n';
 import { log } from '@/lib/log';
 import { claimForSending, getOutboxEntry, playbookIdOf, type WriteDraft } from '@/lib/store/outbox';
 import { ALARMS, NOTIFICATIONS } from '@/lib/store/inventory';
@@ -13,6 +14,28 @@ import { assertTransition, stateOf } from './lifecycle';
 import { announce, move, refusal, refuse, settle, type Entry } from './transitions';
 
 const PLAYBOOK_NOTIFICATION = NOTIFICATIONS.writtenPlaybook.idPrefix;
+
+/** The success notification's title per write, in the UI language (the compiler names a missing one). */
+const SUCCESS_TITLES: Record<WriteOperation, TextKey> = {
+  createPlaybook: 'notifications.createPlaybook',
+  updatePlaybook: 'notifications.updatePlaybook',
+  runBacktest: 'notifications.runBacktest',
+  activatePlaybook: 'notifications.activatePlaybook',
+  pausePlaybook: 'notifications.pausePlaybook',
+  createCheckoutSession: 'notifications.createCheckoutSession',
+  createBrokerageLink: 'notifications.createBrokerageLink',
+};
+
+/** The playbook's title as typed, why a page was not opened (as the check said), and what a click does. */
+function successMessage(name: string | undefined, urlRefused: string | undefined, opens: boolean): string {
+  const parts = [
+    name ? t('notifications.sentence', { text: name }) : '',
+    urlRefused ?? '',
+    opens ? t('notifications.clickToOpen') : '',
+    t('notifications.disclaimer'),
+  ];
+  return parts.filter(Boolean).join(' ');
+}
 
 /** The notification id carries the playbook id, so a click still works after the worker restarted. */
 async function notifySuccess(entry: Entry, playbookId?: string, urlRefused?: string): Promise<void> {
@@ -23,8 +46,8 @@ async function notifySuccess(entry: Entry, playbookId?: string, urlRefused?: str
   await browser.notifications.create(id, {
     type: 'basic',
     iconUrl: browser.runtime.getURL('/icon/128.png'),
-    title: writeSpec(entry.operationId).successTitle,
-    message: `${name ? `${name}. ` : ''}${urlRefused ? `${urlRefused} ` : ''}${playbookId ? 'Click to open it. ' : ''}Decision support, not financial advice.`,
+    title: t(SUCCESS_TITLES[entry.operationId]),
+    message: successMessage(name, urlRefused, Boolean(playbookId)),
   });
 }
 

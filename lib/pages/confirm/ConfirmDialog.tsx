@@ -4,6 +4,7 @@ import { writeSpec, type WriteOperation } from '@/lib/api/writeOperations';
 import { Disclaimer } from '@/components/Disclaimer';
 import {
   changesFrom,
+  writeText,
   formFieldErrors,
   isEditable,
   parseTickers,
@@ -14,6 +15,7 @@ import {
 } from './describe';
 import { CONFIRM_ARM_DELAY_MS, useArming } from './useArming';
 import { ErrorMessage } from '@/components/ErrorMessage';
+import { t, type TextKey } from '@/lib/i18n';
 
 export type { PlaybookFields, Visibility } from './describe';
 
@@ -70,6 +72,14 @@ export interface ConfirmDialogProps {
   onCancel: () => void;
 }
 
+/** The form's own words for a field the changes list names. */
+const FIELD_NAMES: Record<keyof PlaybookFields, TextKey> = {
+  title: 'confirm.title',
+  thesis: 'confirm.thesis',
+  tickers: 'confirm.tickers',
+  visibility: 'confirm.visibility',
+};
+
 function FieldError({ id, message }: { id: string; message?: string }) {
   return message ? (
     <span id={id} class="field-error">
@@ -107,11 +117,11 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
   return (
     <div
       role="dialog"
-      aria-label="Confirm"
+      aria-label={t('confirm.dialog')}
       aria-modal="true"
       class={`stack confirm${typeToConfirm !== undefined ? ' confirm-strong' : ''}`}
     >
-      <h1>{writeSpec(operation).heading}</h1>
+      <h1>{writeText(operation).heading}</h1>
       <p class="consequence">{props.consequence}</p>
       <ErrorMessage message={refusal} />
       {(resolved?.warnings ?? []).map((warning) => (
@@ -120,13 +130,13 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
         </p>
       ))}
       <dl class="sent">
-        <dt>Operation</dt>
+        <dt>{t('confirm.operation')}</dt>
         <dd>
           <code>{operation}</code>
         </dd>
         {resolved ? (
           <>
-            <dt>Request</dt>
+            <dt>{t('confirm.request')}</dt>
             <dd>
               <code>
                 {resolved.method} {resolved.path}
@@ -134,12 +144,8 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
             </dd>
           </>
         ) : null}
-        <dt>Account</dt>
-        <dd>
-          {props.account
-            ? `${props.account.name} (${props.account.email}), plan ${props.account.plan}`
-            : 'Your account could not be read; the write goes to the account of the stored API key.'}
-        </dd>
+        <dt>{t('confirm.account')}</dt>
+        <dd>{props.account ? t('confirm.accountLine', props.account) : t('confirm.accountUnknown')}</dd>
         {(props.rows ?? []).map((row) => (
           <Fragment key={row.label}>
             <dt>{row.label}</dt>
@@ -150,7 +156,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
       {editable ? (
         <>
           <label>
-            Title
+            {t('confirm.title')}
             <input
               value={title}
               maxLength={120}
@@ -161,7 +167,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
             <FieldError id="error-title" message={errors.title} />
           </label>
           <label>
-            Thesis
+            {t('confirm.thesis')}
             <textarea
               rows={7}
               value={thesis}
@@ -173,7 +179,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
             <FieldError id="error-thesis" message={errors.thesis} />
           </label>
           <label>
-            Tickers
+            {t('confirm.tickers')}
             <input
               value={tickers}
               onInput={(e) => setTickers(e.currentTarget.value)}
@@ -183,34 +189,34 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
             <FieldError id="error-tickers" message={errors.tickers} />
           </label>
           <label>
-            Visibility
+            {t('confirm.visibility')}
             <select
               value={visibility}
               onChange={(e) => setVisibility(e.currentTarget.value as Visibility)}
               {...invalid('visibility')}
               {...describedBy('visibility')}
             >
-              <option value="private">Private</option>
-              <option value="unlisted">Unlisted</option>
-              <option value="public">Public</option>
+              <option value="private">{t('confirm.private')}</option>
+              <option value="unlisted">{t('confirm.unlisted')}</option>
+              <option value="public">{t('confirm.public')}</option>
             </select>
             <FieldError id="error-visibility" message={errors.visibility} />
           </label>
           {props.source ? (
-            <section aria-label="Source" class="source">
-              <h2>Source (sent with the playbook)</h2>
+            <section aria-label={t('confirm.source')} class="source">
+              <h2>{t('confirm.sourceHeading')}</h2>
               <dl>
-                <dt>Page</dt>
+                <dt>{t('confirm.page')}</dt>
                 <dd>{props.source.url}</dd>
                 {props.source.title ? (
                   <>
-                    <dt>Title</dt>
+                    <dt>{t('confirm.title')}</dt>
                     <dd>{props.source.title}</dd>
                   </>
                 ) : null}
                 {props.source.excerpt ? (
                   <>
-                    <dt>Excerpt</dt>
+                    <dt>{t('confirm.excerpt')}</dt>
                     <dd>{props.source.excerpt}</dd>
                   </>
                 ) : null}
@@ -220,16 +226,17 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
         </>
       ) : null}
       {changes ? (
-        <section aria-label="Changes" class="changes">
-          <h2>Changes</h2>
+        <section aria-label={t('confirm.changes')} class="changes">
+          <h2>{t('confirm.changes')}</h2>
           {changes.length === 0 ? (
-            <p class="hint">No changes yet.</p>
+            <p class="hint">{t('confirm.noChanges')}</p>
           ) : (
             <ul>
               {changes.map((change) => (
                 <li key={change.field}>
-                  <strong>{change.field}</strong>: <del>{change.from || '(empty)'}</del> →{' '}
-                  <ins>{change.to || '(empty)'}</ins>
+                  <strong>{t(FIELD_NAMES[change.field])}</strong>:{' '}
+                  <del>{change.from || t('confirm.empty')}</del> →{' '}
+                  <ins>{change.to || t('confirm.empty')}</ins>
                 </li>
               ))}
             </ul>
@@ -238,7 +245,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
       ) : null}
       {typeToConfirm !== undefined ? (
         <label>
-          Type “{typeToConfirm}” to confirm
+          {t('confirm.typeToConfirm', { name: typeToConfirm })}
           <input
             value={typed}
             autoComplete="off"
@@ -262,11 +269,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
               ))}
             </ul>
           ) : null}
-          {props.canRetry ? (
-            <p class="hint">
-              The draft is kept. Retry sends exactly the same request again; it cannot be applied twice.
-            </p>
-          ) : null}
+          {props.canRetry ? <p class="hint">{t('confirm.retryHint')}</p> : null}
         </div>
       ) : null}
       <div class="row">
@@ -277,7 +280,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
             disabled={busy || !armed || refusal !== undefined}
             onClick={props.onRetry}
           >
-            Retry
+            {t('confirm.retry')}
           </button>
         ) : null}
         <button
@@ -291,12 +294,13 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
             })
           }
         >
-          Confirm
+          {t('confirm.confirm')}
         </button>
         <button type="button" disabled={busy} onClick={props.onCancel}>
-          Cancel
+          {t('confirm.cancel')}
         </button>
       </div>
+      {armed || refusal !== undefined ? null : <p class="hint">{t('confirm.arming')}</p>}
       <Disclaimer />
     </div>
   );

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { ConfirmDialog, type ConfirmSubmission, type PlaybookFields, type SourceView } from './ConfirmDialog';
 import { Disclaimer } from '@/components/Disclaimer';
-import { isEditable, sentRows } from './describe';
+import { isEditable, sentRows, writeText } from './describe';
+import { t } from '@/lib/i18n';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
 import { writeSpec } from '@/lib/api/writeOperations';
 import { isVisibility } from '@/lib/api/visibility';
@@ -66,7 +67,7 @@ async function load(draftId: string): Promise<Loaded> {
     // clear fields the user never touched: show the failure instead of the form.
     throw new MessageError({
       code: 'playbook-unavailable',
-      message: `The playbook could not be read, so this change cannot be shown safely: ${errorText(error)} Close this window and try again.`,
+      message: t('confirm.playbookUnavailable', { error: errorText(error) }),
     });
   }
 }
@@ -91,18 +92,20 @@ function Done({ entry }: { entry: OutboxEntryView }) {
   const playbookId = result?.playbookId;
   return (
     <main class="confirm-done stack">
-      <p role="status">Sent. {writeSpec(entry.operationId).successText}</p>
+      <p role="status">
+        {t('confirm.sent')} {writeText(entry.operationId).successText}
+      </p>
       <ErrorMessage message={result?.urlRefused} />
       {playbookId ? (
         <p>
           <a href={playbookPageUrl(playbookId)} target="_blank" rel="noreferrer">
-            Open the playbook
+            {t('confirm.openPlaybook')}
           </a>
         </p>
       ) : null}
       <div class="row">
         <button type="button" onClick={() => globalThis.close()}>
-          Close
+          {t('confirm.close')}
         </button>
       </div>
       <Disclaimer />
@@ -127,7 +130,7 @@ export function ConfirmPage({ draftId }: { draftId: string }) {
   if (!loaded.value) {
     return (
       <main class="confirm-done">
-        {loaded.error ? <ErrorMessage message={loaded.error} /> : <p>Loading the draft…</p>}
+        {loaded.error ? <ErrorMessage message={loaded.error} /> : <p>{t('confirm.loading')}</p>}
       </main>
     );
   }
@@ -179,7 +182,7 @@ export function ConfirmPage({ draftId }: { draftId: string }) {
       operation={entry.operationId}
       resolved={pending.resolved}
       refusal={pending.refusal}
-      consequence={pending.consequence}
+      consequence={writeText(entry.operationId).consequence}
       account={pending.account}
       initial={isEditable(entry.operationId) ? playbookFields({ ...current, ...body }) : undefined}
       current={current}

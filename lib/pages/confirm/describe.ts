@@ -1,6 +1,7 @@
 /** Pure descriptions of a pending write for the confirm dialog: what it is called and what will be sent. */
 import type { Visibility } from '@/lib/api/visibility';
 import { writeSpec, type WriteOperation } from '@/lib/api/writeOperations';
+import { formatDate, formatNumber, t, type TextKey } from '@/lib/i18n';
 
 export type { Visibility };
 
@@ -22,21 +23,86 @@ export interface FieldChange {
   to: string;
 }
 
-const FIELD_LABELS: Record<string, string> = {
-  start: 'Start date',
-  end: 'End date',
-  benchmark: 'Benchmark',
-  plan: 'Plan',
-  provider: 'Brokerage',
+const FIELD_LABELS: Record<string, TextKey> = {
+  start: 'confirm.rows.start',
+  end: 'confirm.rows.end',
+  benchmark: 'confirm.rows.benchmark',
+  plan: 'confirm.rows.plan',
+  provider: 'confirm.rows.provider',
 };
+
+/** The confirm window's words for each write, in the UI language (the table is lib/api's, in English). */
+export interface WriteText {
+  heading: string;
+  consequence: string;
+  /** What the window adds once it was sent; empty for nothing more. */
+  successText: string;
+}
+
+/** Checked by the compiler for every write: a new operation needs its words in locales/. */
+const WRITE_TEXT: Record<WriteOperation, { heading: TextKey; consequence: TextKey; successText?: TextKey }> =
+  {
+    createPlaybook: {
+      heading: 'confirm.createPlaybook.heading',
+      consequence: 'confirm.createPlaybook.consequence',
+      successText: 'confirm.createPlaybook.successText',
+    },
+    updatePlaybook: {
+      heading: 'confirm.updatePlaybook.heading',
+      consequence: 'confirm.updatePlaybook.consequence',
+    },
+    runBacktest: {
+      heading: 'confirm.runBacktest.heading',
+      consequence: 'confirm.runBacktest.consequence',
+      successText: 'confirm.runBacktest.successText',
+    },
+    activatePlaybook: {
+      heading: 'confirm.activatePlaybook.heading',
+      consequence: 'confirm.activatePlaybook.consequence',
+    },
+    pausePlaybook: {
+      heading: 'confirm.pausePlaybook.heading',
+      consequence: 'confirm.pausePlaybook.consequence',
+    },
+    createCheckoutSession: {
+      heading: 'confirm.createCheckoutSession.heading',
+      consequence: 'confirm.createCheckoutSession.consequence',
+    },
+    createBrokerageLink: {
+      heading: 'confirm.createBrokerageLink.heading',
+      consequence: 'confirm.createBrokerageLink.consequence',
+    },
+  };
+
+export function writeText(operation: WriteOperation): WriteText {
+  const keys = WRITE_TEXT[operation];
+  return {
+    heading: t(keys.heading),
+    consequence: t(keys.consequence),
+    successText: keys.successText ? t(keys.successText) : '',
+  };
+}
 
 /** Operations whose body the user edits in the dialog (the table says which). */
 export function isEditable(operation: WriteOperation): boolean {
   return writeSpec(operation).editableBody !== undefined;
 }
 
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A calendar day as sent ("2024-12-31"), in the UI language first: "31.12.2024 (2024-12-31)". */
+function shownDay(value: string): string {
+  const [year, month, day] = (DAY.exec(value) ?? []).slice(1).map(Number);
+  // Local midnight of that day, so no time zone moves it to the day before.
+  const date = new Date(year, month - 1, day);
+  // A day that does not exist ("2024-02-30") is shown only as sent, never rolled over.
+  if (date.getFullYear() !== year || date.getMonth() !== month - 1 || date.getDate() !== day) return value;
+  return `${formatDate(date)} (${value})`;
+}
+
 function shown(value: unknown): string {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return DAY.test(value) ? shownDay(value) : value;
+  if (typeof value === 'number') return formatNumber(value, 6);
   if (value === undefined || value === null) return '';
   return JSON.stringify(value);
 }
@@ -48,10 +114,14 @@ export function sentRows(input: {
   ifMatch?: string;
 }): SentRow[] {
   const rows: SentRow[] = [];
-  if (input.playbookId !== undefined) rows.push({ label: 'Playbook', value: input.playbookId });
-  for (const [name, value] of Object.entries(input.body ?? {}))
-    rows.push({ label: FIELD_LABELS[name] ?? name, value: shown(value) });
-  if (input.ifMatch) rows.push({ label: 'Only if unchanged since version', value: input.ifMatch });
+  if (input.playbookId !== undefined)
+    rows.push({ label: t('confirm.rows.playbook'), value: input.playbookId });
+  for (const [name, value] of Object.entries(input.body ?? {})) {
+    // Own keys only: a body field named "constructor" is shown by its name.
+    const label = Object.prototype.hasOwnProperty.call(FIELD_LABELS, name) ? FIELD_LABELS[name] : undefined;
+    rows.push({ label: label ? t(label) : name, value: shown(value) });
+  }
+  if (input.ifMatch) rows.push({ label: t('confirm.rows.ifMatch'), value: input.ifMatch });
   return rows;
 }
 

@@ -1,3 +1,5 @@
+import type { OfferKey } from './runtime';
+
 /**
  * Whether a click on the offer is one the user made, on the offer as drawn. A page can dispatch
  * synthetic clicks (`isTrusted` is false), hide or fade the offer through its ancestors, or lay
@@ -44,8 +46,9 @@ export function effectiveOpacity(element: Element): number {
   return opacity;
 }
 
-export const REFUSAL_MESSAGE: Record<ClickRefusal, string> = {
-  untrusted: 'Click the button yourself to turn this page into a playbook.',
-  covered: 'Something on the page covers this button. Nothing was sent.',
-  hidden: 'This button is not fully visible on the page. Nothing was sent.',
-};
+/** What the offer says when it refuses a click (locales/*.yml, group `offer`). */
+export const REFUSAL_MESSAGE = {
+  untrusted: 'offer.untrusted',
+  covered: 'offer.covered',
+  hidden: 'offer.hidden',
+} as const satisfies Record<ClickRefusal, OfferKey>;

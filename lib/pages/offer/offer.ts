@@ -12,7 +12,7 @@ import { answerPageTickers } from '@/lib/messaging/pageTickers';
 import { clickRefusal, effectiveOpacity, REFUSAL_MESSAGE, type OfferClick } from './clickGuard';
 import { dismiss, isDismissed } from './dismissals';
 import { loadInjected } from './lazy';
-import { extensionApi, sendToWorker, type ExtensionApi } from './runtime';
+import { extensionApi, offerText, sendToWorker, type ExtensionApi } from './runtime';
 
 /**
  * The content script on every finance page, kept to what the page must carry (issue 23): no UI
@@ -32,8 +32,6 @@ export function shouldOffer(): boolean {
 
 /** The offer's element name: what the page sees in its DOM, the same for every user. */
 export const OFFER_HOST = 'playbook-companion-offer';
-export const OFFER_LABEL = 'Turn this into a playbook';
-export const DISMISS_LABEL = 'Hide on this site';
 /** How often a browser without the Navigation API is checked for a single-page app's new address. */
 const ADDRESS_POLL_MS = 1000;
 
@@ -122,16 +120,18 @@ export async function startOffer(css: string, api: ExtensionApi | undefined = ex
 
 /**
  * Draws the offer in a closed shadow root, in the top layer where supported. Its text and size
- * are the same on every page and for every user until the user acts.
+ * are the same on every page and for every user of one UI language until the user acts.
  */
 export function drawOffer(api: ExtensionApi, css: string): HTMLElement {
   const host = document.createElement(OFFER_HOST);
   const shadow = host.attachShadow({ mode: 'closed' });
-  const offer = element('div', { class: 'offer', role: 'group', 'aria-label': 'Playbook companion' });
-  const turn = element('button', { type: 'button', class: 'turn' }, OFFER_LABEL);
+  const text = (key: Parameters<typeof offerText>[1]) => offerText(api, key);
+  const offer = element('div', { class: 'offer', role: 'group', 'aria-label': text('offer.group') });
+  const turn = element('button', { type: 'button', class: 'turn' }, text('offer.turn'));
+  const hideLabel = text('offer.hide');
   const hide = element(
     'button',
-    { type: 'button', class: 'dismiss', 'aria-label': DISMISS_LABEL, title: DISMISS_LABEL },
+    { type: 'button', class: 'dismiss', 'aria-label': hideLabel, title: hideLabel },
     '×',
   );
   const status = element('p', { class: 'message', role: 'status' });
@@ -151,7 +151,7 @@ export function drawOffer(api: ExtensionApi, css: string): HTMLElement {
       effectiveOpacity: () => effectiveOpacity(host),
       lastSeenVisible,
     });
-    if (refusal) say(REFUSAL_MESSAGE[refusal]);
+    if (refusal) say(text(REFUSAL_MESSAGE[refusal]));
     return refusal !== undefined;
   };
   const remove = () => {
@@ -169,14 +169,14 @@ export function drawOffer(api: ExtensionApi, css: string): HTMLElement {
     loadInjected<ArticleCaptureFunction>(api, ARTICLE_CAPTURE_FILE, ARTICLE_CAPTURE_GLOBAL)
       .then((capture) => capture(selection))
       .then((draft) => {
-        if (!draft) throw new Error('This page cannot be turned into a playbook.');
+        if (!draft) throw new Error(text('offer.cannotTurn'));
         return sendToWorker(api, 'submitPageDraft', { draft });
       })
       .then(
-        () => say('Draft saved. Review it in the window that opened.'),
+        () => say(text('offer.saved')),
         (error: unknown) => {
           if (error instanceof Error && /context invalidated/i.test(error.message)) remove();
-          else say(error instanceof Error ? error.message : 'Could not create the draft. Try again.');
+          else say(error instanceof Error ? error.message : text('offer.failed'));
         },
       )
       .finally(() => {

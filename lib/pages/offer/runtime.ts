@@ -1,5 +1,6 @@
 import type { browser } from 'wxt/browser';
 import type { Envelope, MessageName, RequestOf, ResponseOf } from '@/lib/messaging/protocol';
+import type { TextKey } from '@/lib/i18n';
 
 /**
  * The few browser APIs the content script uses, taken from the browser itself: `browser` on
@@ -7,7 +8,19 @@ import type { Envelope, MessageName, RequestOf, ResponseOf } from '@/lib/messagi
  * finance page carries stays small (issue 23); `lib/messaging/client.ts` is the extension pages'
  * equivalent of `sendToWorker`.
  */
-export type ExtensionApi = Pick<typeof browser, 'runtime' | 'storage'>;
+export type ExtensionApi = Pick<typeof browser, 'runtime' | 'storage' | 'i18n'>;
+
+/** The offer's own messages (locales/*.yml, group `offer`). */
+export type OfferKey = Extract<TextKey, `offer.${string}`>;
+
+/**
+ * One of the offer's messages in the browser's UI language, read from browser.i18n directly:
+ * lib/i18n would bring the polyfill into the script every finance page carries (issue 23). The
+ * words depend on the UI language only, which the page already knows, never on what the user tracks.
+ */
+export function offerText(api: ExtensionApi, key: OfferKey): string {
+  return api.i18n.getMessage(key.replace('.', '_') as never) || key;
+}
 
 export function extensionApi(): ExtensionApi | undefined {
   const scope = globalThis as { browser?: ExtensionApi; chrome?: ExtensionApi };
@@ -26,7 +39,7 @@ export async function sendToWorker<N extends MessageName>(
     payload,
   });
   if (!envelope || typeof envelope !== 'object' || !('ok' in envelope))
-    throw new Error('The extension did not answer. Try again.');
+    throw new Error(offerText(api, 'offer.noAnswer'));
   if (!envelope.ok) throw new Error(envelope.error.message);
   return envelope.value;
 }

@@ -101,9 +101,14 @@ describe('On this page', () => {
   it("tells the content script nothing of the count: the same answer, and the count on its tab's badge", async () => {
     expect(await count(['NVDA'])).toEqual({ ok: true, value: { scheduled: true } });
     await vi.waitFor(async () => expect(await fakeBrowser.action.getBadgeText({ tabId: 5 })).toBe('2'));
+    // The tooltip says it in words, in the UI language: only the user sees it.
+    await vi.waitFor(async () =>
+      expect(await fakeBrowser.action.getTitle({ tabId: 5 })).toBe('2 of your playbooks track this page'),
+    );
     expect(await count(['MSFT'])).toEqual({ ok: true, value: { scheduled: true } });
     // No match: the tab shows the global badge (unread events) again.
     await vi.waitFor(async () => expect(await fakeBrowser.action.getBadgeText({ tabId: 5 })).not.toBe('2'));
+    await vi.waitFor(async () => expect(await fakeBrowser.action.getTitle({ tabId: 5 })).toBe(''));
   });
 
   it('counts a burst of reports from one tab once or twice, with the newest tickers, never once each', async () => {

@@ -1,0 +1,96 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen, within } from '@testing-library/preact';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConfirmDialog } from '@/lib/pages/confirm/ConfirmDialog';
+import { sentRows, writeText } from '@/lib/pages/confirm/describe';
+import { useLocale } from '../../../fixtures/i18n';
+
+afterEach(cleanup);
+
+const handlers = () => ({ onConfirm: vi.fn(), onRetry: vi.fn(), onCancel: vi.fn() });
+
+describe('the confirm dialog in German', () => {
+  it('names the dialog, its fields and buttons in German, and keeps the service text as sent', () => {
+    useLocale('de');
+    render(
+      <ConfirmDialog
+        operation="createPlaybook"
+        consequence={writeText('createPlaybook').consequence}
+        account={{ name: 'Demo Investor', email: 'demo@example.com', plan: 'pro' }}
+        initial={{
+          title: 'AAPL services',
+          thesis: 'Services grow.',
+          tickers: ['AAPL'],
+          visibility: 'private',
+        }}
+        source={{ url: 'https://finance.example/a', title: 'Apple: services', excerpt: 'Services grow.' }}
+        armDelayMs={0}
+        {...handlers()}
+      />,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Bestätigen' });
+    expect(within(dialog).getByRole('heading', { level: 1 }).textContent).toBe('Playbook erstellen?');
+    expect(dialog.textContent).toContain('Es wird nichts gehandelt.');
+    expect(dialog.textContent).toContain('Demo Investor (demo@example.com), Tarif pro');
+    expect(screen.getByLabelText<HTMLInputElement>('Titel').value).toBe('AAPL services');
+    expect(screen.getByLabelText<HTMLSelectElement>('Sichtbarkeit').value).toBe('private');
+    expect(screen.getByRole('option', { name: 'Privat' })).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Quelle' }).textContent).toContain('Apple: services');
+    expect(screen.getByRole('button', { name: 'Bestätigen' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Abbrechen' })).toBeTruthy();
+  });
+
+  it('shows a backtest’s dates and numbers in German formats next to the values it sends', () => {
+    useLocale('de');
+    render(
+      <ConfirmDialog
+        operation="runBacktest"
+        consequence={writeText('runBacktest').consequence}
+        rows={sentRows({
+          playbookId: 'pb_1',
+          body: { start: '2020-01-01', end: '2024-12-31', capital: 12500.5 },
+        })}
+        armDelayMs={0}
+        {...handlers()}
+      />,
+    );
+    const text = screen.getByRole('dialog').textContent ?? '';
+    expect(text).toContain('Startdatum01.01.2020 (2020-01-01)');
+    expect(text).toContain('Enddatum31.12.2024 (2024-12-31)');
+    expect(text).toContain('12.500,5');
+    expect(text).toContain('Ihr Konto konnte nicht gelesen werden');
+  });
+
+  it('shows a day that does not exist only as sent', () => {
+    useLocale('de');
+    expect(sentRows({ body: { start: '2024-02-30' } })).toEqual([
+      { label: 'Startdatum', value: '2024-02-30' },
+    ]);
+  });
+
+  it('says why Confirm is not armed yet, until it is', () => {
+    useLocale('de');
+    render(<ConfirmDialog operation="pausePlaybook" consequence="" armDelayMs={60_000} {...handlers()} />);
+    expect(screen.getByText(/sobald dieses Fenster einen Moment im Vordergrund ist/)).toBeTruthy();
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Bestätigen' }).disabled).toBe(true);
+  });
+
+  it('has every write’s words in every locale', () => {
+    for (const file of ['en', 'de', 'fr', 'es', 'ja', 'zh_CN', 'pt_BR', 'ar']) {
+      useLocale(file);
+      for (const operation of [
+        'createPlaybook',
+        'updatePlaybook',
+        'runBacktest',
+        'activatePlaybook',
+        'pausePlaybook',
+        'createCheckoutSession',
+        'createBrokerageLink',
+      ] as const) {
+        const words = writeText(operation);
+        expect(words.heading, `${file} ${operation}`).not.toMatch(/^confirm\./);
+        expect(words.consequence, `${file} ${operation}`).not.toMatch(/^confirm\./);
+      }
+    }
+  });
+});
