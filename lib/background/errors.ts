@@ -1,4 +1,5 @@
 import { isApiError } from '@/lib/api';
+import { t } from '@/lib/i18n';
 import { McpEndpointError, McpToolRefusedError } from '@/lib/mcp/client';
 import { DiscoveryDocumentError } from '@/lib/discovery';
 import { maskSecretsDeep } from '@/lib/log';
@@ -32,7 +33,7 @@ function unmaskedWireErrorOf(error: unknown): WireError | undefined {
   if (error instanceof DiscoveryDocumentError) {
     return own(
       'discovery.failed',
-      `The service's ${new URL(error.url).pathname} could not be read: ${error.message}`,
+      t('errors.discovery.unreadable', { path: new URL(error.url).pathname, said: error.message }),
     );
   }
   return undefined;
