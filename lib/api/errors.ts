@@ -2,6 +2,15 @@
  * The one error type of the API client. Every failure a caller can see is an ApiError with a
  * kind, the operation that failed and a user-facing message built from templates and the
  * service's problem body — never from request headers, so the API key cannot end up in it.
+ *
+ * Every message a page can show comes from the `errors.*` keys of locales/<lang>.yml (lib/i18n's
+ * t() and plural(), in the worker's UI language, which is the pages'). The operationId, origins
+ * and the service's own sentence are placeholder values, inserted once and never translated.
+ * Left in English on purpose, because no page shows them: log event names and their fields; the
+ * abort reason 'The attempt timed out.' (lib/api/transport.ts, replaced by errors.api.timeout);
+ * lib/messaging/dispatch.ts's register() errors (a wiring fault at worker start); the `why` column
+ * of lib/store/inventory.ts (documentation of what is stored). Text made by libraries (zod issue
+ * messages, JSON Schema validator errors inside field errors) and by the service stays as made.
  */
 import { formatClock, formatRelative, t } from '@/lib/i18n';
 import { maskSecrets } from '@/lib/log';
