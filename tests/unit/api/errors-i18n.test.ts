@@ -3,7 +3,8 @@ import { errorFromStatus, scrubSecret } from '@/lib/api';
 import { WRITE_ERRORS } from '@/lib/writes/errors';
 import { formatClock } from '@/lib/i18n';
 import { chromeMessages, useLocale } from '../../fixtures/i18n';
-import { SENTINEL_KEY, SITE_URL, START } from './support';
+import { clientFor, problem, rejection, SENTINEL_KEY, SITE_URL, START } from './support';
+import type { ApiError } from '@/lib/api';
 
 const LOCALES = ['en', 'de', 'fr', 'es', 'ja', 'zh_CN', 'pt_BR', 'ar'];
 
@@ -71,6 +72,15 @@ describe('API errors in the UI language', () => {
       /^activatePlaybook ist nicht erlaubt: Ihrem Schlüssel fehlt die Berechtigung „playbooks:execute“\. /,
     );
     expect(JSON.stringify(error.toJSON())).not.toContain(SENTINEL_KEY.slice(0, 12));
+  });
+
+  it('giving up after retries, in German: the plural form of the attempts and the German reasons', async () => {
+    useLocale('de');
+    const { client } = clientFor(() => problem(503, { title: 'Unavailable' }));
+    const error = (await rejection(client.call('getAccount'))) as ApiError;
+    expect(error.message).toBe(
+      'getAccount ist nach 4 Versuchen fehlgeschlagen: Der Dienst antwortete mit 503 (keine Versuche mehr übrig).',
+    );
   });
 
   it('the write table speaks the language of the moment it is read', () => {
