@@ -8,7 +8,7 @@
 import { t } from '@/lib/i18n';
 import type { z } from 'zod';
 import { log } from '@/lib/log';
-import { INSECURE_SETTINGS_MESSAGE, serviceUrlProblem } from '@/lib/contract/origins';
+import { serviceUrlProblem } from '@/lib/contract/origins';
 import { noticeFromHeaders, type DeprecationNotice } from './deprecations';
 import { ApiError, errorFromStatus, isApiError } from './errors';
 import type { ResolvedOperation } from './operations';
@@ -225,7 +225,10 @@ export function createTransport(deps: TransportDeps): Transport {
           throw new ApiError({
             kind: 'origin-refused',
             operationId,
-            message: t('errors.api.notSent', { operation: operationId, reason: INSECURE_SETTINGS_MESSAGE }),
+            message: t('errors.api.notSent', {
+              operation: operationId,
+              reason: t('errors.settings.insecure'),
+            }),
           });
         }
         const startedAt = now();

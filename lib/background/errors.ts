@@ -28,8 +28,10 @@ function unmaskedWireErrorOf(error: unknown): WireError | undefined {
   }
   if (error instanceof McpToolRefusedError) return own('mcp.refused', error.message);
   if (error instanceof McpEndpointError) return own('mcp.unavailable', error.message);
-  if (error instanceof ServiceNotConfiguredError) return own(NOT_CONFIGURED_CODE, error.message);
-  if (error instanceof InsecureServiceUrlError) return own('settings.insecure', error.message);
+  if (error instanceof ServiceNotConfiguredError)
+    return own(NOT_CONFIGURED_CODE, t('errors.settings.notConfigured'));
+  if (error instanceof InsecureServiceUrlError)
+    return own('settings.insecure', t('errors.settings.insecure'));
   if (error instanceof DiscoveryDocumentError) {
     return own(
       'discovery.failed',

@@ -6,7 +6,7 @@
  */
 import { t } from '@/lib/i18n';
 import { BodyTooLargeError, readBoundedBytes } from '@/lib/http/boundedBody';
-import { INSECURE_SETTINGS_MESSAGE, serviceUrlProblem } from '@/lib/contract/origins';
+import { serviceUrlProblem } from '@/lib/contract/origins';
 import { log } from '@/lib/log';
 import type { CachedDocument, DocumentCache } from './cache';
 
@@ -167,7 +167,7 @@ export async function fetchDiscoveryDocument(
 ): Promise<FetchedDocument> {
   const maxBytes = deps.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
   // Plain http only to loopback: a hostile network must not feed discovery (issue 11, point 4).
-  if (serviceUrlProblem(url) !== undefined) return failed(url, INSECURE_SETTINGS_MESSAGE);
+  if (serviceUrlProblem(url) !== undefined) return failed(url, t('errors.settings.insecure'));
   const cached = await deps.cache.get(url).catch(() => undefined);
   const headers = new Headers({ Accept: accept });
   if (cached?.etag) headers.set('If-None-Match', cached.etag);
