@@ -3,6 +3,7 @@
  * answered per item in request order. A chunk that fails after its retries marks only its own
  * items failed; an answer that leaves an item out never shifts another item's result onto it.
  */
+import { t } from '@/lib/i18n';
 import { ApiError, isApiError, type ApiErrorData } from './errors';
 import { resolveLocalRef, type OpenApiDocument, type ResolvedOperation } from './operations';
 import type { ReadCall } from './pagination';
@@ -48,7 +49,7 @@ function inRequestOrder(chunk: string[], results: BatchItem[], operationId: stri
       error: new ApiError({
         kind: 'malformed-response',
         operationId,
-        message: `${operationId}: the service's answer has no result for this item.`,
+        message: t('errors.api.batchMissing', { operation: operationId }),
       }).toJSON(),
     };
   });

@@ -6,6 +6,7 @@
  * Identical concurrent reads share one request (here). Lists page in pagination.ts, batches chunk
  * in batch.ts, and writes go only as the intent of a claimed outbox entry (writes.ts).
  */
+import { t } from '@/lib/i18n';
 import type { z } from 'zod';
 import { log, registerSecret } from '@/lib/log';
 import { assertServiceUrlAllowed } from '@/lib/contract/origins';
@@ -286,7 +287,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         throw new ApiError({
           kind: 'network',
           operationId: plan.operation.operationId,
-          message: `${plan.operation.operationId} failed unexpectedly.`,
+          message: t('errors.api.unexpected', { operation: plan.operation.operationId }),
         });
       }
       const clean = scrubSecret(error, key);
@@ -309,7 +310,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       throw new ApiError({
         kind: 'unconfirmed-write',
         operationId: operation.operationId,
-        message: `${operation.operationId} changes data: it is sent only as a confirmed write.`,
+        message: t('errors.api.readIsWrite', { operation: operation.operationId }),
       });
     }
     const url = buildOperationUrl(operation, options);
@@ -319,7 +320,10 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       throw new ApiError({
         kind: 'unconfirmed-write',
         operationId: operation.operationId,
-        message: `${operation.operationId} was not sent: its URL is the route of the write ${reached}, which is sent only as a confirmed write.`,
+        message: t('errors.api.notSent', {
+          operation: operation.operationId,
+          reason: t('errors.api.writeRoute', { write: reached }),
+        }),
       });
     }
     if (options.body !== undefined || operation.requestBodyRequired)
@@ -363,7 +367,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       throw new ApiError({
         kind: 'malformed-response',
         operationId,
-        message: `${operationId}: the service sent no stream.`,
+        message: t('errors.api.noStream', { operation: operationId }),
       });
     }
     return result.response;

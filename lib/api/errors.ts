@@ -2,7 +2,17 @@
  * The one error type of the API client. Every failure a caller can see is an ApiError with a
  * kind, the operation that failed and a user-facing message built from templates and the
  * service's problem body — never from request headers, so the API key cannot end up in it.
+ *
+ * Every message a page can show comes from the `errors.*` keys of locales/<lang>.yml (lib/i18n's
+ * t() and plural(), in the worker's UI language, which is the pages'). The operationId, origins
+ * and the service's own sentence are placeholder values, inserted once and never translated.
+ * Left in English on purpose, because no page shows them: log event names and their fields; the
+ * abort reason 'The attempt timed out.' (lib/api/transport.ts, replaced by errors.api.timeout);
+ * lib/messaging/dispatch.ts's register() errors (a wiring fault at worker start); the `why` column
+ * of lib/store/inventory.ts (documentation of what is stored). Text made by libraries (zod issue
+ * messages, JSON Schema validator errors inside field errors) and by the service stays as made.
  */
+import { formatClock, formatRelative, t } from '@/lib/i18n';
 import { maskSecrets } from '@/lib/log';
 import { createSecretMask, maskDeep, MIN_FRAGMENT } from '@/lib/log/secretMask';
 import type { Problem } from './schemas';
@@ -176,9 +186,21 @@ function fieldErrorsOf(problem: Problem | undefined): Record<string, string> | u
   return out;
 }
 
-/** Maps an HTTP error status and its problem body to the ApiError the interface prescribes. */
+/**
+ * "at 14:05 (in 3 minutes)": when a rate-limited or deferred call may be tried again, in the UI
+ * language. The relative part is measured from now, when the message is built.
+ */
+export function retryTime(at: number, now: number = Date.now()): string {
+  return t('errors.api.retryTime', { time: formatClock(at), relative: formatRelative(at, now) });
+}
+
+/**
+ * Maps an HTTP error status and its problem body to the ApiError the interface prescribes. The
+ * operationId and the service's own words (`said`) are placeholder values: inserted once, as sent.
+ */
 export function errorFromStatus(input: ErrorFromStatusInput): ApiError {
   const { operationId, status, problem } = input;
+  const operation = operationId;
   const code = problem?.code === undefined ? undefined : maskSecrets(problem.code);
   const said = problemText(problem);
   const base = { operationId, status, code };
@@ -188,7 +210,7 @@ export function errorFromStatus(input: ErrorFromStatusInput): ApiError {
       ...base,
       kind: 'unauthorized',
       link,
-      message: `${operationId} needs a valid API key. Sign in or create a key at ${link}`,
+      message: t('errors.api.unauthorized', { operation, link }),
     });
   }
   if (status === 403) {
@@ -200,17 +222,16 @@ export function errorFromStatus(input: ErrorFromStatusInput): ApiError {
     ]);
     const accountState = pickString(problem, ['account_state', 'accountState', 'state']);
     const reason = missingPermission
-      ? `your key lacks the permission "${missingPermission}"`
+      ? t('errors.api.forbiddenPermission', { operation, permission: missingPermission })
       : accountState
-        ? `your account is in the state "${accountState}"`
-        : undefined;
-    const sentence = `${operationId} is not allowed${reason ? `: ${reason}` : ''}${said ? `. ${said}` : ''}`;
+        ? t('errors.api.forbiddenState', { operation, state: accountState })
+        : t('errors.api.forbidden', { operation });
     return new ApiError({
       ...base,
       kind: 'forbidden',
       missingPermission,
       accountState,
-      message: sentence.replace(/(?<![.\s])[.\s]*$/, '.'),
+      message: said ? t('errors.api.withSaid', { message: reason, said: withStop(said) }) : reason,
     });
   }
   if (status === 400 || (status === 422 && !input.idempotent)) {
@@ -224,35 +245,41 @@ export function errorFromStatus(input: ErrorFromStatusInput): ApiError {
       ...base,
       kind: 'validation',
       fieldErrors,
-      message: `${operationId} was rejected as invalid${summary ? `: ${summary}` : '.'}`,
+      message: summary
+        ? t('errors.api.invalidSaid', { operation, said: summary })
+        : t('errors.api.invalid', { operation }),
     });
   }
   if (status === 422) {
     return new ApiError({
       ...base,
       kind: 'idempotency-mismatch',
-      message: `${operationId} was refused: its Idempotency-Key was already used with a different body. Confirm the change again.`,
+      message: t('errors.api.idempotencyMismatch', { operation }),
     });
   }
   if (status === 404 || status === 410) {
     return new ApiError({
       ...base,
       kind: 'not-found',
-      message: `${operationId}: not found${said ? ` (${said})` : '.'}`,
+      message: said
+        ? t('errors.api.notFoundSaid', { operation, said })
+        : t('errors.api.notFound', { operation }),
     });
   }
   if (status === 409) {
     return new ApiError({
       ...base,
       kind: 'conflict',
-      message: `${operationId} conflicts with another request${said ? `: ${said}` : '. Try again in a moment.'}`,
+      message: said
+        ? t('errors.api.conflictSaid', { operation, said })
+        : t('errors.api.conflict', { operation }),
     });
   }
   if (status === 412) {
     return new ApiError({
       ...base,
       kind: 'precondition-failed',
-      message: `${operationId} was refused because the playbook changed since it was loaded. Reload it and try again.`,
+      message: t('errors.api.preconditionFailed', { operation }),
     });
   }
   if (status === 429) {
@@ -260,25 +287,33 @@ export function errorFromStatus(input: ErrorFromStatusInput): ApiError {
       ...base,
       kind: 'rate-limited',
       retryAt: input.retryAt,
-      message: `${operationId} hit the service's rate limit${
+      message:
         input.retryAt !== undefined
-          ? `; it may be tried again at ${new Date(input.retryAt).toISOString()}`
-          : ''
-      }.`,
+          ? t('errors.api.rateLimitedUntil', { operation, time: retryTime(input.retryAt) })
+          : t('errors.api.rateLimited', { operation }),
     });
   }
   if (status >= 500) {
     return new ApiError({
       ...base,
       kind: 'server',
-      message: `${operationId} failed: the service answered ${status}${said ? ` (${said})` : ''}.`,
+      message: said
+        ? t('errors.api.serverSaid', { operation, status: String(status), said })
+        : t('errors.api.server', { operation, status: String(status) }),
     });
   }
   return new ApiError({
     ...base,
     kind: 'validation',
-    message: `${operationId} was refused with status ${status}${said ? `: ${said}` : '.'}`,
+    message: said
+      ? t('errors.api.refusedSaid', { operation, status: String(status), said })
+      : t('errors.api.refused', { operation, status: String(status) }),
   });
+}
+
+/** The service's sentence ends with its own stop, or with one added. */
+function withStop(said: string): string {
+  return /[.!?。！？]$/.test(said) ? said : `${said}.`;
 }
 
 /**

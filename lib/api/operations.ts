@@ -2,6 +2,7 @@
  * Finds operations by operationId in the service's OpenAPI 3.1 document and builds their URLs.
  * Method, path and parameters always come from the document, never from constants here.
  */
+import { formatDate, t } from '@/lib/i18n';
 import { z } from 'zod';
 import { ApiError } from './errors';
 
@@ -100,7 +101,9 @@ export function parseOpenApiDocument(json: unknown): OpenApiDocument {
     throw new ApiError({
       kind: 'malformed-response',
       operationId: 'openapi',
-      message: `The service's OpenAPI document is not usable: ${first ? `${first.path.join('.') || '(root)'}: ${first.message}` : 'invalid'}.`,
+      message: t('errors.api.documentUnusable', {
+        reason: first ? `${first.path.join('.') || '/'}: ${first.message}` : 'invalid',
+      }),
     });
   }
   return parsed.data;
@@ -274,7 +277,7 @@ export function resolveOperation(
     throw new ApiError({
       kind: 'not-found',
       operationId,
-      message: `${operationId} is not an operation of the service's OpenAPI document.`,
+      message: t('errors.api.unknownOperation', { operation: operationId }),
     });
   }
   let currentId = operationId;
@@ -286,7 +289,7 @@ export function resolveOperation(
     const replacement = findOperation(doc, replacementId);
     if (!replacement) {
       warnings.push(
-        `${currentId} names ${replacementId} as its replacement, but the document has no such operation.`,
+        t('errors.deprecation.missingReplacement', { operation: currentId, replacement: replacementId }),
       );
       break;
     }
@@ -294,13 +297,17 @@ export function resolveOperation(
     // replacement of any other method (a POST, even one named like a read) is never followed.
     if (found.method !== 'GET' || replacement.method !== 'GET') {
       warnings.push(
-        `${currentId} names ${replacementId} as its replacement, but ${replacementId} is ${replacement.method}; only a GET replaces a GET.`,
+        t('errors.deprecation.replacementNotGet', {
+          operation: currentId,
+          replacement: replacementId,
+          method: replacement.method,
+        }),
       );
       break;
     }
     const replacementSunset = parseSunset(replacement.raw['x-sunset']);
     if (replacementSunset && replacementSunset.getTime() <= now) break;
-    warnings.push(`${currentId} is deprecated; using its replacement ${replacementId}.`);
+    warnings.push(t('errors.deprecation.replaced', { operation: currentId, replacement: replacementId }));
     visited.add(replacementId);
     currentId = replacementId;
     found = replacement;
@@ -311,31 +318,44 @@ export function resolveOperation(
     throw new ApiError({
       kind: 'validation',
       operationId: currentId,
-      message: `${currentId} was not sent: the service's document declares this write as ${found.method}, and a write is never sent as GET or HEAD.`,
+      message: t('errors.api.notSent', {
+        operation: currentId,
+        reason: t('errors.api.writeDeclaredAsRead', { method: found.method }),
+      }),
     });
   }
   const deprecated = raw.deprecated === true;
   const sunsetText = raw['x-sunset'];
   const sunset = parseSunset(sunsetText);
   if (sunsetText !== undefined && sunset === undefined) {
-    warnings.push(`${currentId} has an unreadable x-sunset "${sunsetText.slice(0, 40)}".`);
+    warnings.push(
+      t('errors.deprecation.badSunset', { operation: currentId, sunset: sunsetText.slice(0, 40) }),
+    );
   }
   if (sunset && sunset.getTime() <= now) {
     throw new ApiError({
       kind: 'sunset',
       operationId: currentId,
       message: options.forWrite
-        ? `${currentId} reached its sunset on ${sunset.toISOString().slice(0, 10)}: the service no longer accepts it, so it is not sent. Nothing was sent.`
-        : `${currentId} reached its sunset on ${sunset.toISOString()} and is no longer called${
-            raw['x-replaced-by'] ? `; its replacement ${raw['x-replaced-by']} is not available` : ''
-          }.`,
+        ? t('errors.deprecation.sunsetWrite', { operation: currentId, date: formatDate(sunset) })
+        : raw['x-replaced-by']
+          ? t('errors.deprecation.sunsetReplacementMissing', {
+              operation: currentId,
+              date: formatDate(sunset),
+              replacement: raw['x-replaced-by'],
+            })
+          : t('errors.deprecation.sunsetRead', { operation: currentId, date: formatDate(sunset) }),
     });
   }
   if (deprecated) {
     warnings.push(
       options.forWrite
-        ? `The service marks ${currentId} as deprecated${sunset ? `; it stops working on ${sunset.toISOString().slice(0, 10)}` : ''}. It is still sent as itself, exactly as shown.`
-        : `${currentId} is deprecated${sunset ? ` and stops working on ${sunset.toISOString()}` : ''}; it is still used because no current replacement exists.`,
+        ? sunset
+          ? t('errors.deprecation.writeUntil', { operation: currentId, date: formatDate(sunset) })
+          : t('errors.deprecation.write', { operation: currentId })
+        : sunset
+          ? t('errors.deprecation.readUntil', { operation: currentId, date: formatDate(sunset) })
+          : t('errors.deprecation.read', { operation: currentId }),
     );
   }
 

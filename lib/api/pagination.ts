@@ -4,6 +4,7 @@
  * missing cursor, a cursor seen before, the page limit), so a service that loops cannot keep the
  * worker paging forever and an early stop is never reported as a complete list.
  */
+import { t } from '@/lib/i18n';
 import { z } from 'zod';
 import { log, maskSecrets } from '@/lib/log';
 import { ApiError } from './errors';
@@ -196,12 +197,14 @@ export function createPagination(deps: PaginationDeps): Pagination {
           // Masked before the cut: a cut inside the key would leave a fragment the mask cannot see.
           const said = body.errors[0]?.message;
           const reason =
-            said === undefined ? 'unknown error' : maskSecrets(said).replace(/\s+/g, ' ').slice(0, 200);
+            said === undefined
+              ? t('errors.api.unknownError')
+              : maskSecrets(said).replace(/\s+/g, ' ').slice(0, 200);
           throw new ApiError({
             kind: 'validation',
             operationId: 'graphql',
             status: result.status,
-            message: `graphql: the service refused the query: ${reason}`,
+            message: t('errors.api.graphqlRefused', { said: reason }),
           });
         }
         const connection = parseKnownShape(

@@ -2,8 +2,9 @@
  * Rate-limit headers and the one gate per API origin. A limit applies to the key, so after a 429
  * every caller waits until the hold ends, and the hold survives a service-worker restart.
  */
+import { t } from '@/lib/i18n';
 import { browser } from 'wxt/browser';
-import { ApiError } from './errors';
+import { ApiError, retryTime } from './errors';
 import { log } from '@/lib/log';
 import { STORAGE_ITEMS } from '@/lib/store/inventory';
 
@@ -278,7 +279,7 @@ export class RateLimitGate {
           kind: 'deferred',
           operationId,
           retryAt: heldUntil,
-          message: `${operationId} waits for the service's rate limit until ${new Date(heldUntil).toISOString()}.`,
+          message: t('errors.api.rateLimitWait', { operation: operationId, time: retryTime(heldUntil, now) }),
         });
       }
       log.info('api.ratelimit.wait', { origin: this.options.origin, operationId, waitMs });

@@ -3,7 +3,8 @@
  * attempt count and a token-bucket budget shared by every call, so a flapping service does not
  * multiply traffic. Waits too long for a service worker become 'deferred' errors for `alarms`.
  */
-import { ApiError, type ApiErrorKind } from './errors';
+import { plural, t } from '@/lib/i18n';
+import { ApiError, retryTime, type ApiErrorKind } from './errors';
 
 export interface BackoffPolicy {
   /** Attempts in total, the first one included. */
@@ -101,17 +102,22 @@ export interface RetryContext {
 }
 
 function describe(error: ApiError): string {
-  if (error.kind === 'server' && error.status !== undefined) return `the service answered ${error.status}`;
-  if (error.kind === 'timeout') return 'the service did not answer in time';
-  if (error.kind === 'network') return 'the service could not be reached';
-  if (error.kind === 'rate-limited') return 'the service kept rate-limiting the call';
+  if (error.kind === 'server' && error.status !== undefined)
+    return t('errors.retry.serverAnswered', { status: String(error.status) });
+  if (error.kind === 'timeout') return t('errors.retry.timeout');
+  if (error.kind === 'network') return t('errors.retry.unreachable');
+  if (error.kind === 'rate-limited') return t('errors.retry.rateLimited');
   return error.message;
 }
 
 function giveUp(error: ApiError, attempts: number, why: string): ApiError {
   return error.with({
     attempts,
-    message: `${error.operationId} failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${describe(error)} (${why}).`,
+    message: plural('errors.retry.gaveUp', attempts, {
+      operation: error.operationId,
+      reason: describe(error),
+      why,
+    }),
   });
 }
 
@@ -130,8 +136,9 @@ export async function withRetries<T>(
       if (!isRetryable(error) || context.signal?.aborted) throw error;
       const failure = error as ApiError;
       const attempts = index + 1;
-      if (attempts >= context.policy.maxAttempts) throw giveUp(failure, attempts, 'no attempts left');
-      if (!context.budget.trySpend()) throw giveUp(failure, attempts, 'the retry budget is spent');
+      if (attempts >= context.policy.maxAttempts)
+        throw giveUp(failure, attempts, t('errors.retry.noAttemptsLeft'));
+      if (!context.budget.trySpend()) throw giveUp(failure, attempts, t('errors.retry.budgetSpent'));
       const now = context.now();
       const waitMs =
         failure.kind === 'rate-limited' ? 0 : backoffDelay(index, context.policy, context.random);
@@ -142,10 +149,14 @@ export async function withRetries<T>(
           kind: 'deferred',
           retryAt,
           attempts,
-          message: `${failure.operationId} will be tried again at ${new Date(retryAt).toISOString()}: ${describe(failure)}.`,
+          message: t('errors.retry.later', {
+            operation: failure.operationId,
+            time: retryTime(retryAt, now),
+            reason: describe(failure),
+          }),
         });
       }
-      if (retryAt > context.deadline) throw giveUp(failure, attempts, 'the time for this call ran out');
+      if (retryAt > context.deadline) throw giveUp(failure, attempts, t('errors.retry.outOfTime'));
       if (waitMs > 0) await context.sleep(waitMs, context.signal);
     }
   }

@@ -4,6 +4,7 @@
  * is sent: a server routes `/playbooks/pb_1/activate` to `/playbooks/{id}/activate` whatever the
  * document calls it, so a concrete path on a write's template is that write.
  */
+import { t } from '@/lib/i18n';
 import { ApiError } from './errors';
 import { HTTP_METHODS, SAFE_METHODS, type HttpMethod, type OpenApiDocument } from './operations';
 
@@ -56,7 +57,7 @@ function refuseDocument(reason: string): never {
   throw new ApiError({
     kind: 'malformed-response',
     operationId: 'openapi',
-    message: `The service's OpenAPI document is refused: ${reason} Nothing is sent to a service whose document is ambiguous about what a call does.`,
+    message: t('errors.api.documentRefused', { reason }),
   });
 }
 
@@ -95,18 +96,19 @@ export function assertUnambiguousDocument(doc: OpenApiDocument, writeOperationId
     const { name, method, pathTemplate, operationId } = operation;
     const route = `${method} ${routeShape(pathTemplate)}`;
     const sameRoute = byRoute.get(route);
-    if (sameRoute !== undefined) refuseDocument(`${sameRoute} and ${name} are both ${route}.`);
+    if (sameRoute !== undefined)
+      refuseDocument(t('errors.api.sameRoute', { first: sameRoute, second: name, route }));
     byRoute.set(route, name);
     const isWrite = operationId !== undefined && writes.has(operationId);
     (isWrite ? writeRoutes : others).push(operation);
     if (operationId === undefined) continue;
     const sameId = byId.get(operationId);
     if (sameId !== undefined)
-      refuseDocument(`the operationId ${operationId} names two operations (${sameId} and ${route}).`);
+      refuseDocument(t('errors.api.sameId', { operation: operationId, first: sameId, second: route }));
     byId.set(operationId, route);
     if (isWrite && SAFE_METHODS.has(method))
       refuseDocument(
-        `the write ${operationId} is declared as ${method} ${pathTemplate}; a write is never sent as GET or HEAD.`,
+        t('errors.api.writeAsRead', { operation: operationId, route: `${method} ${pathTemplate}` }),
       );
   }
   // Each write against every operation (never all pairs): linear in the size of the document.
@@ -115,7 +117,12 @@ export function assertUnambiguousDocument(doc: OpenApiDocument, writeOperationId
       if (other === write || other.method !== write.method) continue;
       if (routesOverlap(write.pathTemplate, other.pathTemplate))
         refuseDocument(
-          `${other.name} is declared as ${other.method} ${other.pathTemplate}, a path the write ${write.name} (${write.method} ${write.pathTemplate}) also matches.`,
+          t('errors.api.overlappingRoute', {
+            operation: other.name,
+            route: `${other.method} ${other.pathTemplate}`,
+            write: write.name,
+            writeRoute: `${write.method} ${write.pathTemplate}`,
+          }),
         );
     }
   }

@@ -5,9 +5,10 @@
  * each attempt in time and reads the answer within a byte limit. Retries, operation lookup and
  * coalescing live in client.ts; this file sends exactly what it is handed, once.
  */
+import { t } from '@/lib/i18n';
 import type { z } from 'zod';
 import { log } from '@/lib/log';
-import { INSECURE_SETTINGS_MESSAGE, serviceUrlProblem } from '@/lib/contract/origins';
+import { serviceUrlProblem } from '@/lib/contract/origins';
 import { noticeFromHeaders, type DeprecationNotice } from './deprecations';
 import { ApiError, errorFromStatus, isApiError } from './errors';
 import type { ResolvedOperation } from './operations';
@@ -78,7 +79,11 @@ function originOf(url: string): string {
 }
 
 export function cancelled(operationId: string): ApiError {
-  return new ApiError({ kind: 'network', operationId, message: `${operationId} was cancelled.` });
+  return new ApiError({
+    kind: 'network',
+    operationId,
+    message: t('errors.api.cancelled', { operation: operationId }),
+  });
 }
 
 /** A caller's extra headers (If-None-Match, Last-Event-ID…); credentials cannot be smuggled in here. */
@@ -92,7 +97,10 @@ export function callerHeaders(
       throw new ApiError({
         kind: 'validation',
         operationId,
-        message: `${operationId} was not sent: the header ${name} is set by the client itself.`,
+        message: t('errors.api.notSent', {
+          operation: operationId,
+          reason: t('errors.api.reservedHeader', { header: name }),
+        }),
       });
     }
     out[name] = value;
@@ -148,7 +156,7 @@ function timedOut(operationId: string): ApiError {
   return new ApiError({
     kind: 'timeout',
     operationId,
-    message: `${operationId}: the service did not answer in time.`,
+    message: t('errors.api.timeout', { operation: operationId }),
   });
 }
 
@@ -170,7 +178,11 @@ export function createTransport(deps: TransportDeps): Transport {
     throw new ApiError({
       kind: 'origin-refused',
       operationId: operation.operationId,
-      message: `${operation.operationId} was not sent: the OpenAPI document points it at ${serverOrigin}, which is not the configured API origin ${apiOrigin}. The extension only talks to, and sends the key to, the configured API origin.`,
+      message: t('errors.api.foreignServer', {
+        operation: operation.operationId,
+        origin: serverOrigin,
+        apiOrigin,
+      }),
     });
   }
 
@@ -213,7 +225,10 @@ export function createTransport(deps: TransportDeps): Transport {
           throw new ApiError({
             kind: 'origin-refused',
             operationId,
-            message: `${operationId} was not sent: ${INSECURE_SETTINGS_MESSAGE}`,
+            message: t('errors.api.notSent', {
+              operation: operationId,
+              reason: t('errors.settings.insecure'),
+            }),
           });
         }
         const startedAt = now();
@@ -234,7 +249,7 @@ export function createTransport(deps: TransportDeps): Transport {
           throw new ApiError({
             kind: 'network',
             operationId,
-            message: `${operationId}: the service could not be reached.`,
+            message: t('errors.api.unreachable', { operation: operationId }),
           });
         }
         log.info('api.response', {
@@ -261,8 +276,8 @@ export function createTransport(deps: TransportDeps): Transport {
               operationId,
               status: response.status || undefined,
               message: target
-                ? `${operationId} was not followed: the service redirected it to ${target.origin}, away from the API origin ${apiOrigin}, where the key must not go.`
-                : `${operationId} was not followed: the service answered with a redirect the extension cannot inspect, so the key stays at ${apiOrigin}.`,
+                ? t('errors.api.redirectAway', { operation: operationId, origin: target.origin, apiOrigin })
+                : t('errors.api.redirectOpaque', { operation: operationId, apiOrigin }),
             });
           }
           if (
@@ -282,7 +297,11 @@ export function createTransport(deps: TransportDeps): Transport {
           throw new ApiError({
             kind: 'origin-refused',
             operationId,
-            message: `${operationId} was refused: its answer came from ${answerOrigin}, not the API origin ${apiOrigin}.`,
+            message: t('errors.api.foreignAnswer', {
+              operation: operationId,
+              origin: answerOrigin,
+              apiOrigin,
+            }),
           });
         }
         const result = await settle(plan, response, heldUntil);
@@ -327,7 +346,7 @@ export function createTransport(deps: TransportDeps): Transport {
             kind: 'malformed-response',
             operationId,
             status,
-            message: `${operationId}: expected an event stream but the service sent "${type.slice(0, 60)}".`,
+            message: t('errors.api.notEventStream', { operation: operationId, type: type.slice(0, 60) }),
           });
         }
         return { ...base, data: undefined, response };

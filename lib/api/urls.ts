@@ -2,6 +2,7 @@
  * A resolved operation's request URL (server URL, path with its encoded parameters, the declared
  * query) and its declared page-size bounds.
  */
+import { t } from '@/lib/i18n';
 import { ApiError } from './errors';
 import type { ResolvedOperation } from './operations';
 
@@ -30,7 +31,10 @@ function pathValuesOf(operation: ResolvedOperation, args: UrlArguments): Record<
     throw new ApiError({
       kind: 'validation',
       operationId: operation.operationId,
-      message: `${operation.operationId} was not sent: the service's document gives it ${names.length} path parameters, and the playbook id needs exactly one.`,
+      message: t('errors.api.notSent', {
+        operation: operation.operationId,
+        reason: t('errors.api.pathParameters', { count: String(names.length) }),
+      }),
     });
   }
   return { ...args.path, [names[0]]: args.playbookId };
@@ -45,7 +49,8 @@ export function buildOperationUrl(operation: ResolvedOperation, args: UrlArgumen
     const text = value === undefined ? '' : String(value);
     // "." and ".." would be normalised away by URL parsing and walk to another resource.
     if (text === '' || text === '.' || text === '..') {
-      fieldErrors[`/path/${name}`] = text === '' ? 'Required.' : 'Not a valid identifier.';
+      fieldErrors[`/path/${name}`] =
+        text === '' ? t('errors.field.required') : t('errors.field.notIdentifier');
       return '_';
     }
     return encodeURIComponent(text);
@@ -55,14 +60,14 @@ export function buildOperationUrl(operation: ResolvedOperation, args: UrlArgumen
   for (const [name, value] of Object.entries(args.query ?? {})) {
     if (value === undefined || value === null) continue;
     if (!declaredQuery.has(name)) {
-      fieldErrors[`/query/${name}`] = `Not a parameter of ${operation.operationId}.`;
+      fieldErrors[`/query/${name}`] = t('errors.field.notParameter', { operation: operation.operationId });
       continue;
     }
     for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item));
   }
   for (const parameter of operation.parameters) {
     if (parameter.in === 'query' && parameter.required && args.query?.[parameter.name] == null) {
-      fieldErrors[`/query/${parameter.name}`] = 'Required.';
+      fieldErrors[`/query/${parameter.name}`] = t('errors.field.required');
     }
   }
   if (Object.keys(fieldErrors).length > 0) {
@@ -70,9 +75,12 @@ export function buildOperationUrl(operation: ResolvedOperation, args: UrlArgumen
       kind: 'validation',
       operationId: operation.operationId,
       fieldErrors,
-      message: `${operation.operationId} was not sent: ${Object.entries(fieldErrors)
-        .map(([field, message]) => `${field}: ${message}`)
-        .join('; ')}`,
+      message: t('errors.api.notSent', {
+        operation: operation.operationId,
+        reason: Object.entries(fieldErrors)
+          .map(([field, message]) => `${field}: ${message}`)
+          .join('; '),
+      }),
     });
   }
   const query = search.toString();

@@ -3,6 +3,7 @@
  * anything is sent (@cfworker/json-schema: no eval, so it runs under the extension CSP), and
  * response bodies through a bounded reader and zod.
  */
+import { t } from '@/lib/i18n';
 import { BodyTooLargeError, readBoundedBytes } from '@/lib/http/boundedBody';
 import { log } from '@/lib/log';
 import { Validator, type OutputUnit } from '@cfworker/json-schema';
@@ -53,10 +54,10 @@ function fieldErrorsFrom(units: OutputUnit[]): Record<string, string> {
       const missing = REQUIRED_PROPERTY.exec(unit.error)?.[1];
       if (missing !== undefined) {
         pointer = `${pointer === '/' ? '' : pointer}/${missing.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-        message = 'Required.';
+        message = t('errors.field.required');
       }
     } else if (unit.keyword === 'false') {
-      message = 'Not an allowed field.';
+      message = t('errors.field.notAllowed');
     }
     if (!(pointer in out)) out[pointer] = message;
   }
@@ -104,7 +105,7 @@ function unusableSchema(operationId: string): ApiError {
   return new ApiError({
     kind: 'validation',
     operationId,
-    message: `${operationId} was not sent: its request schema in the OpenAPI document cannot be used.`,
+    message: t('errors.api.notSent', { operation: operationId, reason: t('errors.api.unusableSchema') }),
   });
 }
 
@@ -121,8 +122,8 @@ export function validateRequestBody(doc: OpenApiDocument, operation: ResolvedOpe
       throw new ApiError({
         kind: 'validation',
         operationId,
-        fieldErrors: { '/': 'Required.' },
-        message: `${operationId} was not sent: it needs a request body.`,
+        fieldErrors: { '/': t('errors.field.required') },
+        message: t('errors.api.notSent', { operation: operationId, reason: t('errors.api.bodyRequired') }),
       });
     }
     return;
@@ -144,15 +145,18 @@ export function validateRequestBody(doc: OpenApiDocument, operation: ResolvedOpe
   }
   if (result.valid) return;
   const fieldErrors = fieldErrorsFrom(result.errors);
-  if (Object.keys(fieldErrors).length === 0) fieldErrors['/'] = 'Does not match the expected shape.';
+  if (Object.keys(fieldErrors).length === 0) fieldErrors['/'] = t('errors.field.shape');
   throw new ApiError({
     kind: 'validation',
     operationId,
     fieldErrors,
-    message: `${operationId} was not sent: ${Object.entries(fieldErrors)
-      .slice(0, 5)
-      .map(([path, message]) => `${path}: ${message}`)
-      .join('; ')}`,
+    message: t('errors.api.notSent', {
+      operation: operationId,
+      reason: Object.entries(fieldErrors)
+        .slice(0, 5)
+        .map(([path, message]) => `${path}: ${message}`)
+        .join('; '),
+    }),
   });
 }
 
@@ -161,7 +165,7 @@ function malformed(operationId: string, message: string, status?: number): ApiEr
     kind: 'malformed-response',
     operationId,
     status,
-    message: `${operationId}: ${message}`,
+    message: t('errors.api.malformed', { operation: operationId, reason: message }),
   });
 }
 
@@ -181,14 +185,14 @@ export async function readBoundedText(
     if (!(error instanceof BodyTooLargeError)) throw error;
     const detail =
       error.declared === undefined
-        ? `the response is longer than the ${maxBytes} bytes allowed.`
-        : `the response is ${error.declared} bytes, more than the ${maxBytes} allowed.`;
+        ? t('errors.api.bodyTooLong', { max: String(maxBytes) })
+        : t('errors.api.bodyTooLarge', { size: String(error.declared), max: String(maxBytes) });
     throw malformed(operationId, detail, response.status);
   }
   try {
     return UTF8.decode(joined);
   } catch {
-    throw malformed(operationId, 'the response is not valid UTF-8 text.', response.status);
+    throw malformed(operationId, t('errors.api.notUtf8'), response.status);
   }
 }
 
@@ -209,7 +213,9 @@ export async function readJsonBody(
     await response.body?.cancel().catch(() => undefined);
     throw malformed(
       operationId,
-      `expected JSON but the service sent ${contentType ? `"${contentType.slice(0, 60)}"` : 'no content type'}.`,
+      contentType
+        ? t('errors.api.notJsonType', { type: contentType.slice(0, 60) })
+        : t('errors.api.noContentType'),
       response.status,
     );
   }
@@ -217,7 +223,7 @@ export async function readJsonBody(
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw malformed(operationId, 'the response is not valid JSON.', response.status);
+    throw malformed(operationId, t('errors.api.notJson'), response.status);
   }
 }
 
@@ -251,7 +257,7 @@ export function parseKnownShape<T extends z.ZodType>(
   const where = issue && issue.path.length > 0 ? `/${issue.path.map(String).join('/')}` : '/';
   throw malformed(
     operationId,
-    `the response does not have the expected shape (${where}: ${issue?.message ?? 'invalid'}).`,
+    t('errors.api.wrongShape', { field: where, said: issue?.message ?? 'invalid' }),
     status,
   );
 }

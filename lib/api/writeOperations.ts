@@ -4,6 +4,7 @@
  * `WriteOperation` so the compiler names a missing row. The outbox, the messages, the confirm
  * window and the side panel all read it; no other file lists writes.
  */
+import { t } from '@/lib/i18n';
 import { z } from 'zod';
 import { playbookDraftSchema } from '@/lib/finance/schema';
 import type { HttpMethod } from './operations';
@@ -242,19 +243,18 @@ export type OpenableUrl = { ok: true; url: string } | { ok: false; reason: strin
  */
 export function openableUrl(value: unknown): OpenableUrl {
   if (typeof value !== 'string' || value.length === 0)
-    return { ok: false, reason: 'The service sent no page to open.' };
+    return { ok: false, reason: t('errors.openUrl.missing') };
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return { ok: false, reason: 'The service sent a page address that is not a URL, so it was not opened.' };
+    return { ok: false, reason: t('errors.openUrl.notUrl') };
   }
-  if (url.username || url.password)
-    return { ok: false, reason: 'The page the service sent carries credentials, so it was not opened.' };
+  if (url.username || url.password) return { ok: false, reason: t('errors.openUrl.credentials') };
   if (url.protocol === 'https:') return { ok: true, url: url.href };
   if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return { ok: true, url: url.href };
   return {
     ok: false,
-    reason: `The page the service sent is not https (${url.protocol.replace(/:$/, '')}), so it was not opened.`,
+    reason: t('errors.openUrl.notHttps', { scheme: url.protocol.replace(/:$/, '') }),
   };
 }

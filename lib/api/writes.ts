@@ -4,6 +4,7 @@
  * checked against the one confirmed: anything that differs from what the user confirmed means
  * nothing is sent. Every retry sends the confirmed bytes under the same Idempotency-Key.
  */
+import { t } from '@/lib/i18n';
 import type { z } from 'zod';
 import { log } from '@/lib/log';
 import { getOutboxEntry, playbookIdOf, type OutboxEntry, type WriteDraft } from '@/lib/store/outbox';
@@ -87,7 +88,7 @@ function notSent(operationId: string, reason: string, code?: LifecycleCode): Api
     kind: 'unconfirmed-write',
     operationId,
     code,
-    message: `${operationId} was not sent: ${reason}`,
+    message: t('errors.api.notSent', { operation: operationId, reason }),
   });
 }
 
@@ -122,20 +123,19 @@ export function createWrites(deps: WriteDeps): Writes {
       intent.operationId !== stored.operationId ||
       canonicalJson(intent) !== canonicalJson(claimed.draft.confirmed ?? null)
     ) {
-      throw notSent(operationId, 'it is not a confirmed draft claimed for sending. Confirm it again.');
+      throw notSent(operationId, t('errors.api.notClaimed'));
     }
     if (intent.apiUrl !== deps.apiUrl) {
-      throw notSent(
-        operationId,
-        'the API URL changed since you confirmed it. Review and confirm again.',
-        ACCOUNT_CHANGED,
-      );
+      throw notSent(operationId, t('errors.api.apiUrlChanged'), ACCOUNT_CHANGED);
     }
     if (!UUID.test(intent.idempotencyKey)) {
       throw new ApiError({
         kind: 'validation',
         operationId,
-        message: `${operationId} was not sent: its Idempotency-Key is not a UUID.`,
+        message: t('errors.api.notSent', {
+          operation: operationId,
+          reason: t('errors.api.badIdempotencyKey'),
+        }),
       });
     }
     const operation = deps.resolveWriteOperation(intent.operationId);
@@ -147,23 +147,22 @@ export function createWrites(deps: WriteDeps): Writes {
         kind: 'unconfirmed-write',
         operationId,
         code: OPERATION_CHANGED,
-        message: `The service changed how this action is sent (was ${describeResolution(intent)}, now ${describeResolution(now)}). Nothing was sent. Review and confirm again.`,
+        message: t('errors.write.operationChangedFrom', {
+          was: describeResolution(intent),
+          now: describeResolution(now),
+        }),
       });
     }
     const body: unknown = intent.body === null ? undefined : JSON.parse(intent.body);
     if (canonicalJson(stored.draft.body ?? null) !== (intent.body ?? 'null')) {
-      throw notSent(operationId, 'its body differs from the one you confirmed. Review and confirm again.');
+      throw notSent(operationId, t('errors.api.bodyChanged'));
     }
     validateRequestBody(deps.openApi(), operation, body);
     let key: string | undefined;
     if (operation.requiresAuth) {
       key = await deps.keyFor(operation);
       if (key !== undefined && (await fingerprintOfKey(key)) !== intent.keyFingerprint) {
-        throw notSent(
-          operationId,
-          'the API key changed since you confirmed it. Review and confirm again.',
-          ACCOUNT_CHANGED,
-        );
+        throw notSent(operationId, t('errors.api.keyChanged'), ACCOUNT_CHANGED);
       }
     }
     const headers: Record<string, string> = {};

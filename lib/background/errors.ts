@@ -1,4 +1,5 @@
 import { isApiError } from '@/lib/api';
+import { t } from '@/lib/i18n';
 import { McpEndpointError, McpToolRefusedError } from '@/lib/mcp/client';
 import { DiscoveryDocumentError } from '@/lib/discovery';
 import { maskSecretsDeep } from '@/lib/log';
@@ -27,12 +28,14 @@ function unmaskedWireErrorOf(error: unknown): WireError | undefined {
   }
   if (error instanceof McpToolRefusedError) return own('mcp.refused', error.message);
   if (error instanceof McpEndpointError) return own('mcp.unavailable', error.message);
-  if (error instanceof ServiceNotConfiguredError) return own(NOT_CONFIGURED_CODE, error.message);
-  if (error instanceof InsecureServiceUrlError) return own('settings.insecure', error.message);
+  if (error instanceof ServiceNotConfiguredError)
+    return own(NOT_CONFIGURED_CODE, t('errors.settings.notConfigured'));
+  if (error instanceof InsecureServiceUrlError)
+    return own('settings.insecure', t('errors.settings.insecure'));
   if (error instanceof DiscoveryDocumentError) {
     return own(
       'discovery.failed',
-      `The service's ${new URL(error.url).pathname} could not be read: ${error.message}`,
+      t('errors.discovery.unreadable', { path: new URL(error.url).pathname, said: error.message }),
     );
   }
   return undefined;

@@ -1,3 +1,4 @@
+import { t } from '@/lib/i18n';
 import { isApiError, type CachedRead, type Playbook } from '@/lib/api';
 import { isWriteOperation, writeSpec } from '@/lib/api/writeOperations';
 import { connectMcp } from '@/lib/mcp/client';
@@ -45,7 +46,7 @@ async function fetchPlaybookPage(
 }
 
 function describeFailure(error: unknown): string {
-  return isApiError(error) ? error.message : 'The service could not be reached.';
+  return isApiError(error) ? error.message : t('errors.worker.unreachable');
 }
 
 function fromCache(cached: CachedRead<PlaybookListing>, stale: Staleness | undefined): PlaybookPage {
@@ -179,7 +180,7 @@ export function registerReadHandlers(registry: HandlerRegistry): void {
 function batchItemMessage(error: { detail?: unknown; title?: unknown; message?: unknown }): string {
   for (const text of [error.detail, error.message, error.title])
     if (typeof text === 'string' && text) return text;
-  return 'Not available.';
+  return t('errors.worker.notAvailable');
 }
 
 async function mcpEndpoint(): Promise<string> {
@@ -308,7 +309,7 @@ async function revalidate(state: AppState, binding: string, readAt: number): Pro
   if (page && 'error' in page) {
     const pageError = wireErrorOf(page.error) ?? {
       code: 'internal',
-      message: 'The playbooks could not be read. Try again.',
+      message: t('errors.worker.playbooksUnreadable'),
     };
     return { ...snapshot, pageError };
   }

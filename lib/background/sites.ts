@@ -1,3 +1,4 @@
+import { t } from '@/lib/i18n';
 import { browser } from 'wxt/browser';
 import { MatchPattern } from 'wxt/utils/match-patterns';
 import { OFFER_SCRIPT } from '@/lib/finance/captureGlobal';
@@ -65,7 +66,7 @@ export function registerSiteHandlers(registry: HandlerRegistry): void {
     if (!(await granted(parsed.pattern))) {
       throw new HandledError({
         code: 'permission-missing',
-        message: `Access to ${parsed.host} was not granted.`,
+        message: t('errors.worker.accessNotGranted', { host: parsed.host }),
       });
     }
     const sites = await extraSitesItem.getValue();

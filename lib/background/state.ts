@@ -1,13 +1,9 @@
 import { browser } from 'wxt/browser';
+import { t } from '@/lib/i18n';
 import type { AppState } from '@/lib/messaging/protocol';
 import { apiKeyState } from '@/lib/store/apiKey';
 import { getSettings, isServiceConfigured, type Settings } from '@/lib/store/settings';
-import {
-  hostAccessPattern,
-  INSECURE_SETTINGS_MESSAGE,
-  insecureSettingsUrls,
-  serviceOrigins,
-} from '@/lib/contract/origins';
+import { hostAccessPattern, insecureSettingsUrls, serviceOrigins } from '@/lib/contract/origins';
 
 /** Origins of the configured service the browser does not yet let the extension reach. */
 export async function missingHostAccess(settings: Settings): Promise<string[]> {
@@ -28,7 +24,7 @@ export async function readAppState(): Promise<AppState> {
     key: await apiKeyState(),
     hostAccess: { missingOrigins: await missingHostAccess(settings) },
     ...(insecure.length > 0
-      ? { insecureSettings: { urls: insecure, message: INSECURE_SETTINGS_MESSAGE } }
+      ? { insecureSettings: { urls: insecure, message: t('errors.settings.insecure') } }
       : {}),
     ...(isServiceConfigured(settings) ? {} : { serviceSetup: 'needed' as const }),
   };

@@ -2,6 +2,7 @@
  * The write messages, routed to lib/writes (the one owner of a write's lifecycle). Only what
  * needs the sender stays here: the per-tab draft rate and the capture of the page's article.
  */
+import { t } from '@/lib/i18n';
 import { browser } from 'wxt/browser';
 import { broadcast } from '@/lib/events';
 import { log } from '@/lib/log';
@@ -49,7 +50,7 @@ export function registerWriteHandlers(registry: HandlerRegistry): void {
       log.warn('outbox.draft-rate-limited', { tabId: sender.tabId });
       throw new HandledError({
         code: 'too-many-drafts',
-        message: 'This page asked for too many playbooks in a short time. Wait a minute, then try again.',
+        message: t('errors.worker.tooManyDrafts'),
       });
     }
     const captured =

@@ -3,6 +3,7 @@
  * followed by the other documents the contract lists. Skills are dynamic: their steps are inserted
  * after the skills index, one per entry of the index.
  */
+import { t } from '@/lib/i18n';
 
 /** How a document is read once fetched. */
 export type DiscoveryDocumentFormat =
@@ -49,59 +50,175 @@ export const DISCOVERY_DOCUMENTS: readonly DiscoveryDocument[] = Object.freeze([
   {
     id: 'llms',
     path: '/llms.txt',
-    title: 'Product context (llms.txt)',
+    get title() {
+      return t('errors.documentTitles.llms');
+    },
     format: 'llms-txt',
     recommended: true,
   },
   {
     id: 'llms-full',
     path: '/llms-full.txt',
-    title: 'Full product context (llms-full.txt)',
+    get title() {
+      return t('errors.documentTitles.llmsFull');
+    },
     format: 'llms-txt',
     recommended: true,
   },
-  { id: 'api-docs', path: '/api-docs', title: 'API documentation', format: 'html', recommended: true },
-  { id: 'openapi', path: '/openapi.json', title: 'OpenAPI document', format: 'openapi', recommended: true },
-  { id: 'pricing', path: '/pricing.md', title: 'Pricing', format: 'pricing', recommended: true },
+  {
+    id: 'api-docs',
+    path: '/api-docs',
+    get title() {
+      return t('errors.documentTitles.apiDocs');
+    },
+    format: 'html',
+    recommended: true,
+  },
+  {
+    id: 'openapi',
+    path: '/openapi.json',
+    get title() {
+      return t('errors.documentTitles.openapi');
+    },
+    format: 'openapi',
+    recommended: true,
+  },
+  {
+    id: 'pricing',
+    path: '/pricing.md',
+    get title() {
+      return t('errors.documentTitles.pricing');
+    },
+    format: 'pricing',
+    recommended: true,
+  },
   {
     id: 'mcp-card',
     path: '/.well-known/mcp/server-card.json',
-    title: 'MCP server card',
+    get title() {
+      return t('errors.documentTitles.mcpCard');
+    },
     format: 'mcp-card',
     recommended: true,
   },
   // Not fetched: the endpoint is recorded from the card and the MCP client does the talking.
-  { id: 'mcp', path: '/mcp', title: 'MCP endpoint', format: 'mcp-endpoint', recommended: true },
+  {
+    id: 'mcp',
+    path: '/mcp',
+    get title() {
+      return t('errors.documentTitles.mcp');
+    },
+    format: 'mcp-endpoint',
+    recommended: true,
+  },
   {
     id: SKILLS_INDEX_STEP_ID,
     path: '/.well-known/agent-skills/index.json',
-    title: 'Agent skills index',
+    get title() {
+      return t('errors.documentTitles.skillsIndex');
+    },
     format: 'skills-index',
     recommended: true,
   },
-  { id: 'auth', path: '/auth.md', title: 'Authentication', format: 'markdown', recommended: true },
+  {
+    id: 'auth',
+    path: '/auth.md',
+    get title() {
+      return t('errors.documentTitles.auth');
+    },
+    format: 'markdown',
+    recommended: true,
+  },
   {
     id: 'developers-llms',
     path: '/developers/llms.txt',
-    title: 'Developer context (llms.txt)',
+    get title() {
+      return t('errors.documentTitles.developersLlms');
+    },
     format: 'llms-txt',
     recommended: false,
   },
   {
     id: 'api-docs-md',
     path: '/api-docs.md',
-    title: 'API documentation (Markdown)',
+    get title() {
+      return t('errors.documentTitles.apiDocsMd');
+    },
     format: 'markdown',
     recommended: false,
   },
-  { id: 'developers', path: '/developers.md', title: 'Developers', format: 'markdown', recommended: false },
-  { id: 'explore', path: '/explore.md', title: 'Explore', format: 'markdown', recommended: false },
-  { id: 'agents', path: '/AGENTS.md', title: 'AGENTS.md', format: 'markdown', recommended: false },
-  { id: 'mcp-md', path: '/mcp.md', title: 'MCP guide', format: 'markdown', recommended: false },
-  { id: 'webhooks', path: '/webhooks.md', title: 'Webhooks', format: 'markdown', recommended: false },
-  { id: 'onboarding', path: '/onboarding.md', title: 'Onboarding', format: 'markdown', recommended: false },
-  { id: 'sandbox', path: '/sandbox.md', title: 'Sandbox', format: 'markdown', recommended: false },
-  { id: 'agent-card', path: '/agent.json', title: 'Agent card', format: 'agent-card', recommended: false },
+  {
+    id: 'developers',
+    path: '/developers.md',
+    get title() {
+      return t('errors.documentTitles.developers');
+    },
+    format: 'markdown',
+    recommended: false,
+  },
+  {
+    id: 'explore',
+    path: '/explore.md',
+    get title() {
+      return t('errors.documentTitles.explore');
+    },
+    format: 'markdown',
+    recommended: false,
+  },
+  {
+    id: 'agents',
+    path: '/AGENTS.md',
+    get title() {
+      return t('errors.documentTitles.agents');
+    },
+    format: 'markdown',
+    recommended: false,
+  },
+  {
+    id: 'mcp-md',
+    path: '/mcp.md',
+    get title() {
+      return t('errors.documentTitles.mcpMd');
+    },
+    format: 'markdown',
+    recommended: false,
+  },
+  {
+    id: 'webhooks',
+    path: '/webhooks.md',
+    get title() {
+      return t('errors.documentTitles.webhooks');
+    },
+    format: 'markdown',
+    recommended: false,
+  },
+  {
+    id: 'onboarding',
+    path: '/onboarding.md',
+    get title() {
+      return t('errors.documentTitles.onboarding');
+    },
+    format: 'markdown',
+    recommended: false,
+  },
+  {
+    id: 'sandbox',
+    path: '/sandbox.md',
+    get title() {
+      return t('errors.documentTitles.sandbox');
+    },
+    format: 'markdown',
+    recommended: false,
+  },
+  {
+    id: 'agent-card',
+    path: '/agent.json',
+    get title() {
+      return t('errors.documentTitles.agentCard');
+    },
+    format: 'agent-card',
+    recommended: false,
+  },
 ] satisfies DiscoveryDocument[]);
 
 /** The step id of one skill's SKILL.md. */

@@ -4,8 +4,9 @@
  * referrer. Bodies are size-bounded while streaming and must be valid UTF-8 (so the cached text
  * re-encodes to exactly the bytes the server sent, which skill digests depend on).
  */
+import { t } from '@/lib/i18n';
 import { BodyTooLargeError, readBoundedBytes } from '@/lib/http/boundedBody';
-import { INSECURE_SETTINGS_MESSAGE, serviceUrlProblem } from '@/lib/contract/origins';
+import { serviceUrlProblem } from '@/lib/contract/origins';
 import { log } from '@/lib/log';
 import type { CachedDocument, DocumentCache } from './cache';
 
@@ -117,7 +118,7 @@ async function fetchHopByHop(
       // A browser hides where a manual redirect points: it cannot be judged, so it is not followed.
       await response.body?.cancel().catch(() => undefined);
       return {
-        refused: `The service redirected this document somewhere the extension cannot check; not followed. Use the final address.`,
+        refused: t('errors.discovery.opaqueRedirect'),
         reason: 'opaque',
       };
     }
@@ -126,7 +127,7 @@ async function fetchHopByHop(
       const finalUrl = response.url || current;
       if (serviceUrlProblem(finalUrl) !== undefined)
         return {
-          refused: `Answered from ${new URL(finalUrl).origin}, which is neither https nor this computer; not used.`,
+          refused: t('errors.discovery.insecureAnswer', { origin: new URL(finalUrl).origin }),
           reason: 'insecure-hop',
         };
       return { response, finalUrl };
@@ -141,16 +142,19 @@ async function fetchHopByHop(
     }
     if (!target)
       return {
-        refused: `HTTP ${response.status} without a usable Location; not followed.`,
+        refused: t('errors.discovery.noLocation', { status: String(response.status) }),
         reason: 'no-target',
       };
     if (serviceUrlProblem(target.href) !== undefined)
       return {
-        refused: `Redirected to ${target.origin}, which is neither https nor this computer; not followed.`,
+        refused: t('errors.discovery.insecureRedirect', { origin: target.origin }),
         reason: 'insecure-hop',
       };
     if (hop >= MAX_DOCUMENT_REDIRECTS)
-      return { refused: `More than ${MAX_DOCUMENT_REDIRECTS} redirects; not followed.`, reason: 'too-many' };
+      return {
+        refused: t('errors.discovery.tooManyRedirects', { max: MAX_DOCUMENT_REDIRECTS }),
+        reason: 'too-many',
+      };
     current = target.href;
   }
 }
@@ -163,7 +167,7 @@ export async function fetchDiscoveryDocument(
 ): Promise<FetchedDocument> {
   const maxBytes = deps.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
   // Plain http only to loopback: a hostile network must not feed discovery (issue 11, point 4).
-  if (serviceUrlProblem(url) !== undefined) return failed(url, INSECURE_SETTINGS_MESSAGE);
+  if (serviceUrlProblem(url) !== undefined) return failed(url, t('errors.settings.insecure'));
   const cached = await deps.cache.get(url).catch(() => undefined);
   const headers = new Headers({ Accept: accept });
   if (cached?.etag) headers.set('If-None-Match', cached.etag);
@@ -179,9 +183,13 @@ export async function fetchDiscoveryDocument(
     ({ response, finalUrl } = answer);
   } catch (error) {
     if (deps.signal?.aborted) throw error;
-    const reason = error instanceof Error && error.name === 'TimeoutError' ? 'timed out' : 'network error';
-    if (cached) return fromCache(url, cached, 'stale', { error: `Served from cache: ${reason}.` });
-    return failed(url, `Could not fetch the document (${reason}).`);
+    const reason =
+      error instanceof Error && error.name === 'TimeoutError'
+        ? t('errors.discovery.timedOut')
+        : t('errors.discovery.networkError');
+    if (cached)
+      return fromCache(url, cached, 'stale', { error: t('errors.discovery.fromCache', { reason }) });
+    return failed(url, t('errors.discovery.fetchFailed', { reason }));
   }
 
   if (response.status === 304 && cached) {
@@ -197,7 +205,7 @@ export async function fetchDiscoveryDocument(
     if (response.status >= 500 && cached) {
       return fromCache(url, cached, 'stale', {
         httpStatus: response.status,
-        error: `Served from cache: HTTP ${response.status}.`,
+        error: t('errors.discovery.fromCache', { reason: `HTTP ${response.status}` }),
       });
     }
     return failed(url, `HTTP ${response.status}`, { httpStatus: response.status });
@@ -211,15 +219,17 @@ export async function fetchDiscoveryDocument(
     if (deps.signal?.aborted) throw error;
     if (error instanceof BodyTooLargeError) {
       return {
-        ...failed(url, `Document larger than ${maxBytes} bytes; not used.`),
+        ...failed(url, t('errors.discovery.tooLarge', { max: String(maxBytes) })),
         status: 'invalid',
         httpStatus: response.status,
         contentType,
       };
     }
     if (cached)
-      return fromCache(url, cached, 'stale', { error: 'Served from cache: the download broke off.' });
-    return failed(url, 'The download broke off.', { httpStatus: response.status });
+      return fromCache(url, cached, 'stale', {
+        error: t('errors.discovery.fromCache', { reason: t('errors.discovery.brokeOff') }),
+      });
+    return failed(url, t('errors.discovery.downloadBrokeOff'), { httpStatus: response.status });
   }
 
   let body: string;
@@ -227,7 +237,7 @@ export async function fetchDiscoveryDocument(
     body = utf8.decode(bytes);
   } catch {
     return {
-      ...failed(url, 'Document is not valid UTF-8; not used.'),
+      ...failed(url, t('errors.discovery.notUtf8')),
       status: 'invalid',
       httpStatus: response.status,
       contentType,

@@ -4,6 +4,7 @@
  * `description`, `remotes[]`) and normalized to one shape. Both standards are drafts, so unknown
  * keys are allowed and only what the extension uses is required.
  */
+import { t } from '@/lib/i18n';
 import { z } from 'zod';
 import { resolveWebUrl } from './urls';
 
@@ -74,7 +75,7 @@ function normalizeTools(tools: z.infer<typeof CardTool>[] | string | undefined):
 
 function endpointOrThrow(reference: string, cardUrl: string): string {
   const endpoint = resolveWebUrl(reference, cardUrl);
-  if (!endpoint) throw new McpCardFormatError('The MCP card names an endpoint that is not an http(s) URL.');
+  if (!endpoint) throw new McpCardFormatError(t('errors.discovery.mcpEndpoint'));
   return endpoint;
 }
 
@@ -106,7 +107,5 @@ export function parseMcpCard(json: unknown, cardUrl: string): McpCard {
       shape: 'sep-2127',
     };
   }
-  throw new McpCardFormatError(
-    'The MCP card matches neither the January-2026 draft shape (serverInfo, transport.endpoint) nor SEP-2127 (name, remotes[]).',
-  );
+  throw new McpCardFormatError(t('errors.discovery.mcpCardShape'));
 }

@@ -2,6 +2,7 @@
  * A minimal check of the OpenAPI document (3.1.x, `servers[0].url`, `paths`) so discovery can
  * report it; operation lookup and everything else belongs to lib/api.
  */
+import { t } from '@/lib/i18n';
 import { z } from 'zod';
 import { resolveWebUrl } from './urls';
 
@@ -33,15 +34,17 @@ export function checkOpenApiDocument(json: unknown, documentUrl: string): OpenAp
   const parsed = OpenApiShapeSchema.safeParse(json);
   if (!parsed.success) {
     throw new OpenApiFormatError(
-      `Not a usable OpenAPI document: ${parsed.error.issues
-        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-        .join('; ')
-        .slice(0, 300)}`,
+      t('errors.discovery.openApiUnusable', {
+        reason: parsed.error.issues
+          .map((i) => `${i.path.join('.') || '/'}: ${i.message}`)
+          .join('; ')
+          .slice(0, 300),
+      }),
     );
   }
   const doc = parsed.data;
   const apiUrl = resolveWebUrl(doc.servers[0].url, documentUrl);
-  if (!apiUrl) throw new OpenApiFormatError('servers[0].url is not an http(s) URL.');
+  if (!apiUrl) throw new OpenApiFormatError(t('errors.discovery.openApiServer'));
   return {
     openapi: doc.openapi,
     title: doc.info?.title ?? '',

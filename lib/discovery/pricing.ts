@@ -2,6 +2,7 @@
  * The plans table of `/pricing.md` read as data rows. Columns are found by header name
  * (case-insensitive, extra columns ignored) so a reworded or widened table still reads.
  */
+import { t } from '@/lib/i18n';
 import { z } from 'zod';
 import { inlineText, type SafeBlock, type SafeInline } from './markdown';
 
@@ -69,7 +70,5 @@ export function pricingRows(blocks: SafeBlock[]): PricingRow[] {
     }
     return rows;
   }
-  throw new PricingFormatError(
-    'No table with a plan name and a monthly price column was found in the pricing document.',
-  );
+  throw new PricingFormatError(t('errors.discovery.noPricingTable'));
 }

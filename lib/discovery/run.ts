@@ -4,6 +4,7 @@
  * render-ready data. A failing step is recorded and the run goes on. The report is plain JSON: it
  * crosses extension messaging and is stored.
  */
+import { t } from '@/lib/i18n';
 import { log } from '@/lib/log';
 import { parseAgentCard, type AgentCard } from './agentCard';
 import { idbDocumentCache, type DocumentCache } from './cache';
@@ -118,12 +119,12 @@ const MAX_SKILLS = 50;
  */
 export const REPORT_LIMITS = { maxSkillBodyChars: 200_000, maxMarkdownChars: 2_000_000 } as const;
 
-const kilobytes = (chars: number) => `${new Intl.NumberFormat().format(Math.ceil(chars / 1_000))} KB`;
+const kilobytes = (chars: number) => t('errors.discovery.kilobytes', { size: Math.ceil(chars / 1_000) });
 
 /** Charges `text` to the run's Markdown budget; the sentence to show when it does not fit. */
 function overReportBudget(context: RunContext, text: string): string | undefined {
   if (context.markdownChars + text.length > REPORT_LIMITS.maxMarkdownChars)
-    return `Not kept: the discovery report already holds its limit of ${kilobytes(REPORT_LIMITS.maxMarkdownChars)} of documents.`;
+    return t('errors.discovery.reportFull', { limit: kilobytes(REPORT_LIMITS.maxMarkdownChars) });
   context.markdownChars += text.length;
   return undefined;
 }
@@ -146,10 +147,9 @@ interface RunContext {
 }
 
 function message(error: unknown): string {
-  if (error instanceof SyntaxError) return 'Malformed JSON.';
-  if (error instanceof Error && error.name === 'ZodError')
-    return 'The document does not have the expected shape.';
-  return error instanceof Error ? error.message.slice(0, 300) : 'Unreadable document.';
+  if (error instanceof SyntaxError) return t('errors.discovery.malformedJson');
+  if (error instanceof Error && error.name === 'ZodError') return t('errors.discovery.wrongShape');
+  return error instanceof Error ? error.message.slice(0, 300) : t('errors.discovery.unreadableDocument');
 }
 
 function record(context: RunContext, step: DiscoveryStep): void {
@@ -222,7 +222,7 @@ async function runSkill(context: RunContext, entry: SkillIndexEntry): Promise<vo
   if (preliminary === 'invalid-digest') {
     // Without a usable digest the content could never be trusted, so it is not even fetched.
     skill.verification = 'invalid-digest';
-    skill.error = 'The index gives no sha256:<hex> digest for this skill.';
+    skill.error = t('errors.discovery.noDigest');
     record(context, {
       id,
       url: entry.url,
@@ -242,13 +242,16 @@ async function runSkill(context: RunContext, entry: SkillIndexEntry): Promise<vo
     async (document) => {
       skill.verification = await verifySkillDigest(document.bytes, entry.digest);
       if (skill.verification !== 'verified') {
-        skill.error = 'The SKILL.md does not match the digest in the index; its content is not used.';
+        skill.error = t('errors.discovery.digestMismatch');
         throw new Error(skill.error);
       }
       const parsed = parseSkillMarkdown(document.body);
       skill.description = parsed.description || entry.description;
       if (parsed.body.length > REPORT_LIMITS.maxSkillBodyChars) {
-        skill.error = `Its text (${kilobytes(parsed.body.length)}) is longer than the ${kilobytes(REPORT_LIMITS.maxSkillBodyChars)} a skill may show; it is not kept.`;
+        skill.error = t('errors.discovery.skillTooLong', {
+          size: kilobytes(parsed.body.length),
+          limit: kilobytes(REPORT_LIMITS.maxSkillBodyChars),
+        });
         return;
       }
       const refused = overReportBudget(context, parsed.body);
@@ -258,7 +261,7 @@ async function runSkill(context: RunContext, entry: SkillIndexEntry): Promise<vo
   ).then((fetched) => {
     if (fetched.body === null) {
       skill.verification = 'missing';
-      skill.error = fetched.error ?? 'The SKILL.md could not be fetched.';
+      skill.error = fetched.error ?? t('errors.discovery.skillUnavailable');
     }
   });
 }
@@ -324,7 +327,7 @@ async function runDocument(context: RunContext, definition: DiscoveryDocument): 
         ms: 0,
         bytes: 0,
         source: context.mcpCardSource,
-        ...(card ? {} : { error: "No usable MCP card; the contract's default endpoint is assumed." }),
+        ...(card ? {} : { error: t('errors.discovery.noMcpCard') }),
       });
       return;
     }
@@ -438,7 +441,7 @@ export async function getOpenApiDocument(
   });
   if (fetched.body === null)
     throw new DiscoveryDocumentError(
-      fetched.error ?? 'The OpenAPI document is unavailable.',
+      fetched.error ?? t('errors.discovery.openApiUnavailable'),
       url,
       fetched.status,
     );

@@ -3,6 +3,7 @@
  * skill's SKILL.md (YAML front matter `name`, `description`, then Markdown). The front matter is
  * read with a deliberately small parser: flat `key: value` pairs, quoted or block scalars.
  */
+import { t } from '@/lib/i18n';
 import { z } from 'zod';
 import { resolveWebUrl } from './urls';
 
@@ -129,8 +130,8 @@ export function parseFrontMatter(yaml: string): Record<string, string> {
 
 export function parseSkillMarkdown(text: string): SkillDocument {
   const match = FRONT_MATTER.exec(text);
-  if (!match) throw new SkillFormatError('SKILL.md has no YAML front matter.');
+  if (!match) throw new SkillFormatError(t('errors.discovery.skillNoFrontMatter'));
   const front = SkillFrontMatterSchema.safeParse(parseFrontMatter(match[1] ?? ''));
-  if (!front.success) throw new SkillFormatError('SKILL.md front matter needs a name and a description.');
+  if (!front.success) throw new SkillFormatError(t('errors.discovery.skillFrontMatter'));
   return { name: front.data.name, description: front.data.description, body: text.slice(match[0].length) };
 }

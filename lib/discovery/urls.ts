@@ -3,6 +3,7 @@
  * against the document that holds them) and only web schemes survive, so a `javascript:` or
  * `data:` link can never reach a rendered page.
  */
+import { t } from '@/lib/i18n';
 
 const MAX_URL_LENGTH = 4096;
 const WEB_SCHEMES = new Set(['http:', 'https:']);
@@ -38,10 +39,10 @@ export function normalizeBaseUrl(baseUrl: string): string {
   try {
     parsed = new URL(baseUrl.trim());
   } catch {
-    throw new TypeError('The service URL is not a valid URL.');
+    throw new TypeError(t('errors.discovery.serviceUrlInvalid'));
   }
-  if (!WEB_SCHEMES.has(parsed.protocol)) throw new TypeError('The service URL must use http or https.');
-  if (parsed.username || parsed.password) throw new TypeError('The service URL must not carry credentials.');
+  if (!WEB_SCHEMES.has(parsed.protocol)) throw new TypeError(t('errors.discovery.serviceUrlScheme'));
+  if (parsed.username || parsed.password) throw new TypeError(t('errors.discovery.serviceUrlCredentials'));
   parsed.search = '';
   parsed.hash = '';
   let end = parsed.href.length;

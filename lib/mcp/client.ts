@@ -5,6 +5,7 @@
  * never sends credentials, talks only to the endpoint's origin, and refuses to call any tool
  * that does not declare `readOnlyHint: true`.
  */
+import { t } from '@/lib/i18n';
 import {
   Client,
   StreamableHTTPClientTransport,
@@ -69,8 +70,8 @@ export class McpToolRefusedError extends Error {
   ) {
     super(
       reason === 'unknown-tool'
-        ? `The MCP server does not offer a tool named "${toolName.slice(0, 100)}".`
-        : `The MCP tool "${toolName.slice(0, 100)}" is not marked read-only, so the extension will not call it.`,
+        ? t('errors.mcp.unknownTool', { tool: toolName.slice(0, 100) })
+        : t('errors.mcp.notReadOnly', { tool: toolName.slice(0, 100) }),
     );
   }
 }
@@ -89,14 +90,12 @@ function parseEndpoint(endpoint: string): URL {
   try {
     url = new URL(endpoint);
   } catch {
-    throw new McpEndpointError('The MCP endpoint is not a valid URL.');
+    throw new McpEndpointError(t('errors.mcp.endpointNotUrl'));
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new McpEndpointError('The MCP endpoint must use http or https.');
-  if (url.username || url.password)
-    throw new McpEndpointError('The MCP endpoint must not carry credentials.');
-  if (serviceUrlProblem(url.href) !== undefined)
-    throw new McpEndpointError('The MCP endpoint must use https unless it is on this computer.');
+    throw new McpEndpointError(t('errors.mcp.endpointScheme'));
+  if (url.username || url.password) throw new McpEndpointError(t('errors.mcp.endpointCredentials'));
+  if (serviceUrlProblem(url.href) !== undefined) throw new McpEndpointError(t('errors.mcp.endpointInsecure'));
   return url;
 }
 
@@ -106,7 +105,7 @@ export const MAX_MCP_RESPONSE_BYTES = 1_000_000;
 export class McpResponseTooLargeError extends Error {
   override name = 'McpResponseTooLargeError';
   constructor(readonly maxBytes: number) {
-    super(`The MCP server sent a response longer than ${maxBytes} bytes; it was cut off.`);
+    super(t('errors.mcp.tooLarge', { max: String(maxBytes) }));
   }
 }
 
@@ -163,7 +162,9 @@ export function credentialFreeFetch(base: McpFetch, allowedOrigin: string): McpF
     const target = new URL(typeof url === 'string' ? url : url.href);
     if (target.origin !== allowedOrigin) {
       return Promise.reject(
-        new McpEndpointError(`Refused an MCP request to ${target.origin}: only ${allowedOrigin} is allowed.`),
+        new McpEndpointError(
+          t('errors.mcp.foreignOrigin', { origin: target.origin, allowed: allowedOrigin }),
+        ),
       );
     }
     const headers = new Headers(init?.headers);

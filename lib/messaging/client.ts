@@ -1,3 +1,4 @@
+import { t } from '@/lib/i18n';
 import { browser } from 'wxt/browser';
 import type { Envelope, MessageName, RequestOf, ResponseOf, WireError } from './protocol';
 
@@ -27,13 +28,13 @@ export async function sendMessage<N extends MessageName>(
     if (/context invalidated/i.test(text)) {
       throw new MessageError({
         code: 'context-invalidated',
-        message: 'The extension was updated; reload the page.',
+        message: t('errors.messaging.updated'),
       });
     }
-    throw new MessageError({ code: 'internal', message: 'The extension did not answer. Try again.' });
+    throw new MessageError({ code: 'internal', message: t('errors.messaging.noAnswer') });
   }
   if (!envelope || typeof envelope !== 'object' || !('ok' in envelope)) {
-    throw new MessageError({ code: 'internal', message: 'The extension did not answer. Try again.' });
+    throw new MessageError({ code: 'internal', message: t('errors.messaging.noAnswer') });
   }
   if (!envelope.ok) throw new MessageError(envelope.error);
   return envelope.value;

@@ -1,3 +1,4 @@
+import { t } from '@/lib/i18n';
 import type { z } from 'zod';
 import { log, maskSecretsDeep } from '@/lib/log';
 import {
@@ -99,30 +100,30 @@ export function createHandlerRegistry(
 
     async dispatch(raw, rawSender) {
       const envelope = envelopeSchema.safeParse(raw);
-      if (!envelope.success) return fail('malformed-message', 'The message is not of the expected form.');
+      if (!envelope.success) return fail('malformed-message', t('errors.messaging.malformed'));
       const { type, payload } = envelope.data;
       if (!isMessageName(type)) {
         log.warn('messaging.unknown', { type });
-        return fail('unknown-message', 'Unknown message.');
+        return fail('unknown-message', t('errors.messaging.unknown'));
       }
       const spec = messages[type];
       const sender = classifySender(rawSender as Parameters<typeof classifySender>[0], identity);
       if (sender.kind === 'foreign' || !(spec.senders as readonly string[]).includes(sender.kind)) {
         log.warn('messaging.sender-refused', { type, sender: sender.kind });
-        return fail('sender-not-allowed', 'This part of the extension may not send that message.');
+        return fail('sender-not-allowed', t('errors.messaging.senderNotAllowed'));
       }
       if (spec.topFrameOnly && sender.kind === 'content-script' && !sender.topFrame) {
         log.warn('messaging.sender-refused', { type, sender: 'sub-frame' });
-        return fail('sender-not-allowed', 'Only the top frame may send that message.');
+        return fail('sender-not-allowed', t('errors.messaging.topFrameOnly'));
       }
       const request = (spec.request as z.ZodType).safeParse(payload);
       if (!request.success) {
-        return fail('malformed-message', 'The message payload is not valid.', {
+        return fail('malformed-message', t('errors.messaging.badPayload'), {
           fields: fieldErrors(request.error),
         });
       }
       const handler = handlers.get(type);
-      if (!handler) return fail('no-handler', 'That action is not available yet.');
+      if (!handler) return fail('no-handler', t('errors.messaging.noHandler'));
       try {
         const value = await handler(request.data as ParsedRequestOf<MessageName>, sender);
         return { ok: true, value };
@@ -132,7 +133,7 @@ export function createHandlerRegistry(
         const mapped = options.mapError?.(error);
         if (mapped) return { ok: false, error: maskSecretsDeep(mapped) };
         log.error('messaging.handler-failed', { type, error });
-        return fail('internal', 'Something went wrong in the extension. Try again.');
+        return fail('internal', t('errors.messaging.internal'));
       }
     },
   };

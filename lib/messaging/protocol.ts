@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { t } from '@/lib/i18n';
 import type { KeyState } from '@/lib/store/apiKey';
 import { serviceUrlProblem } from '@/lib/contract/origins';
 import type { ApiErrorData } from '@/lib/api/errors';
@@ -218,7 +219,7 @@ export const messages = {
         .trim()
         .min(8)
         .max(512)
-        .regex(/^[\x21-\x7e]+$/, 'Keys are printable ASCII'),
+        .regex(/^[\x21-\x7e]+$/, { error: () => t('errors.field.printableAscii') }),
     }),
     senders: EXTENSION_PAGES,
   }),

@@ -4,6 +4,7 @@
  * offer (Retry, Review, nothing) from the table, never by comparing a code or a message by text.
  */
 import { API_ERROR_KINDS, type ApiErrorKind } from '@/lib/api/errors';
+import { t } from '@/lib/i18n';
 
 /** Codes the write lifecycle itself gives, beside the API client's error kinds. */
 const LIFECYCLE_CODES = [
@@ -35,70 +36,54 @@ export interface WriteErrorMeaning {
   /** A request may have reached the service: the Idempotency-Key must never change. */
   mayHaveLanded: boolean;
   next: NextStep;
-  /** A plain default message, used when the failure carries none of its own. */
-  message: string;
+  /** A plain default message in the UI language, used when the failure carries none of its own. */
+  readonly message: string;
 }
 
 const meaning = (
   next: NextStep,
-  message: string,
+  message: () => string,
   flags: { retryable?: boolean; mayHaveLanded?: boolean } = {},
 ): WriteErrorMeaning => ({
   retryable: flags.retryable ?? false,
   mayHaveLanded: flags.mayHaveLanded ?? false,
   next,
-  message,
+  // Read when shown, so the message is in the UI language of that moment (and of each test).
+  get message() {
+    return message();
+  },
 });
 
 const landed = { retryable: true, mayHaveLanded: true };
 
 export const WRITE_ERRORS = {
-  'draft-not-found': meaning('nothing', 'This draft no longer exists.'),
-  'invalid-draft': meaning('fix-fields', 'Some fields need attention.'),
-  'draft-already-sent': meaning('nothing', 'This draft was already sent.'),
-  'write-in-progress': meaning('wait', 'This write is already being sent.'),
-  'typed-confirmation': meaning('fix-fields', 'Type the name exactly to confirm.'),
-  'too-many-drafts': meaning('wait', 'Too many drafts in a short time. Wait a minute, then try again.'),
-  'not-shown': meaning(
-    'review',
-    'This action is not what the confirm window shows now. Nothing was sent. Review and confirm again.',
-  ),
-  'operation-changed': meaning(
-    'review',
-    'The service changed how this action is sent. Nothing was sent. Review and confirm again.',
-  ),
-  'account-changed': meaning(
-    'review',
-    'The service, account or API key changed since this was shown. Nothing was sent. Review where it goes and confirm again.',
-  ),
-  interrupted: meaning(
-    'retry',
-    'Sending was interrupted. Retry sends the same request again; it cannot create a duplicate.',
-    landed,
-  ),
-  internal: meaning('review', 'The write could not be sent.'),
-  validation: meaning('review', 'The service refused the request as it stands.'),
-  unauthorized: meaning('fix-account', 'The API key was refused.'),
-  forbidden: meaning('fix-account', 'The account may not do this.'),
-  'not-found': meaning('discard', 'The service does not know this item.'),
-  conflict: meaning('review', 'The service reports a conflict.'),
-  'precondition-failed': meaning('review', 'The item changed since it was read.'),
-  'idempotency-mismatch': meaning(
-    'discard',
-    'An earlier attempt of this write already reached the service with the content you first confirmed, so this edited version was not sent: nothing was written twice. Discard this draft and check your playbooks.',
-  ),
-  'rate-limited': meaning('wait', 'The service asked to wait before sending again.', { retryable: true }),
-  deferred: meaning('wait', 'The service asked to wait before sending again.', { retryable: true }),
-  server: meaning('retry', 'The service failed.', landed),
-  network: meaning('retry', 'The service could not be reached.', landed),
-  timeout: meaning('retry', 'The service did not answer in time.', landed),
-  'malformed-response': meaning('retry', 'The service answered with something unreadable.', landed),
-  sunset: meaning('discard', 'The service no longer accepts this action.'),
-  'origin-refused': meaning('fix-account', 'The service points elsewhere than the configured API.'),
-  'unconfirmed-write': meaning(
-    'review',
-    'This write was not sent as confirmed. Nothing was sent. Review and confirm again.',
-  ),
+  'draft-not-found': meaning('nothing', () => t('errors.write.draftNotFound')),
+  'invalid-draft': meaning('fix-fields', () => t('errors.write.invalidDraft')),
+  'draft-already-sent': meaning('nothing', () => t('errors.write.draftAlreadySent')),
+  'write-in-progress': meaning('wait', () => t('errors.write.writeInProgress')),
+  'typed-confirmation': meaning('fix-fields', () => t('errors.write.typedConfirmation')),
+  'too-many-drafts': meaning('wait', () => t('errors.write.tooManyDrafts')),
+  'not-shown': meaning('review', () => t('errors.write.notShown')),
+  'operation-changed': meaning('review', () => t('errors.write.operationChanged')),
+  'account-changed': meaning('review', () => t('errors.write.accountChanged')),
+  interrupted: meaning('retry', () => t('errors.write.interrupted'), landed),
+  internal: meaning('review', () => t('errors.write.internal')),
+  validation: meaning('review', () => t('errors.write.validation')),
+  unauthorized: meaning('fix-account', () => t('errors.write.unauthorized')),
+  forbidden: meaning('fix-account', () => t('errors.write.forbidden')),
+  'not-found': meaning('discard', () => t('errors.write.notFound')),
+  conflict: meaning('review', () => t('errors.write.conflict')),
+  'precondition-failed': meaning('review', () => t('errors.write.preconditionFailed')),
+  'idempotency-mismatch': meaning('discard', () => t('errors.write.idempotencyMismatch')),
+  'rate-limited': meaning('wait', () => t('errors.write.wait'), { retryable: true }),
+  deferred: meaning('wait', () => t('errors.write.wait'), { retryable: true }),
+  server: meaning('retry', () => t('errors.write.server'), landed),
+  network: meaning('retry', () => t('errors.write.network'), landed),
+  timeout: meaning('retry', () => t('errors.write.timeout'), landed),
+  'malformed-response': meaning('retry', () => t('errors.write.malformedResponse'), landed),
+  sunset: meaning('discard', () => t('errors.write.sunset')),
+  'origin-refused': meaning('fix-account', () => t('errors.write.originRefused')),
+  'unconfirmed-write': meaning('review', () => t('errors.write.unconfirmedWrite')),
 } as const satisfies Record<WriteErrorCode, WriteErrorMeaning>;
 
 const ALL_CODES: ReadonlySet<string> = new Set([...LIFECYCLE_CODES, ...API_ERROR_KINDS]);

@@ -5,6 +5,7 @@
  * entry (lint forbids the store's writers elsewhere), and every surface (confirm window, popup,
  * side panel, context menu, notifications, alarms) calls these functions through the worker.
  */
+import { t } from '@/lib/i18n';
 import { browser } from 'wxt/browser';
 import {
   canonicalJson,
@@ -89,8 +90,7 @@ async function queueDraft(
 async function writeEntry(id: string): Promise<Entry> {
   const entry = await getOutboxEntry<WriteDraft>(id);
   if (!entry) throw refusal('draft-not-found');
-  if (!isWriteOperation(entry.operationId))
-    throw refusal('invalid-draft', 'This draft is not a write the extension knows.');
+  if (!isWriteOperation(entry.operationId)) throw refusal('invalid-draft', t('errors.write.unknownWrite'));
   return entry;
 }
 
@@ -99,7 +99,7 @@ export async function queuePageDraft(origin: DraftOrigin, draft: unknown): Promi
   const checked = sanitizeDraft(draft);
   if (!checked.ok) {
     const fields = Object.fromEntries(checked.errors.map((error) => [error.path || 'draft', error.message]));
-    throw refusal('invalid-draft', 'The page did not give a usable draft.', fields);
+    throw refusal('invalid-draft', t('errors.write.unusableDraft'), fields);
   }
   return queueDraft(origin, 'createPlaybook', { body: checked.draft });
 }
@@ -107,7 +107,7 @@ export async function queuePageDraft(origin: DraftOrigin, draft: unknown): Promi
 /** An extension page's action (side panel, popup): queued and shown in its window, never sent here. */
 export async function queueWrite(operationId: WriteOperation, draft: WriteDraft): Promise<string> {
   if (writeSpec(operationId).targetsPlaybook && !playbookIdOf(draft))
-    throw refusal('invalid-draft', 'This action names no playbook.');
+    throw refusal('invalid-draft', t('errors.write.noPlaybook'));
   return queueDraft('extension-page', operationId, draft);
 }
 
@@ -230,14 +230,12 @@ async function confirmWrite(
   const expected = await typedConfirmationFor(entry, client);
   // An empty name (a title '' from the service, a checkout without a plan) confirms nothing.
   if (expected !== undefined && expected.trim() === '')
-    throw refusal(
-      'typed-confirmation',
-      'This action cannot be confirmed: there is no name to type. Nothing was sent.',
-      { typed: 'Nothing to match.' },
-    );
+    throw refusal('typed-confirmation', t('errors.write.nothingToType'), {
+      typed: t('errors.field.nothingToMatch'),
+    });
   if (expected !== undefined && (typed ?? '').trim() !== expected.trim()) {
-    throw refusal('typed-confirmation', `Type “${expected}” exactly to confirm.`, {
-      typed: 'Does not match.',
+    throw refusal('typed-confirmation', t('errors.write.typeName', { name: expected }), {
+      typed: t('errors.field.noMatch'),
     });
   }
   const body = confirmedBody(entry, edits);
@@ -291,12 +289,7 @@ async function resendIntent(entry: Entry): Promise<RetryOutcome> {
   if (state === 'claimed') throw refusal('write-in-progress');
   if (state !== 'failed' || !meaningOf(entry.error?.code).retryable || !intent) {
     // A failure the service may not have seen again is not a resend: the window shows it anew.
-    if (state === 'failed' && !intent)
-      await refuse(
-        entry,
-        'not-shown',
-        'This write was confirmed before the extension bound what it sends. Nothing was sent. Review and confirm again.',
-      );
+    if (state === 'failed' && !intent) await refuse(entry, 'not-shown', t('errors.write.confirmedUnbound'));
     await openDraftWindow(entry.id);
     return { outcome: 'review' };
   }
@@ -306,11 +299,7 @@ async function resendIntent(entry: Entry): Promise<RetryOutcome> {
     intent.apiUrl !== settings.apiUrl ||
     intent.keyFingerprint !== (await keyFingerprint())
   ) {
-    await refuse(
-      entry,
-      'account-changed',
-      'Not sent: the service or the API key changed since you confirmed it. Review where it goes and confirm again.',
-    );
+    await refuse(entry, 'account-changed', t('errors.write.accountChangedSince'));
     await openDraftWindow(entry.id);
     return { outcome: 'review' };
   }

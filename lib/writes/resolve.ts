@@ -2,6 +2,7 @@
  * A draft as it stands now: how the document resolves its write, what a window's token names,
  * what the user must type to confirm it, and the body it sends with the user's edits.
  */
+import { t } from '@/lib/i18n';
 import { describeResolution, writeSpec, type ApiClient, type WriteResolution } from '@/lib/api';
 import { normalizeTicker } from '@/lib/finance/symbols';
 import { log } from '@/lib/log';
@@ -30,7 +31,7 @@ export function confirmedBody(
   if (!schema) return stored;
   const parsed = schema.safeParse(normalizeTickers({ ...stored, ...edits }));
   if (!parsed.success)
-    throw refusal('invalid-draft', 'Some fields need attention.', fieldErrors(parsed.error, 'body'));
+    throw refusal('invalid-draft', t('errors.write.invalidDraft'), fieldErrors(parsed.error, 'body'));
   return parsed.data;
 }
 
@@ -42,7 +43,7 @@ export async function typedConfirmationFor(entry: Entry, client: ApiClient): Pro
     return typeof plan === 'string' ? plan : '';
   }
   const playbookId = playbookIdOf(entry.draft);
-  if (!playbookId) throw refusal('invalid-draft', 'This action names no playbook.');
+  if (!playbookId) throw refusal('invalid-draft', t('errors.write.noPlaybook'));
   // The one read of a playbook, through the client's read rules (GET, replaced only by a GET).
   return (await client.call('getPlaybook', { playbookId })).data.title;
 }
@@ -69,7 +70,7 @@ export async function accountOf(client: ApiClient) {
 export function operationChanged(was: WriteResolution, now: WriteResolution | undefined): string {
   const [before, after] = [describeResolution(was), now && describeResolution(now)];
   return after !== undefined && after !== before
-    ? `The service changed how this action is sent (was ${before}, now ${after}). Nothing was sent. Review and confirm again.`
+    ? t('errors.write.operationChangedFrom', { was: before, now: after })
     : WRITE_ERRORS['operation-changed'].message;
 }
 

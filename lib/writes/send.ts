@@ -2,6 +2,7 @@
  * Sending a confirmed write: the claim, the one request, and what follows its answer (settled,
  * failed with a retry alarm, or refused), the success notification and the page it may open.
  */
+import { t } from '@/lib/i18n';
 import { browser } from 'wxt/browser';
 import { isApiError, openableUrl, writeSpec, type ApiClient, type WriteOperation } from '@/lib/api';
 import { readCache } from '@/lib/api/service';
@@ -75,7 +76,7 @@ export async function sendConfirmed(
   if (!claimed) {
     const now = await getOutboxEntry<WriteDraft>(id);
     const busy = !now || stateOf(now) === 'claimed' || stateOf(now) === 'settled';
-    if (busy) throw refusal('write-in-progress', 'This write is already being sent, or was sent.');
+    if (busy) throw refusal('write-in-progress', t('errors.write.busy'));
     throw refusal('not-shown');
   }
   announce(claimed);

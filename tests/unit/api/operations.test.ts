@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatDate } from '@/lib/i18n';
 import {
   ApiError,
   buildOperationUrl,
@@ -107,7 +108,9 @@ describe('resolveOperation', () => {
     expect(operation.operationId).toBe('listPlaybooksLegacy');
     expect(operation.deprecated).toBe(true);
     expect(operation.sunset?.toISOString()).toBe('2025-06-30T00:00:00.000Z');
-    expect(operation.warnings.join(' ')).toMatch(/deprecated and stops working on 2025-06-30/);
+    expect(operation.warnings.join(' ')).toContain(
+      `deprecated and stops working on ${formatDate(Date.UTC(2025, 5, 30))}`,
+    );
   });
 
   it.each([

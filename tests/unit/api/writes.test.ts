@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { formatDate } from '@/lib/i18n';
 import {
   ApiError,
   canonicalJson,
@@ -319,7 +320,10 @@ describe('the resolved operation is bound', () => {
       Promise.resolve().then(() => client.resolveWrite('pausePlaybook', 'pb_1')),
     )) as ApiError;
     expect(early.kind).toBe('sunset');
-    expect(early.message).toMatch(/pausePlaybook reached its sunset on 2025-06-30.*Nothing was sent/);
+    expect(early.message).toContain(
+      `pausePlaybook reached its sunset on ${formatDate(Date.UTC(2025, 5, 30))}`,
+    );
+    expect(early.message).toMatch(/Nothing was sent/);
     expect(((await rejection(client.write(claimed))) as ApiError).kind).toBe('sunset');
     expect(requests).toEqual([]);
   });
