@@ -2,7 +2,6 @@
  * Sending a confirmed write: the claim, the one request, and what follows its answer (settled,
  * failed with a retry alarm, or refused), the success notification and the page it may open.
  */
-import { t } from '@/lib/i18n';
 import { browser } from 'wxt/browser';
 import { isApiError, openableUrl, writeSpec, type ApiClient, type WriteOperation } from '@/lib/api';
 import { readCache } from '@/lib/api/service';
