@@ -41,9 +41,11 @@ export function ConnectionResult({ testing, result, error }: ConnectionResultPro
             : t('options.discoveryFailed')}
         </dd>
         <dt>{t('options.service')}</dt>
-        <dd>{result.status
+        <dd>
+          {result.status
             ? t(`common.serviceStatus.${result.status.status}`)
-            : (result.statusError?.message ?? t('options.unknown'))}</dd>
+            : (result.statusError?.message ?? t('options.unknown'))}
+        </dd>
         <dt>{t('options.account')}</dt>
         <dd class={result.account ? '' : 'error'}>
           {result.account

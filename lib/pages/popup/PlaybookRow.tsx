@@ -31,7 +31,9 @@ export function PlaybookRow({ playbook, now, onOpen }: PlaybookRowProps) {
                 {ticker}
               </span>
             ))}
-            {hidden > 0 ? <span class="ticker more">{t('popup.row.moreTickers', { count: hidden })}</span> : null}
+            {hidden > 0 ? (
+              <span class="ticker more">{t('popup.row.moreTickers', { count: hidden })}</span>
+            ) : null}
           </span>
         ) : null}
         <time class="pb-updated" dateTime={playbook.updated_at} title={playbook.updated_at}>

@@ -13,7 +13,6 @@ export interface StatusRegionProps {
   onRefresh?: () => void;
 }
 
-
 function keyLine(
   state: AppState | undefined,
   overview: ServiceOverview | undefined,
@@ -32,9 +31,11 @@ function keyLine(
 /** "3 documents fetched, 1 failed · 2 skills verified · stale · 5 minutes ago". */
 function discoveryLine(discovery: NonNullable<ServiceOverview['discovery']>, now: number): string {
   const documents = [plural('common.discovery.documentsFetched', discovery.documentsOk)];
-  if (discovery.documentsFailed) documents.push(plural('common.discovery.documentsFailed', discovery.documentsFailed));
+  if (discovery.documentsFailed)
+    documents.push(plural('common.discovery.documentsFailed', discovery.documentsFailed));
   const skills = [plural('common.discovery.skillsVerified', discovery.skillsVerified)];
-  if (discovery.skillsFailed) skills.push(plural('common.discovery.skillsNotVerified', discovery.skillsFailed));
+  if (discovery.skillsFailed)
+    skills.push(plural('common.discovery.skillsNotVerified', discovery.skillsFailed));
   return [
     documents.join(', '),
     skills.join(', '),
@@ -96,7 +97,9 @@ export function StatusRegion({
         ) : overview?.statusError ? (
           <span class="pill svc-unknown">{t('popup.status.unreachable')}</span>
         ) : (
-          <span class="pill svc-unknown">{loading ? t('popup.status.checking') : t('popup.status.unknown')}</span>
+          <span class="pill svc-unknown">
+            {loading ? t('popup.status.checking') : t('popup.status.unknown')}
+          </span>
         )}
         {onRefresh ? (
           <button type="button" class="small" onClick={onRefresh} disabled={loading}>
@@ -135,9 +138,7 @@ export function StatusRegion({
         {rate && (rate.remaining !== undefined || held) ? (
           <>
             <dt>{t('popup.status.rateLimit')}</dt>
-            <dd class={held ? 'warn' : ''}>
-              {rateLine(rate, held, now)}
-            </dd>
+            <dd class={held ? 'warn' : ''}>{rateLine(rate, held, now)}</dd>
           </>
         ) : null}
         {state && state.hostAccess.missingOrigins.length > 0 ? (

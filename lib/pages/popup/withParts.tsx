@@ -8,7 +8,10 @@ const PLACEHOLDER = /\{(\w+)\}/;
  * A message whose placeholders are elements (a link inside a sentence): the locale decides where
  * each one goes. Plain-text parts are the message's own; each element is inserted once, as is.
  */
-export function withParts(key: TextKey, parts: Readonly<Record<string, ComponentChildren>>): ComponentChildren {
+export function withParts(
+  key: TextKey,
+  parts: Readonly<Record<string, ComponentChildren>>,
+): ComponentChildren {
   // Without values t() leaves every {placeholder} in place.
   const pieces = t(key).split(PLACEHOLDER);
   return pieces.map((piece, index) =>

@@ -64,7 +64,9 @@ describe('clockTime', () => {
   it('says what toLocaleTimeString says in the UI language', () => {
     warmFormats();
     for (const at of [0, Date.UTC(2026, 10, 24, 2, 5), Date.UTC(2026, 5, 1, 23, 59)])
-      expect(clockTime(at)).toBe(new Date(at).toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit' }));
+      expect(clockTime(at)).toBe(
+        new Date(at).toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit' }),
+      );
     useLocale('de');
     const at = Date.UTC(2026, 10, 24, 14, 5);
     expect(clockTime(at)).toBe(new Date(at).toLocaleTimeString('de', { hour: '2-digit', minute: '2-digit' }));
