@@ -110,7 +110,7 @@ describe('the popup in German', () => {
     const status = screen.getByRole('region', { name: 'Dienststatus' });
     expect(screen.getByRole('link', { name: 'Seitenleiste öffnen' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Mehr laden' })).toBeTruthy();
-    expect(screen.getByText('Entscheidungshilfe, keine Anlageberatung.')).toBeTruthy();
+    expect(screen.getByText('Entscheidungshilfe, keine Finanzberatung.')).toBeTruthy();
     // German numbers: a thousands dot, in a plural sentence.
     expect(screen.getByText('1.500 angezeigt, weitere verfügbar')).toBeTruthy();
     expect(status.textContent).toContain('1.234 von 5.000 Anfragen übrig');
@@ -166,7 +166,7 @@ describe('the options page in German', () => {
         'Ein Schlüssel mit der Endung WXYZ ist gespeichert. Lassen Sie das Feld leer, um ihn zu behalten.',
       ),
     ).toBeTruthy();
-    expect(screen.getByText('Entscheidungshilfe, keine Anlageberatung.')).toBeTruthy();
+    expect(screen.getByText('Entscheidungshilfe, keine Finanzberatung.')).toBeTruthy();
     const result = screen.getByRole('status', { name: 'Ergebnis des Verbindungstests' });
     expect(result.textContent).toContain('1 Dokument abgerufen, 0 fehlgeschlagen; 1.200 Skills geprüft');
     expect(result.textContent).toContain('Eingeschränkt');
