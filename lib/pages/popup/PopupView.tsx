@@ -117,6 +117,7 @@ function PopupBody(props: PopupViewProps) {
   const { state, list, scope, now } = props;
   const needsKey = state !== undefined && !state.key.set;
   const serviceUrl = state?.settings.serviceUrl;
+  const keyPage = `${serviceUrl}/apikey`;
   const mine = scope === 'mine' && !needsKey;
   return (
     <>
@@ -131,8 +132,8 @@ function PopupBody(props: PopupViewProps) {
                 </a>
               ),
               keyPage: (
-                <a href={`${serviceUrl}/apikey`} target="_blank" rel="noreferrer">
-                  {serviceUrl}/apikey
+                <a href={keyPage} target="_blank" rel="noreferrer">
+                  {keyPage}
                 </a>
               ),
             })}
