@@ -66,6 +66,7 @@ export function problemOf(error: WireLike): ProblemView {
 export function warmFormats(): void {
   formatClock(0);
   formatRelative(0, 0);
+  formatDate(0);
   plural('popup.list.allShown', 0);
 }
 
