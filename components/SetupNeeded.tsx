@@ -1,4 +1,3 @@
-import { SERVICE_SETUP_MESSAGE } from '@/lib/contract/origins';
 import { t } from '@/lib/i18n';
 
 /**
@@ -8,7 +7,7 @@ import { t } from '@/lib/i18n';
 export function SetupNeeded({ onOpenSetup }: { onOpenSetup: () => void }) {
   return (
     <div class="callout setup-needed" role="status">
-      <p>{SERVICE_SETUP_MESSAGE}</p>
+      <p>{t('common.setupNeeded')}</p>
       <button type="button" onClick={onOpenSetup}>
         {t('common.setupButton')}
       </button>
