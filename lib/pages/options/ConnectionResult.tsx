@@ -7,6 +7,19 @@ export interface ConnectionResultProps {
   error?: string;
 }
 
+/** "3 documents fetched, 0 failed; 2 skills verified, 1 not verified", with the UI language's punctuation. */
+function discoveryText(discovery: NonNullable<ServiceOverview['discovery']>): string {
+  const comma = t('common.separator.list');
+  const documents = [
+    plural('common.discovery.documentsFetched', discovery.documentsOk),
+    plural('common.discovery.documentsFailed', discovery.documentsFailed),
+  ].join(comma);
+  const skills = [plural('common.discovery.skillsVerified', discovery.skillsVerified)];
+  if (discovery.skillsFailed)
+    skills.push(plural('common.discovery.skillsNotVerified', discovery.skillsFailed));
+  return `${documents}${t('common.separator.clause')}${skills.join(comma)}`;
+}
+
 /** What "Test connection" found: discovery, service status and the account behind the key. */
 export function ConnectionResult({ testing, result, error }: ConnectionResultProps) {
   if (testing)
@@ -35,11 +48,7 @@ export function ConnectionResult({ testing, result, error }: ConnectionResultPro
       </p>
       <dl class="status-grid">
         <dt>{t('options.discovery')}</dt>
-        <dd>
-          {discovery
-            ? `${plural('common.discovery.documentsFetched', discovery.documentsOk)}, ${plural('common.discovery.documentsFailed', discovery.documentsFailed)}; ${plural('common.discovery.skillsVerified', discovery.skillsVerified)}${discovery.skillsFailed ? `, ${plural('common.discovery.skillsNotVerified', discovery.skillsFailed)}` : ''}`
-            : t('options.discoveryFailed')}
-        </dd>
+        <dd>{discovery ? discoveryText(discovery) : t('options.discoveryFailed')}</dd>
         <dt>{t('options.service')}</dt>
         <dd>
           {result.status

@@ -36,9 +36,10 @@ function discoveryLine(discovery: NonNullable<ServiceOverview['discovery']>, now
   const skills = [plural('common.discovery.skillsVerified', discovery.skillsVerified)];
   if (discovery.skillsFailed)
     skills.push(plural('common.discovery.skillsNotVerified', discovery.skillsFailed));
+  const comma = t('common.separator.list');
   return [
-    documents.join(', '),
-    skills.join(', '),
+    documents.join(comma),
+    skills.join(comma),
     ...(discovery.stale ? [t('popup.status.stale')] : []),
     relativeTime(discovery.fetchedAt, now),
   ].join(' · ');
@@ -53,7 +54,7 @@ function rateLine(rate: NonNullable<ServiceOverview['rateLimit']>, held: boolean
       ? plural('popup.status.requestsLeftOf', remaining, { quota: rate.quota })
       : plural('popup.status.requestsLeft', remaining);
   return rate.resetAt !== undefined
-    ? `${left}, ${t('popup.status.resets', { clock: clockTime(rate.resetAt) })}`
+    ? `${left}${t('common.separator.list')}${t('popup.status.resets', { clock: clockTime(rate.resetAt) })}`
     : left;
 }
 
@@ -65,7 +66,7 @@ function deprecationLine(notice: ServiceOverview['deprecations'][number], now: n
     parts.push(t(notice.sunsetAt <= now ? 'popup.status.sunsetPast' : 'popup.status.sunsetOn', { date }));
   }
   if (notice.replacedBy) parts.push(t('popup.status.replacedBy', { replacement: notice.replacedBy }));
-  return `${parts.join('; ')}.`;
+  return `${parts.join(t('common.separator.clause'))}${t('common.separator.end')}`;
 }
 
 /** What the extension knows about its service right now: status, key, discovery, limits. */
