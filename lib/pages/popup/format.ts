@@ -13,7 +13,8 @@ export function relativeTime(at: number | string, now: number): string {
   if (!Number.isFinite(time)) return t('popup.unknownTime');
   const ago = now - time;
   if (ago < JUST_NOW_MS) return t('popup.justNow');
-  if (ago <= RELATIVE_DAYS * 86_400_000 + 12 * 3_600_000) return formatRelative(time, now);
+  // Up to what rounds to a week ("7 days ago" / "last week"), as before; older ones are dated.
+  if (ago < (RELATIVE_DAYS + 0.5) * 86_400_000) return formatRelative(time, now);
   return formatDate(time);
 }
 
@@ -57,8 +58,8 @@ export function problemOf(error: WireLike): ProblemView {
 }
 
 /**
- * Builds the formats the popup's first render uses (the clock, "5 minutes ago", plural rules and
- * numbers), each once per page (lib/i18n caches them). Building one loads the locale's data: about
+ * Builds the formats the popup's first render uses (the clock, "5 minutes ago", dates, plural
+ * rules and numbers), each once per page (lib/i18n caches them). Building one loads the locale's data: about
  * 2 ms in a warm page, tens of ms in a fresh process, where each use after it takes microseconds.
  * The popup builds them while its database answers (lib/pages/popup/start.tsx), not in its first
  * render.

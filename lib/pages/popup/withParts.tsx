@@ -14,11 +14,10 @@ export function withParts(
 ): ComponentChildren {
   // Without values t() leaves every {placeholder} in place.
   const pieces = t(key).split(PLACEHOLDER);
-  return pieces.map((piece, index) =>
-    index % 2 === 1 && Object.prototype.hasOwnProperty.call(parts, piece) ? (
-      <Fragment key={index}>{parts[piece]}</Fragment>
-    ) : (
-      piece
-    ),
-  );
+  // split() with a capture group: odd pieces are placeholder names, even ones the text between.
+  return pieces.map((piece, index) => {
+    if (index % 2 === 0) return piece;
+    if (!Object.prototype.hasOwnProperty.call(parts, piece)) return `{${piece}}`;
+    return <Fragment key={index}>{parts[piece]}</Fragment>;
+  });
 }
