@@ -1,3 +1,5 @@
+import { t } from '@/lib/i18n';
+
 export function Disclaimer() {
-  return <p class="disclaimer">Decision support, not financial advice.</p>;
+  return <p class="disclaimer">{t('common.disclaimerLine')}</p>;
 }

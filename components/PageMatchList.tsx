@@ -1,3 +1,4 @@
+import { t } from '@/lib/i18n';
 import type { PageMatches } from '@/lib/messaging/protocol';
 
 export interface PageMatchListProps {
@@ -16,9 +17,9 @@ export function PageMatchList({ value, error, onOpen }: PageMatchListProps) {
   const tickers = value.tickers.slice(0, 5).join(', ');
   return (
     <section class="page-matches stack" aria-labelledby="page-matches-heading">
-      <h2 id="page-matches-heading">On this page</h2>
+      <h2 id="page-matches-heading">{t('common.pageMatches.heading')}</h2>
       {value.matches.length === 0 ? (
-        <p class="muted">None of your playbooks tracks {tickers} yet.</p>
+        <p class="muted">{t('common.pageMatches.none', { tickers })}</p>
       ) : (
         <ul class="page-match-list">
           {value.matches.map((match) => (

@@ -1,4 +1,4 @@
-import { SERVICE_SETUP_MESSAGE } from '@/lib/contract/origins';
+import { t } from '@/lib/i18n';
 
 /**
  * What the popup and the side panel show before the first-run setup saved a service (a fresh
@@ -7,9 +7,9 @@ import { SERVICE_SETUP_MESSAGE } from '@/lib/contract/origins';
 export function SetupNeeded({ onOpenSetup }: { onOpenSetup: () => void }) {
   return (
     <div class="callout setup-needed" role="status">
-      <p>{SERVICE_SETUP_MESSAGE}</p>
+      <p>{t('common.setupNeeded')}</p>
       <button type="button" onClick={onOpenSetup}>
-        Set up the service
+        {t('common.setupButton')}
       </button>
     </div>
   );

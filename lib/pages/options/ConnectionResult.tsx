@@ -1,3 +1,4 @@
+import { plural, t } from '@/lib/i18n';
 import type { ServiceOverview } from '@/lib/messaging/protocol';
 
 export interface ConnectionResultProps {
@@ -6,12 +7,25 @@ export interface ConnectionResultProps {
   error?: string;
 }
 
+/** "3 documents fetched, 0 failed; 2 skills verified, 1 not verified", with the UI language's punctuation. */
+function discoveryText(discovery: NonNullable<ServiceOverview['discovery']>): string {
+  const comma = t('common.separator.list');
+  const documents = [
+    plural('common.discovery.documentsFetched', discovery.documentsOk),
+    plural('common.discovery.documentsFailed', discovery.documentsFailed),
+  ].join(comma);
+  const skills = [plural('common.discovery.skillsVerified', discovery.skillsVerified)];
+  if (discovery.skillsFailed)
+    skills.push(plural('common.discovery.skillsNotVerified', discovery.skillsFailed));
+  return `${documents}${t('common.separator.clause')}${skills.join(comma)}`;
+}
+
 /** What "Test connection" found: discovery, service status and the account behind the key. */
 export function ConnectionResult({ testing, result, error }: ConnectionResultProps) {
   if (testing)
     return (
       <p class="hint" role="status">
-        Testing the connection…
+        {t('options.testing')}
       </p>
     );
   if (error)
@@ -27,25 +41,29 @@ export function ConnectionResult({ testing, result, error }: ConnectionResultPro
     <div
       class={`test-result ${ok ? 'ok-box' : 'warn-box'}`}
       role="status"
-      aria-label="Connection test result"
+      aria-label={t('options.resultLabel')}
     >
       <p>
-        <strong>{ok ? 'Connected.' : 'Connected with problems.'}</strong>
+        <strong>{ok ? t('options.connected') : t('options.connectedProblems')}</strong>
       </p>
       <dl class="status-grid">
-        <dt>Discovery</dt>
+        <dt>{t('options.discovery')}</dt>
+        <dd>{discovery ? discoveryText(discovery) : t('options.discoveryFailed')}</dd>
+        <dt>{t('options.service')}</dt>
         <dd>
-          {discovery
-            ? `${discovery.documentsOk} documents fetched, ${discovery.documentsFailed} failed; ${discovery.skillsVerified} skills verified${discovery.skillsFailed ? `, ${discovery.skillsFailed} not verified` : ''}`
-            : 'Could not run.'}
+          {result.status
+            ? t(`common.serviceStatus.${result.status.status}`)
+            : (result.statusError?.message ?? t('options.unknown'))}
         </dd>
-        <dt>Service</dt>
-        <dd>{result.status ? result.status.status : (result.statusError?.message ?? 'Unknown')}</dd>
-        <dt>Account</dt>
+        <dt>{t('options.account')}</dt>
         <dd class={result.account ? '' : 'error'}>
           {result.account
-            ? `${result.account.name} (${result.account.email}) · ${result.account.plan} plan`
-            : (result.accountError?.message ?? 'Not read.')}
+            ? t('options.accountLine', {
+                name: result.account.name,
+                email: result.account.email,
+                plan: result.account.plan,
+              })
+            : (result.accountError?.message ?? t('options.notRead'))}
         </dd>
       </dl>
     </div>

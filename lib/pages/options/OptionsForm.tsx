@@ -4,6 +4,7 @@ import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
 import { isServiceConfigured } from '@/lib/store/settings';
 import { serviceUrlProblem } from '@/lib/contract/origins';
 import { Disclaimer } from '@/components/Disclaimer';
+import { t } from '@/lib/i18n';
 import { ConnectionResult } from './ConnectionResult';
 import { SitesSection, type SitesSectionProps } from './SitesSection';
 
@@ -57,8 +58,8 @@ export function OptionsForm(props: OptionsFormProps) {
     if (apiProblem) errors.apiUrl = apiProblem;
     const minutes = Number(pollMinutes);
     if (!Number.isInteger(minutes) || minutes < 1 || minutes > 60)
-      errors.pollMinutes = 'A whole number of minutes from 1 to 60.';
-    if (apiKey.trim() !== '' && apiKey.trim().length < 8) errors.key = 'That is too short to be an API key.';
+      errors.pollMinutes = t('options.pollError');
+    if (apiKey.trim() !== '' && apiKey.trim().length < 8) errors.key = t('options.keyTooShort');
     setLocalErrors(errors);
     if (Object.keys(errors).length > 0) return;
     props.onSave({ serviceUrl, apiUrl, apiKey, pollMinutes: minutes });
@@ -100,18 +101,17 @@ export function OptionsForm(props: OptionsFormProps) {
   return (
     <main class="options">
       <header class="options-head">
-        <h1>{firstRun ? 'Set up Playbook Companion' : 'Playbook Companion settings'}</h1>
-        <p class="hint">Version {state.version}</p>
+        <h1>{firstRun ? t('options.setupHeading') : t('options.heading')}</h1>
+        <p class="hint">{t('options.version', { version: state.version })}</p>
       </header>
       {firstRun ? (
         <p class="callout" role="status">
-          Enter the address of your AI investing agent service and its API, then save. Nothing is sent to any
-          service until you do.
+          {t('options.firstRun')}
         </p>
       ) : null}
 
       <form class="card stack" onSubmit={submit} noValidate>
-        <h2>Service</h2>
+        <h2>{t('options.serviceHeading')}</h2>
         {state.insecureSettings ? (
           <p class="callout problem" role="alert">
             {state.insecureSettings.message}
@@ -119,7 +119,7 @@ export function OptionsForm(props: OptionsFormProps) {
         ) : null}
         {field(
           'serviceUrl',
-          'Service URL',
+          t('options.serviceUrl'),
           (aria) => (
             <input
               type="url"
@@ -129,9 +129,9 @@ export function OptionsForm(props: OptionsFormProps) {
               {...aria}
             />
           ),
-          'The site and its discovery documents. Changing it clears everything cached from the old one.',
+          t('options.serviceUrlHint'),
         )}
-        {field('apiUrl', 'API URL', (aria) => (
+        {field('apiUrl', t('options.apiUrl'), (aria) => (
           <input
             type="url"
             required
@@ -142,7 +142,7 @@ export function OptionsForm(props: OptionsFormProps) {
         ))}
         {field(
           'key',
-          'API key',
+          t('options.apiKey'),
           (aria) => (
             <input
               type="password"
@@ -150,24 +150,26 @@ export function OptionsForm(props: OptionsFormProps) {
               spellcheck={false}
               value={apiKey}
               placeholder={
-                state.key.set ? `Stored key ends in ${state.key.last4 ?? '????'}` : 'Paste your API key'
+                state.key.set
+                  ? t('options.keyPlaceholderStored', { last4: state.key.last4 ?? '????' })
+                  : t('options.keyPlaceholder')
               }
               onInput={(e) => setApiKey(e.currentTarget.value)}
               {...aria}
             />
           ),
           state.key.set
-            ? `A key ending in ${state.key.last4 ?? '????'} is stored. Leave empty to keep it.`
-            : 'No key stored yet.',
+            ? t('options.keyHintStored', { last4: state.key.last4 ?? '????' })
+            : t('options.keyHintNone'),
         )}
         <p class="row key-links">
           <a href={keyPage} target="_blank" rel="noreferrer">
-            Create an API key
+            {t('options.createKey')}
           </a>
-          <span class="hint">at {keyPage}</span>
+          <span class="hint">{t('options.createKeyAt', { url: keyPage })}</span>
         </p>
         <div class="narrow">
-          {field('pollMinutes', 'Check for events every (minutes)', (aria) => (
+          {field('pollMinutes', t('options.pollMinutes'), (aria) => (
             <input
               type="number"
               min={1}
@@ -181,11 +183,11 @@ export function OptionsForm(props: OptionsFormProps) {
         </div>
         <div class="row">
           <button type="submit" class="primary" disabled={busy}>
-            Save
+            {t('options.save')}
           </button>
           {state.key.set ? (
             <button type="button" onClick={props.onRemoveKey} disabled={busy}>
-              Remove key
+              {t('options.removeKey')}
             </button>
           ) : null}
         </div>
@@ -196,11 +198,11 @@ export function OptionsForm(props: OptionsFormProps) {
 
       {missing.length > 0 ? (
         <section class="card stack callout-warn" aria-labelledby="access-title">
-          <h2 id="access-title">Access needed</h2>
-          <p>The browser has not yet allowed the extension to reach {missing.join(', ')}.</p>
+          <h2 id="access-title">{t('options.accessHeading')}</h2>
+          <p>{t('options.accessBody', { origins: missing.join(', ') })}</p>
           <div>
             <button type="button" onClick={() => props.onGrantAccess(missing)}>
-              Grant access
+              {t('options.grantAccess')}
             </button>
           </div>
         </section>
@@ -208,11 +210,11 @@ export function OptionsForm(props: OptionsFormProps) {
 
       {firstRun ? null : (
         <section class="card stack" aria-labelledby="test-title">
-          <h2 id="test-title">Connection</h2>
-          <p class="hint">Runs discovery and reads your account with the saved settings.</p>
+          <h2 id="test-title">{t('options.connectionHeading')}</h2>
+          <p class="hint">{t('options.connectionHint')}</p>
           <div>
             <button type="button" onClick={props.onTestConnection} disabled={props.testing}>
-              Test connection
+              {t('options.testConnection')}
             </button>
           </div>
           <ConnectionResult testing={props.testing} result={props.testResult} error={props.testError} />

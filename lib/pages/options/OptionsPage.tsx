@@ -3,6 +3,7 @@ import { browser } from 'wxt/browser';
 import { OptionsForm, type Notice, type OptionsSubmit } from './OptionsForm';
 import { originsNeedingAccess } from './accessOrigins';
 import { FINANCE_SITES, parseSitePattern } from '@/lib/finance/sites';
+import { t } from '@/lib/i18n';
 import { log } from '@/lib/log';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
 import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
@@ -46,7 +47,7 @@ export function OptionsPage() {
   if (!current)
     return (
       <main class="options">
-        {loaded.error ? <p class="error">{loaded.error}</p> : <p class="hint">Loading settings…</p>}
+        {loaded.error ? <p class="error">{loaded.error}</p> : <p class="hint">{t('options.loading')}</p>}
       </main>
     );
 
@@ -85,8 +86,8 @@ export function OptionsPage() {
       },
       (next) =>
         next.settings.serviceUrl !== before.serviceUrl || next.settings.apiUrl !== before.apiUrl
-          ? 'Saved. Everything cached from the previous service was cleared.'
-          : 'Saved.',
+          ? t('options.savedCleared')
+          : t('options.saved'),
     );
   };
 
@@ -105,7 +106,7 @@ export function OptionsPage() {
         if (!ok)
           throw new MessageError({
             code: 'permission-denied',
-            message: `Access to ${parsed.host} was not granted.`,
+            message: t('options.siteDenied', { host: parsed.host }),
           });
         return sendMessage('addSite', { site: parsed.pattern });
       })
@@ -153,7 +154,7 @@ export function OptionsPage() {
       onRemoveKey={() =>
         void run(
           async () => ({ ...current, key: await sendMessage('removeApiKey', {}) }),
-          () => 'Key removed.',
+          () => t('options.keyRemoved'),
         )
       }
       onGrantAccess={(origins) => {
@@ -161,10 +162,10 @@ export function OptionsPage() {
         void run(
           async () => {
             if (!(await access))
-              throw new MessageError({ code: 'permission-denied', message: 'Access was not granted.' });
+              throw new MessageError({ code: 'permission-denied', message: t('options.accessDenied') });
             return sendMessage('getState', {});
           },
-          () => 'Access granted.',
+          () => t('options.accessGranted'),
         );
       }}
       onTestConnection={testConnection}

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { t } from '@/lib/i18n';
 
 export interface SitesSectionProps {
   /** Names of the finance sites built in (always on). */
@@ -17,13 +18,10 @@ export function SitesSection({ builtIn, extra, error, busy, onAdd, onRemove }: S
   const [site, setSite] = useState('');
   return (
     <section class="card stack" aria-labelledby="sites-title">
-      <h2 id="sites-title">Finance sites</h2>
-      <p class="hint">
-        The page button runs on {builtIn.join(', ')}. Add another site and the browser will ask you to allow
-        it.
-      </p>
+      <h2 id="sites-title">{t('options.sitesHeading')}</h2>
+      <p class="hint">{t('options.sitesHint', { sites: builtIn.join(', ') })}</p>
       {extra.length > 0 ? (
-        <ul class="sites" aria-label="Extra sites">
+        <ul class="sites" aria-label={t('options.extraSites')}>
           {extra.map((pattern) => (
             <li key={pattern} class="row">
               <code>{pattern}</code>
@@ -32,9 +30,9 @@ export function SitesSection({ builtIn, extra, error, busy, onAdd, onRemove }: S
                 class="small"
                 disabled={busy}
                 onClick={() => onRemove(pattern)}
-                aria-label={`Remove ${pattern}`}
+                aria-label={t('options.removeNamed', { pattern })}
               >
-                Remove
+                {t('options.remove')}
               </button>
             </li>
           ))}
@@ -49,19 +47,19 @@ export function SitesSection({ builtIn, extra, error, busy, onAdd, onRemove }: S
         }}
       >
         <div class="field grow">
-          <label for="field-site">Site address</label>
+          <label for="field-site">{t('options.siteAddress')}</label>
           <input
             id="field-site"
             type="text"
             value={site}
-            placeholder="finance.example.com"
+            placeholder={t('options.sitePlaceholder')}
             onInput={(e) => setSite(e.currentTarget.value)}
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? 'site-error' : undefined}
           />
         </div>
         <button type="submit" disabled={busy}>
-          Add site
+          {t('options.addSite')}
         </button>
       </form>
       {error ? (

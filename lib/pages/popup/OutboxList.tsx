@@ -1,5 +1,6 @@
 import type { PopupDraft } from '@/lib/store/snapshot';
 import { relativeTime } from './format';
+import { plural, t } from '@/lib/i18n';
 
 export interface OutboxListProps {
   entries: PopupDraft[];
@@ -24,8 +25,8 @@ export function OutboxList({ entries, now, busyIds = [], onReopen, onDiscard, on
   if (open.length === 0) return null;
   return (
     <section class="outbox stack-sm" aria-labelledby="outbox-title">
-      <h2 id="outbox-title">Drafts waiting ({open.length})</h2>
-      <ul aria-label="Drafts" class="outbox-items">
+      <h2 id="outbox-title">{plural('popup.outbox.heading', open.length)}</h2>
+      <ul aria-label={t('popup.outbox.label')} class="outbox-items">
         {open.map((entry) => {
           const title = draftTitle(entry);
           const busy = busyIds.includes(entry.id) || entry.status === 'sending';
@@ -34,7 +35,7 @@ export function OutboxList({ entries, now, busyIds = [], onReopen, onDiscard, on
               <div class="outbox-text">
                 <strong>{title}</strong>
                 <span class="hint">
-                  {entry.label} · {entry.status} · {relativeTime(entry.updatedAt, now)}
+                  {entry.label} · {t(`popup.outbox.${entry.status}`)} · {relativeTime(entry.updatedAt, now)}
                 </span>
                 {entry.status === 'failed' && entry.error ? (
                   <span class="error">{entry.error.message}</span>
@@ -45,27 +46,27 @@ export function OutboxList({ entries, now, busyIds = [], onReopen, onDiscard, on
                   type="button"
                   disabled={busy}
                   onClick={() => onReopen(entry.id)}
-                  aria-label={`Review ${title}`}
+                  aria-label={t('popup.outbox.reviewNamed', { title })}
                 >
-                  Review
+                  {t('popup.outbox.review')}
                 </button>
                 {entry.status === 'failed' ? (
                   <button
                     type="button"
                     disabled={busy}
                     onClick={() => onRetry(entry.id)}
-                    aria-label={`Retry ${title}`}
+                    aria-label={t('popup.outbox.retryNamed', { title })}
                   >
-                    Retry
+                    {t('popup.outbox.retry')}
                   </button>
                 ) : null}
                 <button
                   type="button"
                   disabled={busy}
                   onClick={() => onDiscard(entry.id)}
-                  aria-label={`Discard ${title}`}
+                  aria-label={t('popup.outbox.discardNamed', { title })}
                 >
-                  Discard
+                  {t('popup.outbox.discard')}
                 </button>
               </div>
             </li>

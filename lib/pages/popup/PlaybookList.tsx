@@ -3,6 +3,7 @@ import type { Staleness } from '@/lib/messaging/protocol';
 import { PlaybookRow } from './PlaybookRow';
 import { clockTime, relativeTime } from './format';
 import { ErrorMessage } from '@/components/ErrorMessage';
+import { plural, t } from '@/lib/i18n';
 
 export interface PlaybookListProps {
   items: Playbook[];
@@ -36,22 +37,22 @@ export function PlaybookList(props: PlaybookListProps) {
       {fetchedAt !== undefined ? (
         <div class={`freshness${failed ? ' stale' : ''}`}>
           <p role="status">
-            {cached ? <span class="badge cached">Cached</span> : null}
+            {cached ? <span class="badge cached">{t('popup.list.cached')}</span> : null}
             {cached ? ' ' : null}
             {cached
-              ? `Saved ${relativeTime(fetchedAt, now)} (${clockTime(fetchedAt)})`
-              : `Updated ${relativeTime(fetchedAt, now)}`}
-            {stale ? ` · ${stale.kind === 'failed' ? stale.reason : 'Refreshing…'}` : ''}
+              ? t('popup.list.saved', { when: relativeTime(fetchedAt, now), clock: clockTime(fetchedAt) })
+              : t('popup.list.updated', { when: relativeTime(fetchedAt, now) })}
+            {stale ? ` · ${stale.kind === 'failed' ? stale.reason : t('popup.list.refreshing')}` : ''}
           </p>
           {failed && props.onRetry ? (
             <button type="button" class="small" onClick={props.onRetry}>
-              Retry
+              {t('popup.list.retry')}
             </button>
           ) : null}
         </div>
       ) : null}
       <ul
-        aria-label="Playbooks"
+        aria-label={t('popup.list.label')}
         aria-busy={loading ? 'true' : undefined}
         class="pb-items"
         onPointerEnter={() => props.onHover?.(true)}
@@ -61,14 +62,14 @@ export function PlaybookList(props: PlaybookListProps) {
           <PlaybookRow key={playbook.id} playbook={playbook} now={now} onOpen={props.onOpen} />
         ))}
       </ul>
-      {loading && items.length === 0 ? <p class="hint">Loading playbooks…</p> : null}
+      {loading && items.length === 0 ? <p class="hint">{t('popup.list.loading')}</p> : null}
       {!loading && items.length === 0 && !hasMore ? <p class="empty">{props.emptyText}</p> : null}
       <div class="pb-list-foot">
         <span class="hint">
           {items.length > 0
             ? hasMore
-              ? `${items.length} shown, more available`
-              : `All ${items.length} shown`
+              ? plural('popup.list.shownMore', items.length)
+              : plural('popup.list.allShown', items.length)
             : ''}
         </span>
         {hasMore ? (
@@ -78,7 +79,7 @@ export function PlaybookList(props: PlaybookListProps) {
             disabled={loadingMore}
             aria-busy={loadingMore ? 'true' : undefined}
           >
-            Load more
+            {t('popup.list.loadMore')}
           </button>
         ) : null}
       </div>

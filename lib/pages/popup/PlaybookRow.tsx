@@ -1,5 +1,6 @@
 import type { Playbook } from '@/lib/api/schemas';
 import { relativeTime } from './format';
+import { t } from '@/lib/i18n';
 
 export interface PlaybookRowProps {
   playbook: Pick<Playbook, 'id' | 'title' | 'visibility' | 'status' | 'tickers' | 'updated_at'>;
@@ -19,22 +20,24 @@ export function PlaybookRow({ playbook, now, onOpen }: PlaybookRowProps) {
         <button type="button" class="pb-row-open" title={playbook.title} onClick={() => onOpen(playbook.id)}>
           {playbook.title}
         </button>
-        <span class={`badge vis-${playbook.visibility}`}>{playbook.visibility}</span>
+        <span class={`badge vis-${playbook.visibility}`}>{t(`popup.visibility.${playbook.visibility}`)}</span>
       </div>
       <div class="pb-row-meta">
-        <span class={`pb-status st-${playbook.status}`}>{playbook.status}</span>
+        <span class={`pb-status st-${playbook.status}`}>{t(`popup.playbookStatus.${playbook.status}`)}</span>
         {shown.length > 0 ? (
-          <span class="pb-tickers" aria-label="Tickers">
+          <span class="pb-tickers" aria-label={t('popup.row.tickers')}>
             {shown.map((ticker) => (
               <span key={ticker} class="ticker">
                 {ticker}
               </span>
             ))}
-            {hidden > 0 ? <span class="ticker more">+{hidden}</span> : null}
+            {hidden > 0 ? (
+              <span class="ticker more">{t('popup.row.moreTickers', { count: hidden })}</span>
+            ) : null}
           </span>
         ) : null}
         <time class="pb-updated" dateTime={playbook.updated_at} title={playbook.updated_at}>
-          Updated {relativeTime(playbook.updated_at, now)}
+          {t('popup.list.updated', { when: relativeTime(playbook.updated_at, now) })}
         </time>
       </div>
     </li>

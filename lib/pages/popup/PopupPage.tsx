@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { PopupView, type ListScope, type ListView, type VisibilityFilter } from './PopupView';
 import { problemOf, type WireLike } from './format';
+import { t } from '@/lib/i18n';
 import { log } from '@/lib/log';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
 import type { AppState, PlaybookPage, PopupOpened, ServiceOverview } from '@/lib/messaging/protocol';
@@ -67,7 +68,7 @@ function revalidateAfterPaint(): Promise<PopupOpened> {
 
 function wireOf(error: unknown): WireLike {
   if (error instanceof MessageError) return error.wire;
-  return { code: 'internal', message: 'The extension did not answer. Try again.' };
+  return { code: 'internal', message: t('popup.extensionSilent') };
 }
 
 /**
@@ -277,7 +278,7 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
   const loadMore = () => {
     const from = cursor.current;
     if (!from) {
-      setList((current) => ({ ...current, moreError: 'The service gave no position to continue from.' }));
+      setList((current) => ({ ...current, moreError: t('popup.list.noPosition') }));
       return;
     }
     const mine = generation.current;

@@ -10,6 +10,8 @@ import { PlaybookList } from './PlaybookList';
 import { StatusRegion } from './StatusRegion';
 import { InsecureSettingsBanner, ProblemBanner } from './ProblemBanner';
 import type { ProblemView } from './format';
+import { withParts } from './withParts';
+import { t } from '@/lib/i18n';
 
 export type VisibilityFilter = 'all' | Visibility;
 export type ListScope = 'mine' | 'public';
@@ -66,8 +68,8 @@ export function PopupView(props: PopupViewProps) {
   return (
     <main class="popup">
       <header class="popup-head">
-        <h1>Playbooks</h1>
-        <nav class="row popup-links" aria-label="Popup links">
+        <h1>{t('popup.title')}</h1>
+        <nav class="row popup-links" aria-label={t('popup.links')}>
           <a
             href="#"
             onClick={(event) => {
@@ -75,10 +77,10 @@ export function PopupView(props: PopupViewProps) {
               props.onOpenSidePanel();
             }}
           >
-            Open side panel
+            {t('popup.openSidePanel')}
           </a>
           <a href={props.optionsUrl} target="_blank" rel="noreferrer">
-            Settings
+            {t('popup.settings')}
           </a>
         </nav>
       </header>
@@ -115,22 +117,26 @@ function PopupBody(props: PopupViewProps) {
   const { state, list, scope, now } = props;
   const needsKey = state !== undefined && !state.key.set;
   const serviceUrl = state?.settings.serviceUrl;
+  const keyPage = `${serviceUrl}/apikey`;
   const mine = scope === 'mine' && !needsKey;
   return (
     <>
       {needsKey && serviceUrl ? (
         <div class="callout first-run">
-          <h2>Connect your account</h2>
+          <h2>{t('popup.connect.heading')}</h2>
           <p>
-            Add your API key in the{' '}
-            <a href={props.optionsUrl} target="_blank" rel="noreferrer">
-              options
-            </a>{' '}
-            to see your own playbooks. Create a key at{' '}
-            <a href={`${serviceUrl}/apikey`} target="_blank" rel="noreferrer">
-              {serviceUrl}/apikey
-            </a>
-            . Meanwhile, browse the public playbooks below.
+            {withParts('popup.connect.body', {
+              options: (
+                <a href={props.optionsUrl} target="_blank" rel="noreferrer">
+                  {t('popup.connect.options')}
+                </a>
+              ),
+              keyPage: (
+                <a href={keyPage} target="_blank" rel="noreferrer">
+                  {keyPage}
+                </a>
+              ),
+            })}
           </p>
         </div>
       ) : null}
@@ -139,7 +145,7 @@ function PopupBody(props: PopupViewProps) {
       ) : null}
       {props.offline ? (
         <p class="callout offline" role="status">
-          You are offline. Lists below are saved copies.
+          {t('popup.offline')}
         </p>
       ) : null}
 
@@ -155,26 +161,26 @@ function PopupBody(props: PopupViewProps) {
 
       <div class="popup-controls row">
         {needsKey ? null : (
-          <div class="segmented" role="group" aria-label="Which playbooks">
+          <div class="segmented" role="group" aria-label={t('popup.scope.label')}>
             <button type="button" aria-pressed={scope === 'mine'} onClick={() => props.onScope('mine')}>
-              Yours
+              {t('popup.scope.mine')}
             </button>
             <button type="button" aria-pressed={scope === 'public'} onClick={() => props.onScope('public')}>
-              Public library
+              {t('popup.scope.public')}
             </button>
           </div>
         )}
         {mine ? (
           <label class="inline-label">
-            <span>Visibility</span>
+            <span>{t('popup.filter.label')}</span>
             <select
               value={props.visibility}
               onChange={(event) => props.onVisibility(event.currentTarget.value as VisibilityFilter)}
             >
-              <option value="all">All</option>
-              <option value="private">Private</option>
-              <option value="unlisted">Unlisted</option>
-              <option value="public">Public</option>
+              <option value="all">{t('popup.filter.all')}</option>
+              <option value="private">{t('popup.filter.private')}</option>
+              <option value="unlisted">{t('popup.filter.unlisted')}</option>
+              <option value="public">{t('popup.filter.public')}</option>
             </select>
           </label>
         ) : null}
@@ -203,10 +209,8 @@ function PopupBody(props: PopupViewProps) {
         now={now}
         emptyText={
           mine
-            ? props.visibility === 'all'
-              ? 'No playbooks yet. Turn an article into one with the button on finance pages.'
-              : `No ${props.visibility} playbooks.`
-            : 'No public playbooks yet.'
+            ? t(props.visibility === 'all' ? 'popup.empty.mine' : `popup.empty.${props.visibility}`)
+            : t('popup.empty.library')
         }
         onOpen={props.onOpenPlaybook}
         onLoadMore={props.onLoadMore}

@@ -1,4 +1,6 @@
 import type { ProblemView } from './format';
+import { withParts } from './withParts';
+import { t } from '@/lib/i18n';
 
 export interface ProblemBannerProps {
   problem: ProblemView;
@@ -14,21 +16,22 @@ export function ProblemBanner({ problem, serviceUrl, optionsUrl, onRetry }: Prob
   if (problem.kind === 'unauthorized') {
     return (
       <div class="callout problem" role="alert">
-        <h2>Your API key was not accepted</h2>
+        <h2>{t('popup.problem.unauthorizedHeading')}</h2>
         <p>
-          The service answered 401: the key may be revoked or mistyped. Sign in or create a key at{' '}
-          {keyPage ? (
-            <a href={keyPage} target="_blank" rel="noreferrer">
-              {keyPage}
-            </a>
-          ) : (
-            '/apikey'
-          )}
-          , then save it in the{' '}
-          <a href={optionsUrl} target="_blank" rel="noreferrer">
-            options
-          </a>
-          .
+          {withParts('popup.problem.unauthorizedBody', {
+            keyPage: keyPage ? (
+              <a href={keyPage} target="_blank" rel="noreferrer">
+                {keyPage}
+              </a>
+            ) : (
+              '/apikey'
+            ),
+            options: (
+              <a href={optionsUrl} target="_blank" rel="noreferrer">
+                {t('popup.problem.options')}
+              </a>
+            ),
+          })}
         </p>
       </div>
     );
@@ -36,26 +39,27 @@ export function ProblemBanner({ problem, serviceUrl, optionsUrl, onRetry }: Prob
   if (problem.kind === 'forbidden') {
     return (
       <div class="callout problem" role="alert">
-        <h2>Not allowed</h2>
+        <h2>{t('popup.problem.forbiddenHeading')}</h2>
         <p>
-          The service refused this for your account{problem.code ? ` (${problem.code})` : ''}:{' '}
-          {problem.message}
+          {problem.code
+            ? t('popup.problem.forbiddenBodyCode', { code: problem.code, message: problem.message })
+            : t('popup.problem.forbiddenBody', { message: problem.message })}
         </p>
       </div>
     );
   }
   const title =
     problem.kind === 'offline'
-      ? 'The service could not be reached'
+      ? t('popup.problem.offline')
       : problem.kind === 'rate-limited'
-        ? 'Rate limit reached'
-        : 'Something went wrong';
+        ? t('popup.problem.rateLimited')
+        : t('popup.problem.unexpected');
   return (
     <div class="callout problem" role="alert">
       <h2>{title}</h2>
       <p>{problem.message}</p>
       <button type="button" onClick={onRetry}>
-        Retry
+        {t('popup.problem.retry')}
       </button>
     </div>
   );
@@ -70,11 +74,11 @@ export interface InsecureSettingsBannerProps {
 export function InsecureSettingsBanner({ message, optionsUrl }: InsecureSettingsBannerProps) {
   return (
     <div class="callout problem" role="alert">
-      <h2>Nothing is sent over plain http</h2>
+      <h2>{t('popup.problem.insecureHeading')}</h2>
       <p>
         {message}{' '}
         <a href={optionsUrl} target="_blank" rel="noreferrer">
-          Open Options
+          {t('popup.problem.openOptions')}
         </a>
       </p>
     </div>

@@ -1,5 +1,6 @@
 import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
 import { clockTime, relativeTime } from './format';
+import { formatDate, plural, t } from '@/lib/i18n';
 
 export interface StatusRegionProps {
   state?: AppState;
@@ -12,22 +13,60 @@ export interface StatusRegionProps {
   onRefresh?: () => void;
 }
 
-const STATUS_TEXT = { operational: 'Operational', degraded: 'Degraded', outage: 'Outage' } as const;
-
 function keyLine(
   state: AppState | undefined,
   overview: ServiceOverview | undefined,
 ): { text: string; tone: string } {
-  if (!state) return { text: 'Checking…', tone: '' };
-  if (!state.key.set) return { text: 'Not set', tone: 'warn' };
-  const ends = `ends in ${state.key.last4 ?? '????'}`;
-  if (overview?.account) return { text: `Stored (${ends}) · valid`, tone: 'ok' };
+  if (!state) return { text: t('popup.status.checking'), tone: '' };
+  if (!state.key.set) return { text: t('popup.status.keyNotSet'), tone: 'warn' };
+  const last4 = { last4: state.key.last4 ?? '????' };
+  if (overview?.account) return { text: t('popup.status.keyValid', last4), tone: 'ok' };
   const kind = overview?.accountError?.kind;
-  if (kind === 'unauthorized') return { text: `Stored (${ends}) · rejected by the service`, tone: 'error' };
-  if (kind === 'forbidden')
-    return { text: `Stored (${ends}) · not allowed to read the account`, tone: 'warn' };
-  if (overview?.accountError) return { text: `Stored (${ends}) · not checked`, tone: 'muted' };
-  return { text: `Stored (${ends})`, tone: '' };
+  if (kind === 'unauthorized') return { text: t('popup.status.keyRejected', last4), tone: 'error' };
+  if (kind === 'forbidden') return { text: t('popup.status.keyForbidden', last4), tone: 'warn' };
+  if (overview?.accountError) return { text: t('popup.status.keyNotChecked', last4), tone: 'muted' };
+  return { text: t('popup.status.keyStored', last4), tone: '' };
+}
+
+/** "3 documents fetched, 1 failed · 2 skills verified · stale · 5 minutes ago". */
+function discoveryLine(discovery: NonNullable<ServiceOverview['discovery']>, now: number): string {
+  const documents = [plural('common.discovery.documentsFetched', discovery.documentsOk)];
+  if (discovery.documentsFailed)
+    documents.push(plural('common.discovery.documentsFailed', discovery.documentsFailed));
+  const skills = [plural('common.discovery.skillsVerified', discovery.skillsVerified)];
+  if (discovery.skillsFailed)
+    skills.push(plural('common.discovery.skillsNotVerified', discovery.skillsFailed));
+  const comma = t('common.separator.list');
+  return [
+    documents.join(comma),
+    skills.join(comma),
+    ...(discovery.stale ? [t('popup.status.stale')] : []),
+    relativeTime(discovery.fetchedAt, now),
+  ].join(' · ');
+}
+
+/** "12 of 60 requests left, resets 14:05", or the pause while the service holds requests back. */
+function rateLine(rate: NonNullable<ServiceOverview['rateLimit']>, held: boolean, now: number): string {
+  if (held) return t('popup.status.pausedUntil', { clock: clockTime(rate.heldUntil ?? now) });
+  const remaining = rate.remaining ?? 0;
+  const left =
+    rate.quota !== undefined
+      ? plural('popup.status.requestsLeftOf', remaining, { quota: rate.quota })
+      : plural('popup.status.requestsLeft', remaining);
+  return rate.resetAt !== undefined
+    ? `${left}${t('common.separator.list')}${t('popup.status.resets', { clock: clockTime(rate.resetAt) })}`
+    : left;
+}
+
+/** "listPlaybooks is deprecated; sunset on 1 Dec 2026; replaced by listPlaybooksV2." */
+function deprecationLine(notice: ServiceOverview['deprecations'][number], now: number): string {
+  const parts = [t('popup.status.deprecated', { operation: notice.operationId })];
+  if (notice.sunsetAt !== undefined) {
+    const date = formatDate(notice.sunsetAt);
+    parts.push(t(notice.sunsetAt <= now ? 'popup.status.sunsetPast' : 'popup.status.sunsetOn', { date }));
+  }
+  if (notice.replacedBy) parts.push(t('popup.status.replacedBy', { replacement: notice.replacedBy }));
+  return `${parts.join(t('common.separator.clause'))}${t('common.separator.end')}`;
 }
 
 /** What the extension knows about its service right now: status, key, discovery, limits. */
@@ -48,22 +87,24 @@ export function StatusRegion({
   return (
     <section
       role="region"
-      aria-label="Service status"
+      aria-label={t('popup.status.heading')}
       class="status-region"
       aria-busy={loading ? 'true' : undefined}
     >
       <div class="status-head">
-        <h2>Service status</h2>
+        <h2>{t('popup.status.heading')}</h2>
         {service ? (
-          <span class={`pill svc-${service}`}>{STATUS_TEXT[service]}</span>
+          <span class={`pill svc-${service}`}>{t(`common.serviceStatus.${service}`)}</span>
         ) : overview?.statusError ? (
-          <span class="pill svc-unknown">Unreachable</span>
+          <span class="pill svc-unknown">{t('popup.status.unreachable')}</span>
         ) : (
-          <span class="pill svc-unknown">{loading ? 'Checking…' : 'Unknown'}</span>
+          <span class="pill svc-unknown">
+            {loading ? t('popup.status.checking') : t('popup.status.unknown')}
+          </span>
         )}
         {onRefresh ? (
           <button type="button" class="small" onClick={onRefresh} disabled={loading}>
-            Refresh status
+            {t('popup.status.refresh')}
           </button>
         ) : null}
       </div>
@@ -75,58 +116,46 @@ export function StatusRegion({
         </p>
       ) : null}
       <dl class="status-grid">
-        <dt>Service</dt>
+        <dt>{t('popup.status.service')}</dt>
         <dd>{state?.settings.serviceUrl ?? '…'}</dd>
-        <dt>API key</dt>
+        <dt>{t('popup.status.apiKey')}</dt>
         <dd class={key.tone}>{key.text}</dd>
         {overview?.account ? (
           <>
-            <dt>Account</dt>
+            <dt>{t('popup.status.account')}</dt>
             <dd>
-              {overview.account.name} · {overview.account.plan} plan
+              {t('popup.status.accountPlan', { name: overview.account.name, plan: overview.account.plan })}
             </dd>
           </>
         ) : null}
-        <dt>Discovery</dt>
+        <dt>{t('popup.status.discovery')}</dt>
         <dd>
           {discovery
-            ? `${discovery.documentsOk} documents fetched${
-                discovery.documentsFailed ? `, ${discovery.documentsFailed} failed` : ''
-              } · ${discovery.skillsVerified} skills verified${
-                discovery.skillsFailed ? `, ${discovery.skillsFailed} not verified` : ''
-              }${discovery.stale ? ' · stale' : ''} · ${relativeTime(discovery.fetchedAt, now)}`
+            ? discoveryLine(discovery, now)
             : loading
-              ? 'Checking…'
-              : 'Not run yet'}
+              ? t('popup.status.checking')
+              : t('popup.status.notRun')}
         </dd>
         {rate && (rate.remaining !== undefined || held) ? (
           <>
-            <dt>Rate limit</dt>
-            <dd class={held ? 'warn' : ''}>
-              {held
-                ? `Paused until ${clockTime(rate.heldUntil ?? now)}`
-                : `${rate.remaining}${rate.quota !== undefined ? ` of ${rate.quota}` : ''} requests left${
-                    rate.resetAt !== undefined ? `, resets ${clockTime(rate.resetAt)}` : ''
-                  }`}
-            </dd>
+            <dt>{t('popup.status.rateLimit')}</dt>
+            <dd class={held ? 'warn' : ''}>{rateLine(rate, held, now)}</dd>
           </>
         ) : null}
         {state && state.hostAccess.missingOrigins.length > 0 ? (
           <>
-            <dt>Access</dt>
-            <dd class="warn">Not yet granted for {state.hostAccess.missingOrigins.join(', ')}</dd>
+            <dt>{t('popup.status.access')}</dt>
+            <dd class="warn">
+              {t('popup.status.notGranted', { origins: state.hostAccess.missingOrigins.join(', ') })}
+            </dd>
           </>
         ) : null}
       </dl>
       {overview && overview.deprecations.length > 0 ? (
-        <ul class="deprecations" aria-label="Deprecation warnings">
+        <ul class="deprecations" aria-label={t('popup.status.deprecations')}>
           {overview.deprecations.map((notice) => (
             <li key={notice.operationId} class="warn">
-              {notice.operationId} is deprecated
-              {notice.sunsetAt !== undefined
-                ? `; ${notice.sunsetAt <= now ? 'past its sunset since' : 'sunset on'} ${new Date(notice.sunsetAt).toISOString().slice(0, 10)}`
-                : ''}
-              {notice.replacedBy ? `; replaced by ${notice.replacedBy}` : ''}.
+              {deprecationLine(notice, now)}
             </li>
           ))}
         </ul>

@@ -1,18 +1,21 @@
-/** Pure helpers shared by the popup's components: no browser APIs, easy to table-test. */
+/** Pure helpers shared by the popup's components: no browser APIs but browser.i18n, easy to table-test. */
+import { formatClock, formatDate, formatRelative, plural, t } from '@/lib/i18n';
 
-/** "just now", "5 min ago", "3 h ago", "2 d ago", or the date for anything older than a week. */
+const JUST_NOW_MS = 45_000;
+const RELATIVE_DAYS = 7;
+
+/**
+ * "just now", "5 minutes ago", "3 hours ago", "2 days ago" (Intl.RelativeTimeFormat in the UI
+ * language), or the date for anything older than a week.
+ */
 export function relativeTime(at: number | string, now: number): string {
   const time = typeof at === 'string' ? Date.parse(at) : at;
-  if (!Number.isFinite(time)) return 'unknown time';
-  const seconds = Math.round((now - time) / 1000);
-  if (seconds < 45) return 'just now';
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 24) return `${hours} h ago`;
-  const days = Math.round(hours / 24);
-  if (days <= 7) return `${days} d ago`;
-  return new Date(time).toISOString().slice(0, 10);
+  if (!Number.isFinite(time)) return t('popup.unknownTime');
+  const ago = now - time;
+  if (ago < JUST_NOW_MS) return t('popup.justNow');
+  // Up to what rounds to a week ("7 days ago" / "last week"), as before; older ones are dated.
+  if (ago < (RELATIVE_DAYS + 0.5) * 86_400_000) return formatRelative(time, now);
+  return formatDate(time);
 }
 
 /** What the popup shows for a failed read, decided from the wire error's code and details. */
@@ -54,18 +57,21 @@ export function problemOf(error: WireLike): ProblemView {
   return { kind: 'other', message: error.message, code };
 }
 
-let clock: Intl.DateTimeFormat | undefined;
-
 /**
- * The locale's hours and minutes, built once. Building it loads the locale's data: about 2 ms in
- * a warm page, tens of ms in a fresh process, where each use after it takes microseconds. The
- * popup builds it while its database answers (lib/pages/popup/start.tsx), not in its first render.
+ * Builds the formats the popup's first render uses (the clock, "5 minutes ago", dates, plural
+ * rules and numbers), each once per page (lib/i18n caches them). Building one loads the locale's data: about
+ * 2 ms in a warm page, tens of ms in a fresh process, where each use after it takes microseconds.
+ * The popup builds them while its database answers (lib/pages/popup/start.tsx), not in its first
+ * render.
  */
-export function clockFormat(): Intl.DateTimeFormat {
-  return (clock ??= new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }));
+export function warmFormats(): void {
+  formatClock(0);
+  formatRelative(0, 0);
+  formatDate(0);
+  plural('popup.list.allShown', 0);
 }
 
-/** Hours and minutes in the user's locale; "unknown time" where toLocaleTimeString said "Invalid Date". */
+/** Hours and minutes in the UI language; "unknown time" for an invalid time. */
 export function clockTime(at: number): string {
-  return Number.isFinite(at) ? clockFormat().format(at) : 'unknown time';
+  return formatClock(at) || t('popup.unknownTime');
 }

@@ -1,9 +1,10 @@
 import { render } from 'preact';
+import { localizeDocument, t } from '@/lib/i18n';
 import { log } from '@/lib/log';
 import { sendMessage } from '@/lib/messaging/client';
 import type { PopupOpened } from '@/lib/messaging/protocol';
 import { readPopupSnapshotOnce, type PopupSnapshot } from '@/lib/store/snapshot';
-import { clockFormat } from './format';
+import { warmFormats } from './format';
 import { PopupPage } from './PopupPage';
 
 /** A database slower than this gets a first frame without rows; the rows follow when it answers. */
@@ -27,9 +28,12 @@ export async function startPopup(
 ): Promise<void> {
   // Marked handled until the page attaches its own handler (which logs a failure).
   snapshotRead.catch(() => undefined);
-  // The page's thread is idle while the database answers: the first render's one costly piece of
-  // setup, the clock format, is built now.
-  clockFormat();
+  // The page speaks the UI language (lang, dir, title) before anything is drawn.
+  localizeDocument(document);
+  document.title = t('popup.title');
+  // The page's thread is idle while the database answers: the first render's costly pieces of
+  // setup, the Intl formats of the UI language, are built now.
+  warmFormats();
   const snapshot = await within(snapshotRead, SNAPSHOT_WAIT_MS);
   let opening: Promise<PopupOpened> | undefined;
   let answered: PopupOpened | undefined;

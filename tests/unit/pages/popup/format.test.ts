@@ -1,17 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { clockFormat, clockTime, problemOf, relativeTime } from '@/lib/pages/popup/format';
+import { clockTime, problemOf, relativeTime, warmFormats } from '@/lib/pages/popup/format';
+import { useLocale } from '../../../fixtures/i18n';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 
 describe('relativeTime', () => {
   it.each([
     [NOW - 10_000, 'just now'],
-    [NOW - 5 * 60_000, '5 min ago'],
-    [NOW - 3 * 3600_000, '3 h ago'],
-    [NOW - 2 * 86400_000, '2 d ago'],
-    [NOW - 30 * 86400_000, '2026-01-30'],
+    [NOW - 5 * 60_000, '5 minutes ago'],
+    [NOW - 3 * 3600_000, '3 hours ago'],
+    [NOW - 2 * 86400_000, '2 days ago'],
+    [NOW - 30 * 86400_000, 'Jan 30, 2026'],
     ['not a date', 'unknown time'],
   ] as const)('%s → %s', (at, text) => {
+    expect(relativeTime(at, NOW)).toBe(text);
+  });
+
+  it.each([
+    [NOW - 10_000, 'gerade eben'],
+    [NOW - 5 * 60_000, 'vor 5 Minuten'],
+    [NOW - 86400_000, 'gestern'],
+    [NOW - 30 * 86400_000, '30.01.2026'],
+  ] as const)('in German: %s → %s', (at, text) => {
+    useLocale('de');
     expect(relativeTime(at, NOW)).toBe(text);
   });
 });
@@ -50,12 +61,15 @@ describe('problemOf', () => {
 });
 
 describe('clockTime', () => {
-  it('says what toLocaleTimeString said, from one formatter built once', () => {
+  it('says what toLocaleTimeString says in the UI language', () => {
+    warmFormats();
     for (const at of [0, Date.UTC(2026, 10, 24, 2, 5), Date.UTC(2026, 5, 1, 23, 59)])
       expect(clockTime(at)).toBe(
-        new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }),
+        new Date(at).toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit' }),
       );
-    expect(clockFormat()).toBe(clockFormat());
+    useLocale('de');
+    const at = Date.UTC(2026, 10, 24, 14, 5);
+    expect(clockTime(at)).toBe(new Date(at).toLocaleTimeString('de', { hour: '2-digit', minute: '2-digit' }));
   });
 
   it('a time that is not one reads "unknown time" instead of throwing', () => {

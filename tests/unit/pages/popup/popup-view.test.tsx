@@ -94,7 +94,7 @@ describe('PopupView', () => {
     expect(row.textContent).toContain('unlisted');
     expect(row.textContent).toContain('active');
     expect(row.textContent).toContain('+2');
-    expect(row.textContent).toContain('Updated 5 min ago');
+    expect(row.textContent).toContain('Updated 5 minutes ago');
     fireEvent.click(within(row).getByRole('button', { name: 'Playbook 1' }));
     expect(handlers.onOpenPlaybook).toHaveBeenCalledWith('pb_1');
   });
@@ -173,7 +173,7 @@ describe('PopupView', () => {
       }),
     });
     expect(screen.getByText('Cached')).toBeTruthy();
-    expect(screen.getByText(/Saved 3 min ago .* The service could not be reached\./)).toBeTruthy();
+    expect(screen.getByText(/Saved 3 minutes ago .* The service could not be reached\./)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(handlers.onRetry).toHaveBeenCalledOnce();
   });

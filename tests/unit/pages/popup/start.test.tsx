@@ -10,6 +10,7 @@ import { database } from '@/lib/store/db';
 import { clearPopupSnapshot, snapshotGeneration, writePopupSnapshot } from '@/lib/store/snapshot';
 import { serveMessages } from '../support';
 import { keyedState, opened, page, playbook } from './fixtures';
+import { useLocale } from '../../../fixtures/i18n';
 
 function answer(title: string): PopupOpened {
   return opened(keyedState, { page: page([playbook(title, title)]) });
@@ -43,6 +44,20 @@ describe('startPopup: the first frame is the final layout', () => {
     vi.spyOn(fakeBrowser.windows, 'getCurrent').mockResolvedValue({ id: 1 } as never);
     await database();
     await clearPopupSnapshot();
+  });
+
+  it('speaks the UI language from the first render: lang, dir and title (Arabic, right to left)', async () => {
+    useLocale('ar');
+    await writePopupSnapshot(answer('Saved'), snapshotGeneration());
+    serveMessages({ ...base, openPopup: () => answer('Saved') });
+    const container = document.body.appendChild(document.createElement('div'));
+    expect(await started(container)).toEqual(['Saved']);
+    expect(document.documentElement.lang).toBe('ar');
+    expect(document.documentElement.dir).toBe('rtl');
+    expect(document.title).toBe('الأدلة الاستثمارية');
+    expect(screen.getByRole('list', { name: 'الأدلة الاستثمارية' }).textContent).toContain('Saved');
+    document.documentElement.removeAttribute('dir');
+    document.documentElement.lang = 'en';
   });
 
   it('with a snapshot: its rows are in the first render, and the worker is asked only afterwards', async () => {

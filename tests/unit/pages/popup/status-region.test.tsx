@@ -125,7 +125,7 @@ describe('StatusRegion', () => {
     expect(text).toContain('20 documents fetched, 2 failed');
     expect(text).toContain('3 skills verified, 1 not verified');
     expect(text).toContain(
-      'listPlaybooksLegacy is deprecated; past its sunset since 2026-01-01; replaced by listPlaybooks',
+      'listPlaybooksLegacy is deprecated; past its sunset since Jan 1, 2026; replaced by listPlaybooks',
     );
     expect(text).toContain('Paused until');
   });
