@@ -6,8 +6,8 @@
  *
  * Flagged: JSX text containing a letter (\p{L}), and string literals (also in a plain
  * `{'…'}` expression or a template without expressions) as the value of a visible attribute.
- * Not flagged: punctuation, symbols and digits ("—", "·", "×", "2") and an example address
- * ("https://example.com"), which are not language.
+ * Not flagged: punctuation, symbols and digits ("—", "·", "×", "2"), an example address
+ * ("https://example.com") and a path ("/apikey"), which are not language.
  */
 
 /** Attributes whose value a person reads or hears. */
@@ -24,8 +24,8 @@ const VISIBLE_ATTRIBUTES = new Set([
 ]);
 
 const LETTER = /\p{L}/u;
-/** An address is an example of what to type, the same in every language. */
-const ADDRESS = /^[a-z][\w+.-]*:\/\/\S*$/i;
+/** An address or a path (`{origin}/apikey`) is the same in every language. */
+const ADDRESS = /^(?:[a-z][\w+.-]*:\/\/|\/)\S*$/i;
 
 /** @param {string} text */
 function isLanguage(text) {

@@ -33,6 +33,7 @@ tester.run('i18n/no-literal-text', rule, {
     '<div className="status warn" data-state="open" role="status" />',
     "<img alt='' />",
     '<input placeholder="https://agent.example.com" />',
+    '<a href={url}>{origin}/apikey</a>',
     '<p>{playbook.title}</p>',
   ],
   invalid: [
@@ -48,5 +49,6 @@ tester.run('i18n/no-literal-text', rule, {
     { code: '<option label="Daily" />', errors: [{ messageId: 'attribute' }] },
     { code: '<p>Straße · Ölpreis</p>', errors: [{ messageId: 'text' }] },
     { code: '<p>東京</p>', errors: [{ messageId: 'text' }] },
+    { code: '<p>see /apikey</p>', errors: [{ messageId: 'text' }] },
   ],
 });
