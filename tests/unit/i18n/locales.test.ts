@@ -138,8 +138,11 @@ describe('the checks fail on a bad locale', () => {
       'popup.title': 'Your playbooks',
       'popup.greeting': 'Hello {name}, you have {count} alerts',
       'popup.price': 'Costs $$5',
+      // Placeholders are not words: one word ("vs") may stay.
+      'backtests.range': '{start} – {end} vs {benchmark}',
     };
-    expect(checkTranslated('fr', source, fr, new Set(['popup.price']))).toEqual([
+    const withRange = { ...source, 'backtests.range': '{start} – {end} vs {benchmark}' };
+    expect(checkTranslated('fr', withRange, fr, new Set(['popup.price']))).toEqual([
       'fr: popup.greeting is still the English "Hello {name}, you have {count} alerts"',
     ]);
   });
