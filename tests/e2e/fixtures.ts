@@ -104,7 +104,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const context = await chromium.launchPersistentContext('', {
       executablePath: findChromium(),
       headless: true,
-      ...(uiLanguage ? { env: languageEnv(uiLanguage) } : {}),
+      // Playwright Test gives every context it launches locale en-US (an emulation that extension
+      // pages' chrome.i18n.getUILanguage() follows): the page locale must be the UI language too.
+      ...(uiLanguage ? { env: languageEnv(uiLanguage), locale: uiLanguage.replace('_', '-') } : {}),
       args: [
         ...CHROMIUM_ARGS,
         `--disable-extensions-except=${EXTENSION_DIR}`,

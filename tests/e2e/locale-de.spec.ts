@@ -30,7 +30,7 @@ test('the popup is in German', async ({ extension }) => {
   await expect(page.getByRole('heading', { level: 1, name: de('popup.title') })).toBeVisible();
   await expect(page.getByRole('navigation', { name: de('popup.links') })).toBeVisible();
   await expect(page.getByRole('link', { name: de('popup.openSidePanel') })).toBeVisible();
-  await expect(page.getByText(de('common.disclaimer'))).toBeVisible();
+  await expect(page.getByText(de('common.disclaimerLine')).first()).toBeVisible();
 });
 
 test('the confirm window is in German', async ({ context, extension }) => {
@@ -51,9 +51,11 @@ test('the confirm window is in German', async ({ context, extension }) => {
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole('button', { name: de('confirm.confirm') })).toBeVisible();
   await expect(dialog.getByRole('button', { name: de('confirm.cancel') })).toBeVisible();
-  await expect(dialog).toContainText(de('common.disclaimer'));
-  // What the user typed stays as typed.
-  await expect(dialog).toContainText('Steht so, wie gesendet.');
+  await expect(dialog).toContainText(de('common.disclaimerLine'));
+  // The draft's own words stay as written; only the labels around them are German.
+  await expect(dialog.getByLabel(de('confirm.thesis'), { exact: true })).toHaveValue(
+    'Steht so, wie gesendet.',
+  );
 });
 
 test('the side panel is in German, with German percentages and dates', async ({ extension, sandbox }) => {
