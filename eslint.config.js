@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import regexp from 'eslint-plugin-regexp';
+import i18n from './build/eslint-i18n.js';
 
 const bannedMarkup = [
   {
@@ -256,6 +257,12 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Every page in the user's language (issue 26): visible text comes from locales/, never a literal.
+    files: ['lib/pages/**/*.tsx', 'components/**/*.tsx'],
+    plugins: { i18n },
+    rules: { 'i18n/no-literal-text': 'error' },
   },
   {
     files: ['entrypoints/**'],

@@ -3,17 +3,45 @@
  * Chromium and saves the README's pictures of the popup (also with "On this page" over a finance
  * page), the options page, the confirm dialog and the side panel to docs/screenshots/. Real pages against the real sandbox, nothing drawn.
  * The backtest detail and the comparison are taken light and dark; SCREENSHOTS_ONLY=backtests takes those alone.
+ *
+ * `npm run screenshots -- --locale de` (or SCREENSHOT_LOCALE=de) runs Chromium in that UI language
+ * (LANGUAGE, as the e2e locale journeys do) and names the files with it: popup-de.png,
+ * sidepanel-ar.png. The names the script waits for are read from locales/<locale>.yml.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { startSandbox } from '../sandbox/server';
 import { CHROMIUM_ARGS, findChromium } from '../tests/e2e/chromium';
+import { readLocale, type Messages } from '../build/i18nChecks';
 
 const OUT_DIR = process.env.WXT_OUT_DIR ?? '.output-screenshots';
 const EXTENSION_DIR = `${process.cwd()}/${OUT_DIR}/chrome-mv3`;
 const SHOTS = 'docs/screenshots';
+
+/** The UI language to take the pictures in (a locales/ file name: de, ar, pt_BR), or English. */
+function chosenLocale(): string | undefined {
+  const at = process.argv.indexOf('--locale');
+  const value = at >= 0 ? process.argv[at + 1] : process.env.SCREENSHOT_LOCALE;
+  if (!value || value === 'en') return undefined;
+  if (!existsSync(`locales/${value}.yml`)) throw new Error(`no locales/${value}.yml for --locale ${value}`);
+  return value;
+}
+
+const LOCALE = chosenLocale();
+const messages: Messages = LOCALE ? readLocale('locales', LOCALE) : {};
+
+/** A name as the page shows it in LOCALE; English where no locale is chosen or the key is not there yet. */
+function say(key: string, english: string, values: Record<string, string> = {}): string {
+  const text = messages[key]?.replaceAll('$$', '$') ?? english;
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+}
+
+/** docs/screenshots/<name>.png, or <name>-<locale>.png in another language. */
+function file(name: string): string {
+  return `${SHOTS}/${name}${LOCALE ? `-${LOCALE}` : ''}.png`;
+}
 
 async function send(page: Page, type: string, payload: unknown): Promise<unknown> {
   return page.evaluate(
@@ -39,8 +67,8 @@ async function open(context: BrowserContext, url: string, width: number, height:
 async function shoot(page: Page, name: string, fullPage = true): Promise<void> {
   // Relative times and spinners settle before the picture.
   await page.waitForTimeout(300);
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage });
-  console.log(`saved ${SHOTS}/${name}.png`);
+  await page.screenshot({ path: file(name), fullPage });
+  console.log(`saved ${file(name)}`);
 }
 
 /** A seeded backtest in the playbook detail, and two playbooks compared: light, then dark. */
@@ -57,8 +85,8 @@ async function shootBacktests(
     420,
     900,
   );
-  const region = detail.getByRole('region', { name: 'Backtests' });
-  const chart = region.getByRole('img', { name: 'Equity curve' });
+  const region = detail.getByRole('region', { name: say('backtests.region', 'Backtests') });
+  const chart = region.getByRole('img', { name: say('backtests.equityCurve', 'Equity curve') });
   await chart.waitFor();
   await region.scrollIntoViewIfNeeded();
   // The keyboard readout part-way along the curve.
@@ -67,24 +95,40 @@ async function shootBacktests(
   for (const scheme of ['light', 'dark'] as const) {
     await detail.emulateMedia({ colorScheme: scheme });
     await detail.waitForTimeout(300);
-    await region.screenshot({ path: `${SHOTS}/backtests-${scheme}.png` });
-    console.log(`saved ${SHOTS}/backtests-${scheme}.png`);
+    await region.screenshot({ path: file(`backtests-${scheme}`) });
+    console.log(`saved ${file(`backtests-${scheme}`)}`);
   }
   await detail.close();
 
   const list = await open(context, url('sidepanel.html'), 420, 900);
-  await list.getByRole('checkbox', { name: `Compare ${newest.title}` }).check();
-  await list.getByRole('checkbox', { name: `Compare ${third.title}` }).check();
-  await list.getByRole('button', { name: 'Compare', exact: true }).click();
-  const comparison = list.getByRole('region', { name: 'Comparison' });
-  await comparison.getByRole('img', { name: 'Comparison chart' }).waitFor();
+  await list
+    .getByRole('checkbox', {
+      name: say('sidepanel.list.compareOne', `Compare ${newest.title}`, { title: newest.title }),
+    })
+    .check();
+  await list
+    .getByRole('checkbox', {
+      name: say('sidepanel.list.compareOne', `Compare ${third.title}`, { title: third.title }),
+    })
+    .check();
+  await list.getByRole('button', { name: say('sidepanel.list.compare', 'Compare'), exact: true }).click();
+  const comparison = list.getByRole('region', { name: say('backtests.comparison.region', 'Comparison') });
+  await comparison
+    .getByRole('img', { name: say('backtests.comparison.chart', 'Comparison chart') })
+    .waitFor();
   for (const scheme of ['light', 'dark'] as const) {
     await list.emulateMedia({ colorScheme: scheme });
     await list.waitForTimeout(300);
-    await comparison.screenshot({ path: `${SHOTS}/comparison-${scheme}.png` });
-    console.log(`saved ${SHOTS}/comparison-${scheme}.png`);
+    await comparison.screenshot({ path: file(`comparison-${scheme}`) });
+    console.log(`saved ${file(`comparison-${scheme}`)}`);
   }
   await list.close();
+}
+
+function stringEnv(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }
 
 async function main(): Promise<void> {
@@ -106,6 +150,8 @@ async function main(): Promise<void> {
     headless: true,
     colorScheme: 'light',
     deviceScaleFactor: 1,
+    // Chromium on Linux takes its UI language from LANGUAGE (--lang is ignored there).
+    ...(LOCALE ? { env: { ...stringEnv(), LANGUAGE: LOCALE } } : {}),
     args: [
       ...CHROMIUM_ARGS,
       `--disable-extensions-except=${EXTENSION_DIR}`,
@@ -126,12 +172,19 @@ async function main(): Promise<void> {
     if (process.env.SCREENSHOTS_ONLY === 'backtests') return;
 
     const popup = await open(context, url('popup.html'), 380, 600);
-    await popup.getByRole('list', { name: 'Playbooks' }).getByRole('listitem').nth(5).waitFor();
-    await popup.getByRole('region', { name: 'Service status' }).getByText('Operational').waitFor();
+    await popup
+      .getByRole('list', { name: say('popup.list.label', 'Playbooks') })
+      .getByRole('listitem')
+      .nth(5)
+      .waitFor();
+    await popup
+      .getByRole('region', { name: say('popup.status.heading', 'Service status') })
+      .getByText(say('common.serviceStatus.operational', 'Operational'))
+      .waitFor();
     // As the toolbar shows it: Chrome caps a popup at 600 px high and it scrolls.
     await shoot(popup, 'popup', false);
     const first = await popup
-      .getByRole('list', { name: 'Playbooks' })
+      .getByRole('list', { name: say('popup.list.label', 'Playbooks') })
       .getByRole('button')
       .first()
       .innerText();
@@ -143,15 +196,23 @@ async function main(): Promise<void> {
     const onThisPage = await open(context, url('popup.html'), 380, 600);
     await quote.bringToFront();
     await onThisPage.reload();
-    await onThisPage.getByRole('region', { name: 'On this page' }).getByRole('button').first().waitFor();
-    await onThisPage.getByRole('list', { name: 'Playbooks' }).getByRole('listitem').first().waitFor();
+    await onThisPage
+      .getByRole('region', { name: say('common.pageMatches.heading', 'On this page') })
+      .getByRole('button')
+      .first()
+      .waitFor();
+    await onThisPage
+      .getByRole('list', { name: say('popup.list.label', 'Playbooks') })
+      .getByRole('listitem')
+      .first()
+      .waitFor();
     await shoot(onThisPage, 'popup-on-this-page', false);
     await onThisPage.close();
     await quote.close();
 
     const options = await open(context, url('options.html'), 820, 900);
-    await options.getByRole('button', { name: 'Test connection' }).click();
-    await options.getByText(/^Connected/).waitFor();
+    await options.getByRole('button', { name: say('options.testConnection', 'Test connection') }).click();
+    await options.getByText(say('options.connected', 'Connected')).first().waitFor();
     await shoot(options, 'options');
     await options.close();
 
@@ -193,7 +254,7 @@ async function main(): Promise<void> {
     });
     const confirm = await confirmOpened;
     await confirm.setViewportSize({ width: 520, height: 720 });
-    await confirm.getByRole('dialog', { name: 'Confirm' }).waitFor();
+    await confirm.getByRole('dialog', { name: say('confirm.dialog', 'Confirm') }).waitFor();
     await shoot(confirm, 'confirm');
     await requester.close();
   } finally {

@@ -204,3 +204,32 @@ for (const target of ['chrome-mv3', 'firefox-mv2', ...STORE_BUILDS.map((build) =
     expect(findings).toEqual([]);
   });
 }
+
+for (const target of ['chrome-mv3', 'firefox-mv2', ...STORE_BUILDS.map((build) => build.target)]) {
+  test(`the ${target} manifest speaks every locale: default_locale, __MSG_ names, one _locales file per locales/*.yml`, () => {
+    const manifest = builtManifest(target);
+    test.skip(!manifest && target !== 'chrome-mv3', `${target} is not built here`);
+    expect(manifest, `${OUTPUT_DIR}/${target}/manifest.json`).toBeDefined();
+    const dir = join(OUTPUT_DIR, target);
+    expect(manifest?.default_locale).toBe('en');
+    expect(manifest?.name).toBe('__MSG_manifest_name__');
+    expect(manifest?.description).toBe('__MSG_manifest_description__');
+    const languages = readdirSync(join(ROOT, 'locales'))
+      .filter((name) => name.endsWith('.yml'))
+      .map((name) => name.slice(0, -'.yml'.length))
+      .sort();
+    expect(readdirSync(join(dir, '_locales')).sort()).toEqual(languages);
+    // Every __MSG_…__ of the manifest (name, description, command descriptions) exists in each language.
+    const names = [...JSON.stringify(manifest).matchAll(/__MSG_(\w+)__/g)].map((match) => match[1]);
+    expect(names.length).toBeGreaterThanOrEqual(3);
+    for (const language of languages) {
+      const messages = JSON.parse(
+        readFileSync(join(dir, '_locales', language, 'messages.json'), 'utf8'),
+      ) as Record<string, { message: string }>;
+      expect(
+        names.filter((name) => !messages[name]?.message),
+        `_locales/${language}`,
+      ).toEqual([]);
+    }
+  });
+}

@@ -30,6 +30,12 @@ interface TestFixtures {
   dialect: Dialect;
   /** Extra Chromium flags for this test's browser (e.g. --host-resolver-rules). */
   browserArgs: string[];
+  /**
+   * The browser's UI language (`test.use({ uiLanguage: 'de' })`): what chrome.i18n.getUILanguage
+   * returns, so the extension speaks locales/<lang>.yml. Chromium on Linux ignores --lang and reads
+   * LANGUAGE; its UI strings for the language come from Debian's chromium-l10n.
+   */
+  uiLanguage: string | undefined;
   sandbox: Sandbox;
   context: BrowserContext;
   serviceWorker: Worker;
@@ -56,9 +62,18 @@ async function startPagesServer(): Promise<{ server: Server; origin: string }> {
   return { server, origin: `http://127.0.0.1:${address.port}` };
 }
 
+/** The environment that makes Chromium's UI speak `language` (de, ar, pt_BR…) on Linux. */
+export function languageEnv(language: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
+  // LANGUAGE outranks LANG and LC_MESSAGES for the UI language (measured: --lang=de alone gives en-US).
+  return { ...env, LANGUAGE: language };
+}
+
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   dialect: [process.env.SANDBOX_DIALECT === 'b' ? 'b' : 'a', { option: true }],
   browserArgs: [[], { option: true }],
+  uiLanguage: [undefined, { option: true }],
 
   // A sandbox per test: no test sees another's playbooks, events, plan changes or faults.
   sandbox: async ({ dialect }, use) => {
@@ -85,10 +100,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
-  context: async ({ browserArgs }, use) => {
+  context: async ({ browserArgs, uiLanguage }, use) => {
     const context = await chromium.launchPersistentContext('', {
       executablePath: findChromium(),
       headless: true,
+      // Playwright Test gives every context it launches locale en-US (an emulation that extension
+      // pages' chrome.i18n.getUILanguage() follows): the page locale must be the UI language too.
+      ...(uiLanguage ? { env: languageEnv(uiLanguage), locale: uiLanguage.replace('_', '-') } : {}),
       args: [
         ...CHROMIUM_ARGS,
         `--disable-extensions-except=${EXTENSION_DIR}`,

@@ -46,7 +46,16 @@ interface BidiConnection {
   send(method: string, params: unknown): Promise<{ result: Record<string, unknown> }>;
 }
 
-export async function launchFirefox(): Promise<Firefox> {
+export interface LaunchOptions {
+  /**
+   * The UI language (`intl.locale.requested`): what browser.i18n.getUILanguage() returns, so the
+   * extension speaks locales/<lang>.yml. Needs Debian's language pack (firefox-esr-l10n-<lang>),
+   * which Firefox finds among its own extensions.
+   */
+  locale?: string;
+}
+
+export async function launchFirefox({ locale }: LaunchOptions = {}): Promise<Firefox> {
   if (!existsSync(`${FIREFOX_BUILD}/manifest.json`)) throw new Error(`no Firefox build at ${FIREFOX_BUILD}`);
   const uuid = randomUUID();
   const browser = await puppeteer.launch({
@@ -56,7 +65,10 @@ export async function launchFirefox(): Promise<Firefox> {
     // Firefox 153 refuses WebDriver navigation to moz-extension:// pages (and chrome scope) without it.
     args: ['--remote-allow-system-access'],
     // A pinned UUID gives the extension's pages known URLs before it is installed.
-    extraPrefsFirefox: { 'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: uuid }) },
+    extraPrefsFirefox: {
+      'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: uuid }),
+      ...(locale ? { 'intl.locale.requested': locale } : {}),
+    },
   });
   await browser.installExtension(FIREFOX_BUILD);
   const connection = (browser as unknown as { connection: BidiConnection }).connection;
