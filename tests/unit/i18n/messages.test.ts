@@ -5,7 +5,7 @@ import { formatPercent, formatRelative, formatNumber } from '../../../lib/i18n/f
 
 describe('lib/i18n', () => {
   it('reads the English locale and fills named placeholders once', () => {
-    expect(t('common.disclaimer')).toBe('Decision support, not financial advice');
+    expect(t('common.disclaimerLine')).toBe('Decision support, not financial advice.');
     expect(uiLocale()).toBe('en');
   });
 
@@ -28,7 +28,11 @@ describe('lib/i18n', () => {
 describe('plural', () => {
   it('chooses the form by Intl.PluralRules and formats the count', async () => {
     const { plural } = await import('../../../lib/i18n');
-    expect(plural('common.playbooks', 1)).toBe('1 playbook');
-    expect(plural('common.playbooks', 1234)).toBe('1,234 playbooks');
+    expect(plural('notifications.summary', 1)).toBe(
+      '1 playbook changed. Decision support, not financial advice.',
+    );
+    expect(plural('notifications.summary', 1234)).toBe(
+      '1,234 playbooks changed. Decision support, not financial advice.',
+    );
   });
 });
