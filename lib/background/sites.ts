@@ -3,6 +3,7 @@ import { browser } from 'wxt/browser';
 import { MatchPattern } from 'wxt/utils/match-patterns';
 import { OFFER_SCRIPT } from '@/lib/finance/captureGlobal';
 import { parseSitePattern } from '@/lib/finance/sites';
+import { siteProblemText } from '@/lib/i18n/problems';
 import { log } from '@/lib/log';
 import { HandledError, type HandlerRegistry } from '@/lib/messaging';
 import { getSettings } from '@/lib/store/settings';
@@ -61,8 +62,10 @@ export function registerSiteHandlers(registry: HandlerRegistry): void {
   registry.register('listSites', async () => ({ extra: await extraSitesItem.getValue() }));
   registry.register('addSite', async ({ site }) => {
     const parsed = parseSitePattern(site);
-    if (!parsed.ok)
-      throw new HandledError({ code: 'invalid-site', message: parsed.error, fields: { site: parsed.error } });
+    if (!parsed.ok) {
+      const message = siteProblemText(parsed.problem, parsed.input);
+      throw new HandledError({ code: 'invalid-site', message, fields: { site: message } });
+    }
     if (!(await granted(parsed.pattern))) {
       throw new HandledError({
         code: 'permission-missing',

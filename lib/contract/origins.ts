@@ -25,25 +25,27 @@ export function isLoopbackHost(hostname: string): boolean {
   );
 }
 
+/** Why a service or API URL is refused: a code; lib/i18n/problems.ts words it for the user. */
+export type UrlProblem = 'empty' | 'not-a-url' | 'scheme' | 'credentials' | 'insecure';
+
 /**
  * The one rule for a service or API URL: a full http(s) URL with no user name or password, and
  * https unless the host is loopback, because the key travels to it. Undefined when it is fine;
- * otherwise the sentence to show. The options form, the worker's message schema, saveSettings and
+ * otherwise what is wrong. The options form, the worker's message schema, saveSettings and
  * every place that sends a request use this function.
  */
-export function serviceUrlProblem(input: string): string | undefined {
+export function serviceUrlProblem(input: string): UrlProblem | undefined {
   const text = input.trim();
-  if (text === '') return 'Enter a URL.';
+  if (text === '') return 'empty';
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return 'Enter a full URL, like https://example.com';
+    return 'not-a-url';
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'Only http and https URLs work.';
-  if (url.username || url.password) return 'Leave out any user name or password.';
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
-    return 'Use https for a service that is not on this computer.';
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'scheme';
+  if (url.username || url.password) return 'credentials';
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) return 'insecure';
   return undefined;
 }
 

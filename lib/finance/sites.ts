@@ -243,7 +243,24 @@ export function siteForUrl(url: string | URL): FinanceSite | undefined {
   return FINANCE_SITES.find((site) => site.matches.some((pattern) => urlMatchesPattern(url, pattern)));
 }
 
-export type SitePatternResult = { ok: true; pattern: string; host: string } | { ok: false; error: string };
+/**
+ * Why a typed site address was refused: a code, not a sentence. This file also runs in pages'
+ * content scripts, which carry no translations; lib/i18n/problems.ts words each code.
+ */
+export type SiteProblem =
+  | 'empty'
+  | 'too-long'
+  | 'scheme'
+  | 'credentials'
+  | 'every-site'
+  | 'bad-host'
+  | 'bad-wildcard'
+  | 'not-full-domain';
+
+export type SitePatternResult =
+  | { ok: true; pattern: string; host: string }
+  /** `input` is the part of the address the problem is about (at most 60 characters), when it helps. */
+  | { ok: false; problem: SiteProblem; input?: string };
 
 const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
@@ -253,43 +270,43 @@ const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
  * dropped: a grant is per host. Anything that would cover more than one site is refused.
  */
 export function parseSitePattern(input: unknown): SitePatternResult {
-  if (typeof input !== 'string') return { ok: false, error: 'Enter a site address such as example.com.' };
+  if (typeof input !== 'string') return { ok: false, problem: 'empty' };
   const text = input.trim();
-  if (text.length === 0) return { ok: false, error: 'Enter a site address such as example.com.' };
+  if (text.length === 0) return { ok: false, problem: 'empty' };
   if (text.length > 253 + 20 || /\s/.test(text)) {
-    return { ok: false, error: 'A site address has no spaces and is at most 253 characters long.' };
+    return { ok: false, problem: 'too-long' };
   }
   const schemeMatch = /^(\*|[a-z][a-z0-9+.-]*):\/\//i.exec(text);
   const scheme = schemeMatch ? schemeMatch[1].toLowerCase() : 'https';
   // `javascript:…`, `file:/…`, `mailto:…` have a scheme but no `//`; `example.com:8080` has a port.
   const bareScheme = !schemeMatch && /^[a-z][a-z0-9+.-]*:(?!\d+(?:[/?#]|$))/i.test(text);
   if (bareScheme || !['http', 'https', '*'].includes(scheme)) {
-    return { ok: false, error: 'Only http and https sites can be added.' };
+    return { ok: false, problem: 'scheme' };
   }
   const rest = schemeMatch ? text.slice(schemeMatch[0].length) : text;
   let hostPart = rest.split(/[/?#]/, 1)[0] ?? '';
-  if (hostPart.includes('@')) return { ok: false, error: 'Leave out any user name or password.' };
+  if (hostPart.includes('@')) return { ok: false, problem: 'credentials' };
   const wildcard = hostPart.startsWith('*.');
   if (wildcard) hostPart = hostPart.slice(2);
   if (hostPart === '*' || hostPart.includes('*')) {
-    return { ok: false, error: 'A pattern for every site is not allowed; name one site.' };
+    return { ok: false, problem: 'every-site' };
   }
   let host: string;
   try {
     host = new URL(`https://${hostPart}/`).hostname;
   } catch {
-    return { ok: false, error: `"${hostPart.slice(0, 60)}" is not a valid host name.` };
+    return { ok: false, problem: 'bad-host', input: hostPart.slice(0, 60) };
   }
   const isIp = /^\d{1,3}(?:\.\d{1,3}){3}$/.test(host) || host.startsWith('[');
   const labels = host.split('.');
   if (!isIp && (host.length > 253 || !labels.every((label) => HOST_LABEL.test(label)))) {
-    return { ok: false, error: `"${hostPart.slice(0, 60)}" is not a valid host name.` };
+    return { ok: false, problem: 'bad-host', input: hostPart.slice(0, 60) };
   }
   if (wildcard && (isIp || labels.length < 2)) {
-    return { ok: false, error: 'A wildcard must sit in front of a full domain, such as *.example.com.' };
+    return { ok: false, problem: 'bad-wildcard' };
   }
   if (!isIp && labels.length < 2 && host !== 'localhost') {
-    return { ok: false, error: 'Enter a full domain, such as example.com.' };
+    return { ok: false, problem: 'not-full-domain' };
   }
   const patternHost = wildcard ? `*.${host}` : host;
   return { ok: true, pattern: `${scheme}://${patternHost}/*`, host: patternHost };

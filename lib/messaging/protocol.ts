@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { t } from '@/lib/i18n';
 import type { KeyState } from '@/lib/store/apiKey';
 import { serviceUrlProblem } from '@/lib/contract/origins';
+import { urlProblemText } from '@/lib/i18n/problems';
 import type { ApiErrorData } from '@/lib/api/errors';
 import type { Account, Playbook, ServiceStatus } from '@/lib/api/schemas';
 import type { DeprecationNotice } from '@/lib/api/deprecations';
@@ -47,7 +48,7 @@ const serviceUrl = z
   .max(2048)
   .superRefine((value, ctx) => {
     const problem = serviceUrlProblem(value);
-    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: urlProblemText(problem) });
   });
 
 export type { KeyState };

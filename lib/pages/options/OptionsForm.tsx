@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
 import { isServiceConfigured } from '@/lib/store/settings';
 import { serviceUrlProblem } from '@/lib/contract/origins';
+import { urlProblemText } from '@/lib/i18n/problems';
 import { Disclaimer } from '@/components/Disclaimer';
 import { t } from '@/lib/i18n';
 import { ConnectionResult } from './ConnectionResult';
@@ -53,9 +54,9 @@ export function OptionsForm(props: OptionsFormProps) {
     event.preventDefault();
     const errors: Record<string, string> = {};
     const serviceProblem = serviceUrlProblem(serviceUrl);
-    if (serviceProblem) errors.serviceUrl = serviceProblem;
+    if (serviceProblem) errors.serviceUrl = urlProblemText(serviceProblem);
     const apiProblem = serviceUrlProblem(apiUrl);
-    if (apiProblem) errors.apiUrl = apiProblem;
+    if (apiProblem) errors.apiUrl = urlProblemText(apiProblem);
     const minutes = Number(pollMinutes);
     if (!Number.isInteger(minutes) || minutes < 1 || minutes > 60)
       errors.pollMinutes = t('options.pollError');

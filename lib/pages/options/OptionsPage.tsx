@@ -3,6 +3,7 @@ import { browser } from 'wxt/browser';
 import { OptionsForm, type Notice, type OptionsSubmit } from './OptionsForm';
 import { originsNeedingAccess } from './accessOrigins';
 import { FINANCE_SITES, parseSitePattern } from '@/lib/finance/sites';
+import { siteProblemText } from '@/lib/i18n/problems';
 import { t } from '@/lib/i18n';
 import { log } from '@/lib/log';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
@@ -95,7 +96,7 @@ export function OptionsPage() {
     setSiteError(undefined);
     const parsed = parseSitePattern(input);
     if (!parsed.ok) {
-      setSiteError(parsed.error);
+      setSiteError(siteProblemText(parsed.problem, parsed.input));
       return;
     }
     // Called inside the click: the permission prompt needs the user gesture.

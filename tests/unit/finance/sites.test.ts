@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { siteProblemText } from '@/lib/i18n/problems';
 import {
   DEFAULT_SITE_MATCHES,
   FINANCE_SITES,
@@ -168,6 +169,6 @@ describe('parseSitePattern', () => {
   ])('%j is refused', (input, message) => {
     const result = parseSitePattern(input);
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.error).toMatch(message);
+    if (!result.ok) expect(siteProblemText(result.problem, result.input)).toMatch(message);
   });
 });

@@ -1,3 +1,4 @@
+import { urlProblemText } from '@/lib/i18n/problems';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { readAppState } from '@/lib/background/state';
@@ -36,7 +37,9 @@ describe('serviceUrlProblem', () => {
     ['svc.example.com', 'Enter a full URL, like https://example.com'],
     ['', 'Enter a URL.'],
   ])('%s → %s', (url, problem) => {
-    expect(serviceUrlProblem(url)).toBe(problem);
+    const found = serviceUrlProblem(url);
+    // The code, worded as the English locale says it.
+    expect(found && urlProblemText(found)).toBe(problem);
   });
 });
 

@@ -1,3 +1,4 @@
+import { urlProblemText } from '@/lib/i18n/problems';
 import { describe, expect, it } from 'vitest';
 import { serviceUrlProblem } from '@/lib/contract/origins';
 
@@ -13,6 +14,8 @@ describe('serviceUrlProblem', () => {
     ['https://user:pw@svc.example.com', 'Leave out any user name or password.'],
     ['http://svc.example.com', 'Use https for a service that is not on this computer.'],
   ])('%j → %s', (input, problem) => {
-    expect(serviceUrlProblem(input)).toBe(problem);
+    const found = serviceUrlProblem(input);
+    // The code, worded as the English locale says it.
+    expect(found && urlProblemText(found)).toBe(problem);
   });
 });
