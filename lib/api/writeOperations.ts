@@ -4,7 +4,7 @@
  * `WriteOperation` so the compiler names a missing row. The outbox, the messages, the confirm
  * window and the side panel all read it; no other file lists writes.
  */
-import { t } from '@/lib/i18n';
+import { t, type TextKey } from '@/lib/i18n';
 import { z } from 'zod';
 import { playbookDraftSchema } from '@/lib/finance/schema';
 import type { HttpMethod } from './operations';
@@ -34,22 +34,30 @@ export interface EditableBody {
 /** What kind of consequence a write has: the confirm window marks live execution, billing and linking. */
 export type WriteClass = 'playbook' | 'live-execution' | 'billing' | 'account-linking';
 
+/** The locale keys of what is said about one write. */
+export interface WriteWordKeys {
+  /** The confirm window's question. */
+  heading: TextKey;
+  /** Plain words on what happens when it is sent. */
+  consequence: TextKey;
+  /** What the confirm window and the side panel add once it was sent (none: nothing more). */
+  successText?: TextKey;
+  /** The notification's title after success. */
+  successTitle: TextKey;
+  /** A short name for lists (the popup's drafts). */
+  label: TextKey;
+  /** The subject of a sentence in the side panel ("The edit was sent."). */
+  actionName: TextKey;
+}
+
+export type WriteWords = Record<keyof WriteWordKeys, string>;
+
 export interface WriteSpec {
   class: WriteClass;
-  /** The confirm window's question. */
-  heading: string;
-  /** A short name for lists (the popup's drafts). */
-  label: string;
-  /** The subject of a sentence in the side panel ("The edit was sent."). */
-  actionName: string;
-  /** Plain words on what happens when it is sent. */
-  consequence: string;
+  /** Every sentence about this write, as keys of locales/ (read with writeWords in the UI language). */
+  words: WriteWordKeys;
   typedConfirmation?: TypedConfirmation;
   editableBody?: EditableBody;
-  /** The notification's title after success. */
-  successTitle: string;
-  /** What the confirm window and the side panel add once it was sent (empty: nothing more). */
-  successText: string;
   /** The answer's `id` is the playbook the write made (a notification and the window link to it). */
   answerNamesPlaybook: boolean;
   /** The field of this operation's own answer that holds a page to open (https, or http on loopback). */
@@ -73,79 +81,85 @@ const updateBodySchema = createBodySchema
 export const WRITES = {
   createPlaybook: {
     class: 'playbook',
-    heading: 'Create a playbook?',
-    label: 'New playbook',
-    actionName: 'Creating the playbook',
-    consequence: 'A new playbook is created in your account as a draft. Nothing is traded.',
+    words: {
+      heading: 'confirm.createPlaybook.heading',
+      consequence: 'confirm.createPlaybook.consequence',
+      successText: 'confirm.createPlaybook.successText',
+      successTitle: 'notifications.createPlaybook',
+      label: 'writes.createPlaybook.label',
+      actionName: 'writes.createPlaybook.actionName',
+    },
     editableBody: { schema: createBodySchema, sends: 'whole-form' },
-    successTitle: 'Playbook created',
-    successText: 'Your playbook was created as a draft.',
     answerNamesPlaybook: true,
     targetsPlaybook: false,
     startsBacktest: false,
   },
   updatePlaybook: {
     class: 'playbook',
-    heading: 'Save changes to the playbook?',
-    label: 'Edit playbook',
-    actionName: 'The edit',
-    consequence: 'The playbook is changed in your account. Nothing is traded.',
+    words: {
+      heading: 'confirm.updatePlaybook.heading',
+      consequence: 'confirm.updatePlaybook.consequence',
+      successTitle: 'notifications.updatePlaybook',
+      label: 'writes.updatePlaybook.label',
+      actionName: 'writes.updatePlaybook.actionName',
+    },
     editableBody: { schema: updateBodySchema, sends: 'changed-fields' },
-    successTitle: 'Playbook updated',
-    successText: '',
     answerNamesPlaybook: false,
     targetsPlaybook: true,
     startsBacktest: false,
   },
   runBacktest: {
     class: 'playbook',
-    heading: 'Run a backtest?',
-    label: 'Backtest',
-    actionName: 'The backtest',
-    consequence:
-      'A backtest is queued on historical data. Nothing is traded; the result arrives as an event.',
-    successTitle: 'Backtest queued',
-    successText: 'Its result arrives as an event.',
+    words: {
+      heading: 'confirm.runBacktest.heading',
+      consequence: 'confirm.runBacktest.consequence',
+      successText: 'confirm.runBacktest.successText',
+      successTitle: 'notifications.runBacktest',
+      label: 'writes.runBacktest.label',
+      actionName: 'writes.runBacktest.actionName',
+    },
     answerNamesPlaybook: false,
     targetsPlaybook: true,
     startsBacktest: true,
   },
   activatePlaybook: {
     class: 'live-execution',
-    heading: 'Start live automation?',
-    label: 'Start live automation',
-    actionName: 'Activation',
-    consequence: 'Live automation starts: the agent may place real orders in your linked brokerage account.',
+    words: {
+      heading: 'confirm.activatePlaybook.heading',
+      consequence: 'confirm.activatePlaybook.consequence',
+      successTitle: 'notifications.activatePlaybook',
+      label: 'writes.activatePlaybook.label',
+      actionName: 'writes.activatePlaybook.actionName',
+    },
     typedConfirmation: 'playbook-title',
-    successTitle: 'Live automation started',
-    successText: '',
     answerNamesPlaybook: false,
     targetsPlaybook: true,
     startsBacktest: false,
   },
   pausePlaybook: {
     class: 'live-execution',
-    heading: 'Pause live automation?',
-    label: 'Pause live automation',
-    actionName: 'Pausing',
-    consequence: 'Live automation stops: the agent places no further orders for this playbook.',
+    words: {
+      heading: 'confirm.pausePlaybook.heading',
+      consequence: 'confirm.pausePlaybook.consequence',
+      successTitle: 'notifications.pausePlaybook',
+      label: 'writes.pausePlaybook.label',
+      actionName: 'writes.pausePlaybook.actionName',
+    },
     typedConfirmation: 'playbook-title',
-    successTitle: 'Live automation paused',
-    successText: '',
     answerNamesPlaybook: false,
     targetsPlaybook: true,
     startsBacktest: false,
   },
   createCheckoutSession: {
     class: 'billing',
-    heading: 'Start a checkout?',
-    label: 'Change plan',
-    actionName: 'The plan upgrade',
-    consequence:
-      'A checkout for the plan opens in a new tab; you are billed only after you complete it there.',
+    words: {
+      heading: 'confirm.createCheckoutSession.heading',
+      consequence: 'confirm.createCheckoutSession.consequence',
+      successTitle: 'notifications.createCheckoutSession',
+      label: 'writes.createCheckoutSession.label',
+      actionName: 'writes.createCheckoutSession.actionName',
+    },
     typedConfirmation: 'plan',
-    successTitle: 'Checkout opened',
-    successText: '',
     answerNamesPlaybook: false,
     opensUrlFrom: 'checkout_url',
     targetsPlaybook: false,
@@ -153,12 +167,13 @@ export const WRITES = {
   },
   createBrokerageLink: {
     class: 'account-linking',
-    heading: 'Link a brokerage account?',
-    label: 'Link a brokerage',
-    actionName: 'The brokerage link',
-    consequence: 'A page of your brokerage opens in a new tab to link your account.',
-    successTitle: 'Brokerage link opened',
-    successText: '',
+    words: {
+      heading: 'confirm.createBrokerageLink.heading',
+      consequence: 'confirm.createBrokerageLink.consequence',
+      successTitle: 'notifications.createBrokerageLink',
+      label: 'writes.createBrokerageLink.label',
+      actionName: 'writes.createBrokerageLink.actionName',
+    },
     answerNamesPlaybook: false,
     opensUrlFrom: 'link_url',
     targetsPlaybook: false,
@@ -256,5 +271,18 @@ export function openableUrl(value: unknown): OpenableUrl {
   return {
     ok: false,
     reason: t('errors.openUrl.notHttps', { scheme: url.protocol.replace(/:$/, '') }),
+  };
+}
+
+/** What is said about a write, in the UI language ("" where the table has nothing to add). */
+export function writeWords(operation: WriteOperation): WriteWords {
+  const keys: WriteWordKeys = WRITES[operation].words;
+  return {
+    heading: t(keys.heading),
+    consequence: t(keys.consequence),
+    successText: keys.successText ? t(keys.successText) : '',
+    successTitle: t(keys.successTitle),
+    label: t(keys.label),
+    actionName: t(keys.actionName),
   };
 }

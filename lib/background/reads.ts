@@ -1,6 +1,6 @@
 import { t } from '@/lib/i18n';
 import { isApiError, type CachedRead, type Playbook } from '@/lib/api';
-import { isWriteOperation, writeSpec } from '@/lib/api/writeOperations';
+import { isWriteOperation, writeWords } from '@/lib/api/writeOperations';
 import { connectMcp } from '@/lib/mcp/client';
 import type { HandlerRegistry, PlaybookPage, ServiceOverview } from '@/lib/messaging';
 import type { AppState, PopupOpened, Staleness } from '@/lib/messaging/protocol';
@@ -227,7 +227,7 @@ async function popupDrafts(): Promise<PopupDraft[]> {
   // The open drafts as pages see them (lib/writes: without a window's token).
   return (await openWrites()).map((entry) => ({
     ...entry,
-    label: isWriteOperation(entry.operationId) ? writeSpec(entry.operationId).label : entry.operationId,
+    label: isWriteOperation(entry.operationId) ? writeWords(entry.operationId).label : entry.operationId,
   }));
 }
 

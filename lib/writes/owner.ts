@@ -14,6 +14,7 @@ import {
   isWriteOperation,
   newIdempotencyKey,
   writeSpec,
+  writeWords,
   type ConfirmedIntent,
   type WriteOperation,
   type WriteResolution,
@@ -143,11 +144,13 @@ async function isDraftWindow(id: string, viewer: Viewer | undefined): Promise<bo
 async function showWrite(id: string, viewer?: Viewer): Promise<PendingWrite> {
   const ownWindow = await isDraftWindow(id, viewer);
   let entry = await writeEntry(id);
-  const spec = writeSpec(entry.operationId);
   const settings = await getSettings();
   // The window shows the operation as the document resolves it now, not as it did a minute ago.
   const client = await serviceClient(settings, { fresh: true });
-  const result: PendingWrite = { entry: viewOf(entry), consequence: spec.consequence };
+  const result: PendingWrite = {
+    entry: viewOf(entry),
+    consequence: writeWords(entry.operationId).consequence,
+  };
   const account = await accountOf(client);
   if (account) result.account = { name: account.name, email: account.email, plan: account.plan };
   let shape: Omit<ShownWrite, 'token'> | undefined;

@@ -3,9 +3,16 @@
  * failed with a retry alarm, or refused), the success notification and the page it may open.
  */
 import { browser } from 'wxt/browser';
-import { isApiError, openableUrl, writeSpec, type ApiClient, type WriteOperation } from '@/lib/api';
+import {
+  isApiError,
+  openableUrl,
+  writeSpec,
+  writeWords,
+  type ApiClient,
+  type WriteOperation,
+} from '@/lib/api';
 import { readCache } from '@/lib/api/service';
-import { t, type TextKey } from '@/lib/i18n';
+import { t } from '@/lib/i18n';
 import { log } from '@/lib/log';
 import { claimForSending, getOutboxEntry, playbookIdOf, type WriteDraft } from '@/lib/store/outbox';
 import { ALARMS, NOTIFICATIONS } from '@/lib/store/inventory';
@@ -14,17 +21,6 @@ import { assertTransition, stateOf } from './lifecycle';
 import { announce, move, refusal, refuse, settle, type Entry } from './transitions';
 
 const PLAYBOOK_NOTIFICATION = NOTIFICATIONS.writtenPlaybook.idPrefix;
-
-/** The success notification's title per write, in the UI language (the compiler names a missing one). */
-const SUCCESS_TITLES: Record<WriteOperation, TextKey> = {
-  createPlaybook: 'notifications.createPlaybook',
-  updatePlaybook: 'notifications.updatePlaybook',
-  runBacktest: 'notifications.runBacktest',
-  activatePlaybook: 'notifications.activatePlaybook',
-  pausePlaybook: 'notifications.pausePlaybook',
-  createCheckoutSession: 'notifications.createCheckoutSession',
-  createBrokerageLink: 'notifications.createBrokerageLink',
-};
 
 /** The playbook's title as typed, why a page was not opened (as the check said), and what a click does. */
 function successMessage(name: string | undefined, urlRefused: string | undefined, opens: boolean): string {
@@ -46,7 +42,7 @@ async function notifySuccess(entry: Entry, playbookId?: string, urlRefused?: str
   await browser.notifications.create(id, {
     type: 'basic',
     iconUrl: browser.runtime.getURL('/icon/128.png'),
-    title: t(SUCCESS_TITLES[entry.operationId]),
+    title: writeWords(entry.operationId).successTitle,
     message: successMessage(name, urlRefused, Boolean(playbookId)),
   });
 }

@@ -1,6 +1,6 @@
 /** Pure descriptions of a pending write for the confirm dialog: what it is called and what will be sent. */
 import type { Visibility } from '@/lib/api/visibility';
-import { writeSpec, type WriteOperation } from '@/lib/api/writeOperations';
+import { writeSpec, writeWords, type WriteOperation } from '@/lib/api/writeOperations';
 import { formatDate, formatNumber, t, type TextKey } from '@/lib/i18n';
 
 export type { Visibility };
@@ -39,48 +39,10 @@ export interface WriteText {
   successText: string;
 }
 
-/** Checked by the compiler for every write: a new operation needs its words in locales/. */
-const WRITE_TEXT: Record<WriteOperation, { heading: TextKey; consequence: TextKey; successText?: TextKey }> =
-  {
-    createPlaybook: {
-      heading: 'confirm.createPlaybook.heading',
-      consequence: 'confirm.createPlaybook.consequence',
-      successText: 'confirm.createPlaybook.successText',
-    },
-    updatePlaybook: {
-      heading: 'confirm.updatePlaybook.heading',
-      consequence: 'confirm.updatePlaybook.consequence',
-    },
-    runBacktest: {
-      heading: 'confirm.runBacktest.heading',
-      consequence: 'confirm.runBacktest.consequence',
-      successText: 'confirm.runBacktest.successText',
-    },
-    activatePlaybook: {
-      heading: 'confirm.activatePlaybook.heading',
-      consequence: 'confirm.activatePlaybook.consequence',
-    },
-    pausePlaybook: {
-      heading: 'confirm.pausePlaybook.heading',
-      consequence: 'confirm.pausePlaybook.consequence',
-    },
-    createCheckoutSession: {
-      heading: 'confirm.createCheckoutSession.heading',
-      consequence: 'confirm.createCheckoutSession.consequence',
-    },
-    createBrokerageLink: {
-      heading: 'confirm.createBrokerageLink.heading',
-      consequence: 'confirm.createBrokerageLink.consequence',
-    },
-  };
-
+/** The window's words for a write: lib/api/writeOperations.ts holds the one table of them. */
 export function writeText(operation: WriteOperation): WriteText {
-  const keys = WRITE_TEXT[operation];
-  return {
-    heading: t(keys.heading),
-    consequence: t(keys.consequence),
-    successText: keys.successText ? t(keys.successText) : '',
-  };
+  const { heading, consequence, successText } = writeWords(operation);
+  return { heading, consequence, successText };
 }
 
 /** Operations whose body the user edits in the dialog (the table says which). */

@@ -7,10 +7,18 @@ import { readPopupSnapshotOnce, type PopupSnapshot } from '@/lib/store/snapshot'
 import { warmFormats } from './format';
 import { PopupPage } from './PopupPage';
 
-/** A database slower than this gets a first frame without rows; the rows follow when it answers. */
-const SNAPSHOT_WAIT_MS = 150;
-/** Without a snapshot (first open, right after Save) the worker's answer is awaited this long. */
-const ANSWER_WAIT_MS = 400;
+/**
+ * How long the first frame waits. A database slower than `snapshotMs` gets a first frame without
+ * rows (the rows follow when it answers); without a snapshot (first open, right after Save) the
+ * worker's answer is awaited `answerMs`. Tests of what the first frame holds pass longer waits,
+ * so a slow machine does not turn them into tests of its speed.
+ */
+export interface FirstFrameWaits {
+  snapshotMs: number;
+  answerMs: number;
+}
+
+export const FIRST_FRAME_WAITS: FirstFrameWaits = { snapshotMs: 150, answerMs: 400 };
 
 function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   const timeout = new Promise<undefined>((resolve) => setTimeout(resolve, ms));
@@ -25,6 +33,7 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
 export async function startPopup(
   container: HTMLElement,
   snapshotRead: Promise<PopupSnapshot | undefined> = readPopupSnapshotOnce(),
+  waits: FirstFrameWaits = FIRST_FRAME_WAITS,
 ): Promise<void> {
   // Marked handled until the page attaches its own handler (which logs a failure).
   snapshotRead.catch(() => undefined);
@@ -34,12 +43,12 @@ export async function startPopup(
   // The page's thread is idle while the database answers: the first render's costly pieces of
   // setup, the Intl formats of the UI language, are built now.
   warmFormats();
-  const snapshot = await within(snapshotRead, SNAPSHOT_WAIT_MS);
+  const snapshot = await within(snapshotRead, waits.snapshotMs);
   let opening: Promise<PopupOpened> | undefined;
   let answered: PopupOpened | undefined;
   if (!snapshot) {
     opening = sendMessage('openPopup', {});
-    answered = await within(opening, ANSWER_WAIT_MS);
+    answered = await within(opening, waits.answerMs);
   }
   try {
     render(

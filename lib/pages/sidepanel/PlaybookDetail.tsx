@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Playbook } from '@/lib/api/schemas';
-import { writeSpec, type WriteOperation } from '@/lib/api/writeOperations';
+import { writeSpec, writeWords, type WriteOperation } from '@/lib/api/writeOperations';
 import { safeHref } from './SafeMarkdown';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { BacktestsSection, type BacktestsSectionProps } from './BacktestsSection';
@@ -63,16 +63,16 @@ function ActionStatus({
   onReload,
   onLinkBrokerage,
 }: Pick<PlaybookDetailProps, 'onReload' | 'onLinkBrokerage'> & { action: ActionState }) {
-  const name = writeSpec(action.operationId).actionName;
+  const words = writeWords(action.operationId);
+  const name = words.actionName;
   if (action.status === 'waiting')
     return <p role="status">{t('sidepanel.action.waiting', { action: name })}</p>;
   if (action.status === 'cancelled')
     return <p role="status">{t('sidepanel.action.cancelled', { action: name })}</p>;
   if (action.status === 'sent') {
-    const spec = writeSpec(action.operationId);
-    const follow = spec.successText
-      ? ` ${spec.successText}`
-      : spec.opensUrlFrom
+    const follow = words.successText
+      ? ` ${words.successText}`
+      : writeSpec(action.operationId).opensUrlFrom
         ? action.message
           ? ` ${action.message}`
           : ` ${t('sidepanel.action.opened')}`

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/pre
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OutboxList } from '@/lib/pages/popup/OutboxList';
 import type { OutboxEntryView } from '@/lib/messaging/protocol';
-import { isWriteOperation, writeSpec } from '@/lib/api/writeOperations';
+import { isWriteOperation, writeWords } from '@/lib/api/writeOperations';
 import type { PopupDraft } from '@/lib/store/snapshot';
 
 afterEach(cleanup);
@@ -21,7 +21,7 @@ function entry(id: string, over: Partial<OutboxEntryView> = {}): PopupDraft {
     createdAt: '2026-03-01T11:00:00Z',
     updatedAt: '2026-03-01T11:50:00Z',
     ...over,
-    label: isWriteOperation(operationId) ? writeSpec(operationId).label : operationId,
+    label: isWriteOperation(operationId) ? writeWords(operationId).label : operationId,
   };
 }
 

@@ -5,9 +5,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { PopupOpened } from '@/lib/messaging/protocol';
 import { FIRST_FRAME_ROWS } from '@/lib/pages/popup/PopupPage';
-import { startPopup } from '@/lib/pages/popup/start';
+import { FIRST_FRAME_WAITS, startPopup } from '@/lib/pages/popup/start';
 import { database } from '@/lib/store/db';
-import { clearPopupSnapshot, snapshotGeneration, writePopupSnapshot } from '@/lib/store/snapshot';
+import {
+  clearPopupSnapshot,
+  readPopupSnapshotOnce,
+  snapshotGeneration,
+  writePopupSnapshot,
+} from '@/lib/store/snapshot';
 import { serveMessages } from '../support';
 import { keyedState, opened, page, playbook } from './fixtures';
 import { useLocale } from '../../../fixtures/i18n';
@@ -18,9 +23,15 @@ function answer(title: string): PopupOpened {
 
 const base = { getPageMatches: () => ({ tickers: [], matches: [] }) };
 
+/**
+ * Waits no machine reaches when the database or the worker does answer: what the first frame
+ * holds must not depend on how busy the machine running the test is.
+ */
+const PATIENT = { snapshotMs: 30_000, answerMs: 30_000 };
+
 /** Resolves once the container's first render happened (the popup renders once, when ready). */
-async function started(container: HTMLElement): Promise<string[]> {
-  await startPopup(container);
+async function started(container: HTMLElement, waits = PATIENT): Promise<string[]> {
+  await startPopup(container, readPopupSnapshotOnce(), waits);
   return [...container.querySelectorAll('li button')].map((button) => button.textContent ?? '');
 }
 
@@ -101,7 +112,8 @@ describe('startPopup: the first frame is the final layout', () => {
   it('a worker too slow to answer gets a first frame without rows, filled in when it answers', async () => {
     const release = answerWhenReleased(() => answer('Late'));
     const container = document.body.appendChild(document.createElement('div'));
-    expect(await started(container)).toEqual([]);
+    // The worker is held: the first frame is drawn after the real answer wait, without rows.
+    expect(await started(container, FIRST_FRAME_WAITS)).toEqual([]);
     expect(container.querySelector('h1')?.textContent).toBe('Playbooks');
     release();
     await screen.findByRole('button', { name: 'Late' });
