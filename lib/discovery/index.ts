@@ -1,11 +1,7 @@
 /** Discovery's public surface: what the background wiring, the API client and the side panel import. */
-export {
-  runDiscovery,
-  getOpenApiDocument,
-  DiscoveryDocumentError,
-  isCurrentDiscoveryReport,
-  pricingSource,
-} from './run';
+export { runDiscovery, getOpenApiDocument, DiscoveryDocumentError } from './run';
+export type { DiscoveryOptions, OpenApiDocument, OpenApiFetchDeps } from './run';
+export { isCurrentDiscoveryReport, pricingSource } from './report';
 export type {
   DiscoveryReport,
   DiscoveryStep,
@@ -13,10 +9,7 @@ export type {
   DiscoverySkill,
   DiscoveryDocuments,
   MarkdownSource,
-  DiscoveryOptions,
-  OpenApiDocument,
-  OpenApiFetchDeps,
-} from './run';
+} from './report';
 export { clearDiscoveryCache, idbDocumentCache } from './cache';
 export type { CachedDocument, DocumentCache } from './cache';
 export { DISCOVERY_DOCUMENTS } from './documents';

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearDiscoveryCache } from '@/lib/discovery/cache';
-import { REPORT_LIMITS, runDiscovery, type DiscoveryReport } from '@/lib/discovery/run';
+import type { DiscoveryReport } from '@/lib/discovery/report';
+import { REPORT_LIMITS, runDiscovery } from '@/lib/discovery/run';
 import { FakeService, healthyDocuments, sha256, steppingClock } from './fakeService';
 
 /**

@@ -2,13 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearDiscoveryCache, idbDocumentCache } from '@/lib/discovery/cache';
 import { DISCOVERY_DOCUMENTS } from '@/lib/discovery/documents';
 import { markdownToSafeBlocks } from '@/lib/discovery/markdown';
-import {
-  getOpenApiDocument,
-  isCurrentDiscoveryReport,
-  pricingSource,
-  runDiscovery,
-  DiscoveryDocumentError,
-} from '@/lib/discovery/run';
+import { isCurrentDiscoveryReport, pricingSource } from '@/lib/discovery/report';
+import { getOpenApiDocument, runDiscovery, DiscoveryDocumentError } from '@/lib/discovery/run';
 import { setLogSink, type LogRecord } from '@/lib/log';
 import { BASE, FakeService, healthyDocuments, sha256, skillMarkdown, steppingClock } from './fakeService';
 

@@ -2,7 +2,8 @@
 import { cleanup, render, screen, within } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearDiscoveryCache } from '@/lib/discovery/cache';
-import { runDiscovery, type DiscoveryReport } from '@/lib/discovery/run';
+import type { DiscoveryReport } from '@/lib/discovery/report';
+import { runDiscovery } from '@/lib/discovery/run';
 import { DiscoveryView } from '@/lib/pages/sidepanel/DiscoveryView';
 import { shownDocuments } from '@/lib/pages/sidepanel/discoveryDocuments';
 import { BASE, FakeService, healthyDocuments, sha256, steppingClock } from '../../discovery/fakeService';

@@ -2,7 +2,8 @@
 import { cleanup, render, waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearDiscoveryCache } from '@/lib/discovery/cache';
-import { runDiscovery, type DiscoveryReport } from '@/lib/discovery/run';
+import type { DiscoveryReport } from '@/lib/discovery/report';
+import { runDiscovery } from '@/lib/discovery/run';
 import { sendMessage } from '@/lib/messaging/client';
 import { SidePanelPage } from '@/lib/pages/sidepanel/SidePanelPage';
 import { FakeService, steppingClock } from '../../discovery/fakeService';

@@ -1,0 +1,187 @@
+/**
+ * The shapes that cross between the worker and the pages (answers, states, the wire error): types
+ * only, apart from the worker's closed list of error codes. lib/messaging/protocol.ts holds the
+ * messages that carry them and re-exports every name, so importers need not know the split.
+ */
+import type { KeyState } from '@/lib/store/apiKey';
+import type { ApiErrorData } from '@/lib/api/errors';
+import type { Account, Playbook, ServiceStatus } from '@/lib/api/schemas';
+import type { DeprecationNotice } from '@/lib/api/deprecations';
+import type { RateLimitState } from '@/lib/api/rateLimit';
+import type { OutboxEntry, WriteDraft } from '@/lib/store/outbox';
+import type { Backtest } from '@/lib/backtests/schema';
+
+export type OutboxEntryView = OutboxEntry;
+
+export interface SettingsState {
+  serviceUrl: string;
+  apiUrl: string;
+  pollMinutes: number;
+}
+
+export interface HostAccessState {
+  /** Origins of the configured service that still lack a host permission. */
+  missingOrigins: string[];
+}
+
+/** Saved URLs that break the https rule (saved by an older version): nothing is sent until fixed. */
+export interface InsecureSettingsState {
+  /** The origins that would carry the key over plain http. */
+  urls: string[];
+  /** The sentence the popup and the options page show. */
+  message: string;
+}
+
+export interface AppState {
+  version: string;
+  settings: SettingsState;
+  key: KeyState;
+  hostAccess: HostAccessState;
+  /** Present only when the saved service or API URL may not carry the key. */
+  insecureSettings?: InsecureSettingsState;
+  /**
+   * Present only before the first-run setup saved a service (a fresh store install): the worker
+   * sends nothing, and the popup and side panel point to the setup instead of reading.
+   */
+  serviceSetup?: 'needed';
+}
+
+/** Where a read came from, so a surface can say "cached, updated 3 min ago" honestly. */
+export interface Freshness {
+  source: 'network' | 'cache';
+  fetchedAt: number;
+  /** Set when the cache is shown because the network answer is still coming or failed. */
+  stale?: Staleness;
+}
+
+/** Why a cached copy is shown: a typed field, so no surface compares display text. */
+export type Staleness =
+  /** A fresh read is under way; not a failure. */
+  | { kind: 'refreshing' }
+  /** The fresh read failed; `reason` is the user-facing message of why. */
+  | { kind: 'failed'; reason: string };
+
+/** A playbook that tracks a ticker of the page in a tab, from the worker's cache of list pages. */
+export interface PageMatch {
+  id: string;
+  title: string;
+  /** The page's tickers this playbook tracks. */
+  tickers: string[];
+}
+
+export interface PageMatches {
+  /** The tickers the tab's content script reported; empty when none or not a finance page. */
+  tickers: string[];
+  matches: PageMatch[];
+}
+
+export interface PlaybookPage extends Freshness {
+  items: Playbook[];
+  nextCursor: string | null;
+  /** Never claim completeness while the service says there is more. */
+  hasMore: boolean;
+}
+
+export interface BacktestPage {
+  items: Backtest[];
+  nextCursor: string | null;
+  hasMore: boolean;
+}
+
+/** A playbook's newest completed backtest, or why there is none to show. */
+export interface LatestBacktest {
+  playbookId: string;
+  backtest?: Backtest;
+  /** Set when it could not be read (the message the page shows). */
+  error?: string;
+}
+
+/** A draft as the popup lists it: the worker names the operation, so the popup needs no table of writes. */
+export type PopupDraft = OutboxEntryView & { label: string };
+
+/** What the popup shows at once: the first page of the user's playbooks, the status and the account. */
+export interface PopupSnapshot {
+  /** Service URL and key fingerprint it was read for; another binding is never shown. */
+  binding: string;
+  state: AppState;
+  /** The first page of "mine, all visibilities"; absent without a key. */
+  page?: PlaybookPage;
+  overview?: ServiceOverview;
+  outbox: PopupDraft[];
+  savedAt: number;
+}
+
+/** The answer to `openPopup`: the snapshot it saved, and why the first page is missing when it is. */
+export type PopupOpened = PopupSnapshot & { pageError?: WireError };
+
+export interface ServiceOverview {
+  status?: ServiceStatus;
+  statusError?: ApiErrorData;
+  account?: Account;
+  accountError?: ApiErrorData;
+  discovery?: {
+    fetchedAt: string;
+    documentsOk: number;
+    documentsFailed: number;
+    skillsVerified: number;
+    skillsFailed: number;
+    stale: boolean;
+  };
+  deprecations: DeprecationNotice[];
+  rateLimit?: RateLimitState;
+}
+
+/** What the confirm window shows for a pending write. */
+export interface PendingWrite {
+  entry: OutboxEntry<WriteDraft>;
+  account?: { name: string; email: string; plan: string };
+  /** For live execution and billing: what the user must type to confirm. */
+  typeToConfirm?: string;
+  /** Plain words on what will happen, e.g. "Live automation will place orders…". */
+  consequence: string;
+  /** How the current OpenAPI document resolves this write: shown, and bound by Confirm. */
+  resolved?: { method: string; url: string; path: string; deprecated: boolean; warnings: string[] };
+  /** Why this write cannot be sent as the document stands (sunset, refused document…). */
+  refusal?: string;
+  /** This window's confirmation token: Confirm carries it back; a newer window's replaces it. */
+  token?: string;
+}
+
+export type MessageErrorCode =
+  | 'unknown-message'
+  | 'malformed-message'
+  | 'sender-not-allowed'
+  | 'no-handler'
+  | 'context-invalidated'
+  | 'internal'
+  | WorkerErrorCode
+  | (string & {});
+
+/**
+ * The worker's own failure codes beside the API client's `api.<kind>` ones: one closed union,
+ * which lib/background/errors.ts gives out and pages compare against, never a message's text.
+ */
+export const WORKER_ERROR_CODES = [
+  /** A saved URL may not carry the key (InsecureServiceUrlError): nothing was sent. */
+  'settings.insecure',
+  /** No service saved yet, a fresh store install (ServiceNotConfiguredError): nothing was sent. */
+  'settings.not-configured',
+  'mcp.refused',
+  'mcp.unavailable',
+  'discovery.failed',
+] as const;
+export type WorkerErrorCode = (typeof WORKER_ERROR_CODES)[number];
+
+/** The answer to a request made before a service was saved. */
+export const NOT_CONFIGURED_CODE = 'settings.not-configured' satisfies WorkerErrorCode;
+
+export interface WireError {
+  code: MessageErrorCode;
+  message: string;
+  /** Field path → message, for forms. */
+  fields?: Record<string, string>;
+  /** Extra, already-safe details (for example an API error's kind, operation or link). */
+  details?: Record<string, unknown>;
+}
+
+export type Envelope<T> = { ok: true; value: T } | { ok: false; error: WireError };
