@@ -1,4 +1,4 @@
-import { t } from '@/lib/i18n';
+import { t, formatList } from '@/lib/i18n';
 import type { PageMatches } from '@/lib/messaging/protocol';
 
 export interface PageMatchListProps {
@@ -14,7 +14,7 @@ export interface PageMatchListProps {
  */
 export function PageMatchList({ value, error, onOpen }: PageMatchListProps) {
   if (error || !value || value.tickers.length === 0) return null;
-  const tickers = value.tickers.slice(0, 5).join(', ');
+  const tickers = formatList(value.tickers.slice(0, 5));
   return (
     <section class="page-matches stack" aria-labelledby="page-matches-heading">
       <h2 id="page-matches-heading">{t('common.pageMatches.heading')}</h2>
@@ -27,7 +27,7 @@ export function PageMatchList({ value, error, onOpen }: PageMatchListProps) {
               <button type="button" class="link-button" onClick={() => onOpen(match.id)}>
                 {match.title}
               </button>{' '}
-              <span class="muted">{match.tickers.join(', ')}</span>
+              <span class="muted">{formatList(match.tickers)}</span>
             </li>
           ))}
         </ul>

@@ -4,6 +4,7 @@
  * dropped, and sizes (nodes, depth, text) are bounded so a hostile document cannot flood a page.
  */
 import { Lexer, type MarkedToken, type Token, type Tokens } from 'marked';
+import { t } from '@/lib/i18n';
 import { boundMarkdownSource, DEFAULT_MARKDOWN_LIMITS, type MarkdownLimits } from './markdownBounds';
 import { resolveLinkHref } from './urls';
 
@@ -34,7 +35,10 @@ export type SafeBlock =
   | { type: 'table'; align: TableAlign[]; header: SafeInline[][]; rows: SafeInline[][][] }
   | { type: 'hr' };
 
-export const TRUNCATION_NOTICE = '… (document shortened for display)';
+/** The paragraph that ends a document cut to its bounds, in the UI language. */
+export function truncationNotice(): string {
+  return t('sidepanel.markdown.shortened');
+}
 
 // Text inside these elements is script or styling, never prose worth showing.
 const HIDDEN_ELEMENTS = /^<\s*(script|style|iframe|object|embed|template|noscript|svg|math)\b/i;
@@ -61,7 +65,7 @@ export function markdownToSafeBlocks(
   const tokens = lexBounded(bounded.text, limits);
   const blocks = convertBlocks(tokens, walk, 0);
   if (walk.truncated)
-    blocks.push({ type: 'paragraph', children: [{ type: 'text', text: TRUNCATION_NOTICE }] });
+    blocks.push({ type: 'paragraph', children: [{ type: 'text', text: truncationNotice() }] });
   return blocks;
 }
 

@@ -140,7 +140,7 @@ async function runStep(
 
 async function runSkill(context: RunContext, entry: SkillIndexEntry): Promise<void> {
   const id = skillStepId(entry.name);
-  const title = `Skill: ${entry.name}`;
+  const title = t('errors.documentTitles.skill', { name: entry.name });
   const skill: DiscoverySkill = {
     name: entry.name,
     description: entry.description,

@@ -2,7 +2,7 @@
  * Numbers, percentages, money, dates and "3 minutes ago", in the browser's UI language (Intl).
  * Each formatter is built once per page: building one loads the language's data.
  */
-import { uiLocale } from './messages';
+import { t, uiLocale } from './messages';
 
 const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
 
@@ -98,4 +98,9 @@ export function formatRelative(at: number | string | Date, now: number = Date.no
     amount /= size;
   }
   return format.format(Math.round(amount), 'year');
+}
+
+/** Items joined with the UI language's list separator (", ", "、", "، "): tickers, origins, names. */
+export function formatList(items: readonly string[]): string {
+  return items.join(t('common.separator.list'));
 }

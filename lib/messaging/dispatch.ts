@@ -71,8 +71,30 @@ function fail(code: WireError['code'], message: string, extra: Partial<WireError
 /** A WireError's `fields`: the first message per dotted path; `root` names an issue about the whole value. */
 export function fieldErrors(error: z.ZodError, root = '(message)'): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const issue of error.issues) fields[issue.path.map(String).join('.') || root] ??= issue.message;
+  for (const issue of error.issues) fields[issue.path.map(String).join('.') || root] ??= issueText(issue);
   return fields;
+}
+
+/**
+ * A field's problem in the UI language. The schemas (lib/finance/schema.ts among them) also run in
+ * content scripts, which carry no translations, so the words are chosen here from the issue's
+ * code and bound; a refinement's own message (`custom`) is kept, as ours are worded already.
+ */
+function issueText(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'too_small':
+      return issue.origin === 'array' ? t('errors.field.required') : t('errors.field.empty');
+    case 'too_big':
+      return issue.origin === 'array'
+        ? t('errors.field.tooMany', { max: Number(issue.maximum) })
+        : t('errors.field.tooLong', { max: Number(issue.maximum) });
+    case 'invalid_format':
+      return t('errors.field.format');
+    case 'custom':
+      return issue.message;
+    default:
+      return t('errors.field.shape');
+  }
 }
 
 function isMessageName(name: string): name is MessageName {

@@ -100,7 +100,7 @@ export async function sendConfirmed(
       status: 'failed',
       draft: meaning.mayHaveLanded ? { ...draft, mayHaveLanded: true } : draft,
       error: {
-        message: waits ? `${message} It is sent again automatically when the service allows.` : message,
+        message: waits ? t('errors.write.sentAgainLater', { message }) : message,
         retryAt: waits ? retryAt : undefined,
         code,
         problemCode: isApiError(error) ? error.code : undefined,

@@ -5,7 +5,7 @@ import { isServiceConfigured } from '@/lib/store/settings';
 import { serviceUrlProblem } from '@/lib/contract/origins';
 import { urlProblemText } from '@/lib/i18n/problems';
 import { Disclaimer } from '@/components/Disclaimer';
-import { t } from '@/lib/i18n';
+import { t, formatList } from '@/lib/i18n';
 import { ConnectionResult } from './ConnectionResult';
 import { SitesSection, type SitesSectionProps } from './SitesSection';
 
@@ -200,7 +200,7 @@ export function OptionsForm(props: OptionsFormProps) {
       {missing.length > 0 ? (
         <section class="card stack callout-warn" aria-labelledby="access-title">
           <h2 id="access-title">{t('options.accessHeading')}</h2>
-          <p>{t('options.accessBody', { origins: missing.join(', ') })}</p>
+          <p>{t('options.accessBody', { origins: formatList(missing) })}</p>
           <div>
             <button type="button" onClick={() => props.onGrantAccess(missing)}>
               {t('options.grantAccess')}

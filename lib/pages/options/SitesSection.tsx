@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { t } from '@/lib/i18n';
+import { t, formatList } from '@/lib/i18n';
 
 export interface SitesSectionProps {
   /** Names of the finance sites built in (always on). */
@@ -19,7 +19,7 @@ export function SitesSection({ builtIn, extra, error, busy, onAdd, onRemove }: S
   return (
     <section class="card stack" aria-labelledby="sites-title">
       <h2 id="sites-title">{t('options.sitesHeading')}</h2>
-      <p class="hint">{t('options.sitesHint', { sites: builtIn.join(', ') })}</p>
+      <p class="hint">{t('options.sitesHint', { sites: formatList(builtIn) })}</p>
       {extra.length > 0 ? (
         <ul class="sites" aria-label={t('options.extraSites')}>
           {extra.map((pattern) => (

@@ -1,6 +1,6 @@
 import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
 import { clockTime, relativeTime } from './format';
-import { formatDate, plural, t } from '@/lib/i18n';
+import { formatDate, plural, t, formatList } from '@/lib/i18n';
 
 export interface StatusRegionProps {
   state?: AppState;
@@ -146,7 +146,7 @@ export function StatusRegion({
           <>
             <dt>{t('popup.status.access')}</dt>
             <dd class="warn">
-              {t('popup.status.notGranted', { origins: state.hostAccess.missingOrigins.join(', ') })}
+              {t('popup.status.notGranted', { origins: formatList(state.hostAccess.missingOrigins) })}
             </dd>
           </>
         ) : null}

@@ -7,7 +7,7 @@ import type { SkillVerification } from '@/lib/discovery/verify';
 import { shownDocuments, type ShownDocuments } from './discoveryDocuments';
 import { SafeMarkdown, safeHref } from './SafeMarkdown';
 import { ErrorMessage } from '@/components/ErrorMessage';
-import { formatDate, formatDateTime, formatNumber, plural, t, type TextKey } from '@/lib/i18n';
+import { formatDate, formatDateTime, formatNumber, plural, t, type TextKey, formatList } from '@/lib/i18n';
 
 export const VERIFICATION_LABELS: Record<SkillVerification, TextKey> = {
   verified: 'sidepanel.discovery.verified',
@@ -205,7 +205,7 @@ function AgentCardSection({ report }: { report: DiscoveryReport }) {
         <strong>{card.name}</strong> {card.version} — {card.description}
       </p>
       {card.capabilities.length > 0 ? (
-        <p class="hint">{t('sidepanel.discovery.capabilities', { list: card.capabilities.join(', ') })}</p>
+        <p class="hint">{t('sidepanel.discovery.capabilities', { list: formatList(card.capabilities) })}</p>
       ) : null}
       <ul aria-label={t('sidepanel.discovery.agentCardLinks')}>
         {card.links.map((link) => (

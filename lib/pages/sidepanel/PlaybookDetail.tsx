@@ -4,7 +4,7 @@ import { writeSpec, writeWords, type WriteOperation } from '@/lib/api/writeOpera
 import { safeHref } from './SafeMarkdown';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { BacktestsSection, type BacktestsSectionProps } from './BacktestsSection';
-import { formatDateTime, t, type TextKey } from '@/lib/i18n';
+import { formatDateTime, t, type TextKey, formatList } from '@/lib/i18n';
 import { playbookStatusText } from './PlaybookListPanel';
 import { VISIBILITIES } from '@/lib/api/visibility';
 
@@ -162,7 +162,7 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
           <p class="thesis">{playbook.thesis}</p>
           <dl class="facts">
             <dt>{t('sidepanel.detail.tickers')}</dt>
-            <dd>{playbook.tickers.join(', ') || t('sidepanel.detail.noTickers')}</dd>
+            <dd>{formatList(playbook.tickers) || t('sidepanel.detail.noTickers')}</dd>
             <dt>{t('sidepanel.detail.visibility')}</dt>
             <dd>{t(VISIBILITY_TEXT[playbook.visibility])}</dd>
             <dt>{t('sidepanel.detail.status')}</dt>

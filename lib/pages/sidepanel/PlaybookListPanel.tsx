@@ -1,6 +1,6 @@
 import type { Playbook } from '@/lib/api/schemas';
 import { ErrorMessage } from '@/components/ErrorMessage';
-import { t, type TextKey } from '@/lib/i18n';
+import { t, type TextKey, formatList } from '@/lib/i18n';
 
 export interface PlaybookListPanelProps {
   items?: Playbook[];
@@ -103,7 +103,7 @@ export function PlaybookListPanel(props: PlaybookListPanelProps) {
               {playbook.title}
             </button>
             <span class="badge">{playbookStatusText(playbook.status)}</span>
-            <span class="hint">{playbook.tickers.join(', ')}</span>
+            <span class="hint">{formatList(playbook.tickers)}</span>
             {refreshErrors[playbook.id] ? (
               <span class="error" role="note">
                 {refreshErrors[playbook.id]}

@@ -3,7 +3,7 @@ import {
   inlineText,
   markdownToSafeBlocks,
   DEFAULT_MARKDOWN_LIMITS,
-  TRUNCATION_NOTICE,
+  truncationNotice,
   type SafeBlock,
 } from '@/lib/discovery/markdown';
 
@@ -173,7 +173,7 @@ describe('markdownToSafeBlocks', () => {
           : 0;
     expect(depth(blocks)).toBeLessThan(60);
     // Every case runs into a bound (nodes, depth or text length), and each bound says so.
-    expect(strings).toContain(TRUNCATION_NOTICE);
+    expect(strings).toContain(truncationNotice());
   });
 
   it('marks a document shortened by the input bound', () => {
@@ -184,7 +184,7 @@ describe('markdownToSafeBlocks', () => {
       maxTextLength: 10_000,
       maxInputLength: 50,
     });
-    expect(collect(blocks).strings).toContain(TRUNCATION_NOTICE);
+    expect(collect(blocks).strings).toContain(truncationNotice());
   });
 });
 

@@ -1,6 +1,6 @@
 import { Tokenizer, type Tokens } from 'marked';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { markdownToSafeBlocks, TRUNCATION_NOTICE, type SafeBlock } from '@/lib/discovery/markdown';
+import { markdownToSafeBlocks, truncationNotice, type SafeBlock } from '@/lib/discovery/markdown';
 import { pricingRows } from '@/lib/discovery/pricing';
 import { TABLE_BOMBS } from '../../fixtures/hostile/tableBomb';
 
@@ -46,7 +46,7 @@ describe('Markdown table bombs', () => {
       const last = blocks[blocks.length - 1];
       expect(last?.type === 'paragraph' && last.children[0]).toEqual({
         type: 'text',
-        text: TRUNCATION_NOTICE,
+        text: truncationNotice(),
       });
     },
   );

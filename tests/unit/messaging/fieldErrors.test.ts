@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { fieldErrors } from '@/lib/messaging';
+import { useLocale } from '../../fixtures/i18n';
 
 const draft = z.object({
   title: z.string().min(1, 'Title is required.'),
@@ -16,11 +17,19 @@ function errorOf(schema: z.ZodType, value: unknown): z.ZodError {
 describe('fieldErrors', () => {
   it('names each field by its dotted path, first message per path', () => {
     const error = errorOf(draft, { title: '', tickers: ['ok', 'AAPL', 'no'] });
+    // The words come from the locale by the code: schemas that also run in content
+    // scripts carry no translations.
     expect(fieldErrors(error)).toEqual({
-      title: 'Title is required.',
-      'tickers.0': 'Use upper-case symbols.',
-      'tickers.2': 'Use upper-case symbols.',
+      title: 'Must not be empty.',
+      'tickers.0': 'Not in the expected form.',
+      'tickers.2': 'Not in the expected form.',
     });
+  });
+
+  it('speaks the UI language, with the bound formatted there', () => {
+    useLocale('de');
+    const long = errorOf(z.object({ thesis: z.string().max(4000) }), { thesis: 'x'.repeat(4001) });
+    expect(fieldErrors(long)).toEqual({ thesis: 'Höchstens 4.000 Zeichen.' });
   });
 
   it.each([
