@@ -142,13 +142,27 @@ function thesisOf(parts: DraftParts, fallback: string): string {
   return head.join('\n\n');
 }
 
+type I18nApi = { i18n?: { getMessage(name: string): string } };
+
+/**
+ * "Notes from example.com" in the UI language: the draft's title when the page names none. This
+ * runs in the page's capture script, which carries no polyfill (issue 23), so it asks the
+ * browser's i18n directly; outside an extension (the drafting's unit tests) it says the English
+ * source words.
+ */
+function notesFrom(host: string): string {
+  const scope = globalThis as { browser?: I18nApi; chrome?: I18nApi };
+  const words = (scope.browser ?? scope.chrome)?.i18n?.getMessage('offer.notesFrom'.replace('.', '_'));
+  return (words || 'Notes from {host}').replace('{host}', () => host);
+}
+
 function assemble(parts: DraftParts): PlaybookDraft {
   const tickers = symbolsOf(parts.detected);
   const host = hostOf(parts.sourceUrl);
-  const fallbackTitle = parts.sourceTitle || `Notes from ${host}`;
+  const fallbackTitle = parts.sourceTitle || notesFrom(host);
   const thesisText = thesisOf(parts, fallbackTitle);
   return {
-    title: titleFor(tickers, parts.headline || parts.sourceTitle, `Notes from ${host}`),
+    title: titleFor(tickers, parts.headline || parts.sourceTitle, notesFrom(host)),
     thesis: boundedText(thesisText, DRAFT_LIMITS.thesis, { multiline: true }),
     tickers,
     visibility: 'private',

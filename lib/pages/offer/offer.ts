@@ -12,7 +12,7 @@ import { answerPageTickers } from '@/lib/messaging/pageTickers';
 import { clickRefusal, effectiveOpacity, REFUSAL_MESSAGE, type OfferClick } from './clickGuard';
 import { dismiss, isDismissed } from './dismissals';
 import { loadInjected } from './lazy';
-import { extensionApi, offerText, sendToWorker, type ExtensionApi } from './runtime';
+import { extensionApi, OfferError, offerText, sendToWorker, type ExtensionApi } from './runtime';
 
 /**
  * The content script on every finance page, kept to what the page must carry (issue 23): no UI
@@ -169,14 +169,16 @@ export function drawOffer(api: ExtensionApi, css: string): HTMLElement {
     loadInjected<ArticleCaptureFunction>(api, ARTICLE_CAPTURE_FILE, ARTICLE_CAPTURE_GLOBAL)
       .then((capture) => capture(selection))
       .then((draft) => {
-        if (!draft) throw new Error(text('offer.cannotTurn'));
+        if (!draft) throw new OfferError(text('offer.cannotTurn'));
         return sendToWorker(api, 'submitPageDraft', { draft });
       })
       .then(
         () => say(text('offer.saved')),
         (error: unknown) => {
           if (error instanceof Error && /context invalidated/i.test(error.message)) remove();
-          else say(error instanceof Error ? error.message : text('offer.failed'));
+          // The browser's own errors (a failed import, a closed port) are English and say
+          // nothing useful: only words made for the user are shown as they are.
+          else say(error instanceof OfferError ? error.message : text('offer.failed'));
         },
       )
       .finally(() => {

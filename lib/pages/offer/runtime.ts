@@ -22,6 +22,9 @@ export function offerText(api: ExtensionApi, key: OfferKey): string {
   return api.i18n.getMessage(key.replace('.', '_') as never) || key;
 }
 
+/** An error whose message is already the words to show (the offer's own, or the worker's). */
+export class OfferError extends Error {}
+
 export function extensionApi(): ExtensionApi | undefined {
   const scope = globalThis as { browser?: ExtensionApi; chrome?: ExtensionApi };
   const api = scope.browser ?? scope.chrome;
@@ -39,7 +42,7 @@ export async function sendToWorker<N extends MessageName>(
     payload,
   });
   if (!envelope || typeof envelope !== 'object' || !('ok' in envelope))
-    throw new Error(offerText(api, 'offer.noAnswer'));
-  if (!envelope.ok) throw new Error(envelope.error.message);
+    throw new OfferError(offerText(api, 'offer.noAnswer'));
+  if (!envelope.ok) throw new OfferError(envelope.error.message);
   return envelope.value;
 }
