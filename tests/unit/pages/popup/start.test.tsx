@@ -60,9 +60,12 @@ describe('startPopup: the first frame is the final layout', () => {
   it('speaks the UI language from the first render: lang, dir and title (Arabic, right to left)', async () => {
     useLocale('ar');
     await writePopupSnapshot(answer('Saved'), snapshotGeneration());
-    serveMessages({ ...base, openPopup: () => answer('Saved') });
+    const worker = serveMessages({ ...base, openPopup: () => answer('Saved') });
     const container = document.body.appendChild(document.createElement('div'));
     expect(await started(container)).toEqual(['Saved']);
+    // Its revalidation goes out a frame later: waited for here, so that on a slow machine it
+    // cannot land in the next test's worker and look like that popup's message.
+    await vi.waitFor(() => expect(worker.received.map((message) => message.type)).toContain('openPopup'));
     expect(document.documentElement.lang).toBe('ar');
     expect(document.documentElement.dir).toBe('rtl');
     expect(document.title).toBe('الأدلة الاستثمارية');
