@@ -44,7 +44,11 @@ function display(value: string | number): string {
 
 /** browser.i18n keys are flat: `popup.title` is `popup_title` in messages.json. */
 function raw(key: string): string {
-  return (browser.i18n.getMessage as (name: string) => string)(key.replaceAll('.', '_'));
+  // Outside an extension (the bench and scripts under plain Node) there is no browser.i18n: the
+  // key stands in for the words, which nothing there shows to a user.
+  const i18n = (browser as typeof browser | undefined)?.i18n;
+  if (!i18n) return '';
+  return (i18n.getMessage as (name: string) => string)(key.replaceAll('.', '_'));
 }
 
 function lookup(key: string): string {
@@ -89,7 +93,7 @@ export function plural(key: PluralKey, count: number, values?: Values): string {
 
 /** "ltr" or "rtl": the UI language's direction, as the browser states it. */
 export function direction(): 'ltr' | 'rtl' {
-  return browser.i18n.getMessage('@@bidi_dir') === 'rtl' ? 'rtl' : 'ltr';
+  return raw('@@bidi_dir') === 'rtl' ? 'rtl' : 'ltr';
 }
 
 /** The page speaks the UI language: `lang` and `dir` on <html>, before the first render. */

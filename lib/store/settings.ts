@@ -26,7 +26,9 @@ export function defaultSettingsFor(mode: string): Settings {
     : { serviceUrl: SANDBOX_SERVICE_URL, apiUrl: `${SANDBOX_SERVICE_URL}/api/v1`, pollMinutes: 5 };
 }
 
-export const DEFAULT_SETTINGS: Settings = defaultSettingsFor(import.meta.env.MODE);
+// `?.`: the bench and scripts import the API client under plain Node (tsx), where no build defines
+// import.meta.env; they get the development defaults, as `npm run build` does.
+export const DEFAULT_SETTINGS: Settings = defaultSettingsFor(import.meta.env?.MODE ?? 'development');
 
 /** False until a service has been saved (a fresh store install): nothing may be sent before. */
 export function isServiceConfigured(settings: Pick<Settings, 'serviceUrl'>): boolean {
