@@ -4,34 +4,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BacktestsSection } from '@/lib/pages/sidepanel/BacktestsSection';
 import { ComparisonView } from '@/lib/pages/sidepanel/ComparisonView';
 import type { Backtest } from '@/lib/backtests/schema';
+import { completedBacktest, completedEquity } from '../../fixtures/backtests';
 
 afterEach(cleanup);
 
-const equity = [
-  { date: '2024-01-02', value: 1, benchmark: 1 },
-  { date: '2024-01-03', value: 1.05, benchmark: 1.01 },
-  { date: '2024-01-04', value: 0.9, benchmark: 0.98 },
-  { date: '2024-01-05', value: 1.123, benchmark: 1.087 },
-];
-const completed: Backtest = {
-  id: 'bt_1',
-  playbook_id: 'pb_1',
-  status: 'completed',
-  start: '2024-01-02',
-  end: '2024-01-05',
-  benchmark: 'SPY',
-  created_at: '2025-01-01T00:00:00Z',
-  completed_at: '2025-01-01T00:00:20Z',
-  metrics: {
-    total_return: 0.123,
-    benchmark_return: 0.087,
-    cagr: 0.1,
-    max_drawdown: -0.154,
-    sharpe: 1.2,
-    volatility: 0.2,
-  },
-  equity,
-};
+const completed = completedBacktest;
+const equity = completedEquity;
 const queued: Backtest = {
   ...completed,
   id: 'bt_2',
