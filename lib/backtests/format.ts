@@ -3,29 +3,12 @@
  * fractions shown as percentages to one decimal; Sharpe is a plain ratio to two. Also the one-line
  * result the `backtest.completed` notification shows.
  */
-import { formatDate, formatPercent as percent, t, uiLocale } from '@/lib/i18n';
+import { formatDate, formatFixed, formatPercent as percent, t } from '@/lib/i18n';
 import { backtestCompletedSchema } from './schema';
 
 /** A fraction as a percentage to one decimal place (CONTRACT.md section 6): 0.123 → "12.3%" / "12,3 %". */
 export function formatPercent(fraction: number, signed = false): string {
   return percent(fraction, 1, signed);
-}
-
-const fixed = new Map<string, Intl.NumberFormat>();
-
-/** Exactly `digits` decimals (a Sharpe ratio, a growth factor), in the UI language. */
-function formatFixed(value: number, digits: number): string {
-  const key = `${uiLocale()}|${digits}`;
-  let format = fixed.get(key);
-  if (!format)
-    fixed.set(
-      key,
-      (format = new Intl.NumberFormat(uiLocale(), {
-        minimumFractionDigits: digits,
-        maximumFractionDigits: digits,
-      })),
-    );
-  return format.format(value);
 }
 
 export function formatRatio(value: number): string {

@@ -2,25 +2,22 @@
  * Numbers, percentages, money, dates and "3 minutes ago", in the browser's UI language (Intl).
  * Each formatter is built once per page: building one loads the language's data.
  */
-import { t, uiLocale } from './messages';
-
-const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
-
-function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>(
-  id: string,
-  make: (locale: string) => T,
-): T {
-  const key = `${uiLocale()}|${id}`;
-  let format = cache.get(key) as T | undefined;
-  if (!format) cache.set(key, (format = make(uiLocale())));
-  return format;
-}
+import { cachedIntl as cached } from './locale';
+import { t } from './messages';
 
 /** 1,234.5 / 1.234,5 / 1 234,5: a plain number with at most `digits` decimals. */
 export function formatNumber(value: number, digits = 2): string {
   return cached(`n${digits}`, (l) => new Intl.NumberFormat(l, { maximumFractionDigits: digits })).format(
     value,
   );
+}
+
+/** Exactly `digits` decimals (a Sharpe ratio, a growth factor): 1.2 → "1.20" / "1,20". */
+export function formatFixed(value: number, digits: number): string {
+  return cached(
+    `f${digits}`,
+    (l) => new Intl.NumberFormat(l, { minimumFractionDigits: digits, maximumFractionDigits: digits }),
+  ).format(value);
 }
 
 /** A ratio as a percentage with `digits` decimals: 0.123 → "12.3%" / "12,3 %". */

@@ -13,6 +13,9 @@
  */
 import { browser } from 'wxt/browser';
 import type { GeneratedI18nStructure } from '#i18n';
+import { cachedIntl, uiLocale } from './locale';
+
+export { resetLocaleCache, uiLocale } from './locale';
 
 /** Every key of locales/en.yml, dotted. */
 export type MessageKey = Exclude<keyof GeneratedI18nStructure, `@@${string}`>;
@@ -39,7 +42,9 @@ function fill(message: string, values: Values | undefined): string {
 }
 
 function display(value: string | number): string {
-  return typeof value === 'number' ? numberFormat().format(value) : value;
+  return typeof value === 'number'
+    ? cachedIntl('number', (locale) => new Intl.NumberFormat(locale)).format(value)
+    : value;
 }
 
 /** browser.i18n keys are flat: `popup.title` is `popup_title` in messages.json. */
@@ -62,31 +67,9 @@ export function t(key: TextKey, values?: Values): string {
   return fill(lookup(key), values);
 }
 
-let locale: string | undefined;
-
-/** The browser's UI language as a BCP 47 tag ("de", "pt-BR", "ar"): what Intl formats in. */
-export function uiLocale(): string {
-  if (locale) return locale;
-  let tag = 'en';
-  try {
-    tag = browser.i18n.getUILanguage() || 'en';
-  } catch {
-    // Contexts without browser.i18n (none in the extension) fall back to English.
-  }
-  return (locale = tag.replace('_', '-'));
-}
-
-let rules: Intl.PluralRules | undefined;
-let numbers: Intl.NumberFormat | undefined;
-
-function numberFormat(): Intl.NumberFormat {
-  return (numbers ??= new Intl.NumberFormat(uiLocale()));
-}
-
 /** The plural form of `key` for `count` in the UI language; `{count}` is the formatted count. */
 export function plural(key: PluralKey, count: number, values?: Values): string {
-  rules ??= new Intl.PluralRules(uiLocale());
-  const category = rules.select(count);
+  const category = cachedIntl('plural', (locale) => new Intl.PluralRules(locale)).select(count);
   const message = raw(`${key}.${category}`);
   return fill(message || lookup(`${key}.other`), { count, ...values });
 }
@@ -100,11 +83,4 @@ export function direction(): 'ltr' | 'rtl' {
 export function localizeDocument(document: Document): void {
   document.documentElement.lang = uiLocale();
   document.documentElement.dir = direction();
-}
-
-/** For tests: forget the cached language so that a stubbed one is read again. */
-export function resetLocaleCache(): void {
-  locale = undefined;
-  rules = undefined;
-  numbers = undefined;
 }
