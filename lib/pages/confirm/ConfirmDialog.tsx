@@ -1,10 +1,9 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { writeSpec, type WriteOperation } from '@/lib/api/writeOperations';
+import { writeSpec, writeWords, type WriteOperation } from '@/lib/api/writeOperations';
 import { Disclaimer } from '@/components/Disclaimer';
 import {
   changesFrom,
-  writeText,
   formFieldErrors,
   isEditable,
   parseTickers,
@@ -121,7 +120,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
       aria-modal="true"
       class={`stack confirm${typeToConfirm !== undefined ? ' confirm-strong' : ''}`}
     >
-      <h1>{writeText(operation).heading}</h1>
+      <h1>{writeWords(operation).heading}</h1>
       <p class="consequence">{props.consequence}</p>
       <ErrorMessage message={refusal} />
       {(resolved?.warnings ?? []).map((warning) => (

@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
 import { ConfirmDialog, type ConfirmSubmission, type PlaybookFields, type SourceView } from './ConfirmDialog';
 import { Disclaimer } from '@/components/Disclaimer';
-import { isEditable, sentRows, writeText } from './describe';
+import { isEditable, sentRows } from './describe';
 import { t } from '@/lib/i18n';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
-import { writeSpec } from '@/lib/api/writeOperations';
+import { writeSpec, writeWords } from '@/lib/api/writeOperations';
 import { isVisibility } from '@/lib/api/visibility';
 import type { OutboxEntryView, PendingWrite, WriteDraft } from '@/lib/messaging/protocol';
 import { playbookPageUrl } from '@/lib/pages/navigation';
@@ -93,7 +93,7 @@ function Done({ entry }: { entry: OutboxEntryView }) {
   return (
     <main class="confirm-done stack">
       <p role="status">
-        {t('confirm.sent')} {writeText(entry.operationId).successText}
+        {t('confirm.sent')} {writeWords(entry.operationId).successText}
       </p>
       <ErrorMessage message={result?.urlRefused} />
       {playbookId ? (
@@ -182,7 +182,7 @@ export function ConfirmPage({ draftId }: { draftId: string }) {
       operation={entry.operationId}
       resolved={pending.resolved}
       refusal={pending.refusal}
-      consequence={writeText(entry.operationId).consequence}
+      consequence={pending.consequence}
       account={pending.account}
       initial={isEditable(entry.operationId) ? playbookFields({ ...current, ...body }) : undefined}
       current={current}

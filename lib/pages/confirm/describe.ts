@@ -1,6 +1,6 @@
 /** Pure descriptions of a pending write for the confirm dialog: what it is called and what will be sent. */
 import type { Visibility } from '@/lib/api/visibility';
-import { writeSpec, writeWords, type WriteOperation } from '@/lib/api/writeOperations';
+import { writeSpec, type WriteOperation } from '@/lib/api/writeOperations';
 import { formatDate, formatNumber, t, type TextKey } from '@/lib/i18n';
 
 export type { Visibility };
@@ -30,20 +30,6 @@ const FIELD_LABELS: Record<string, TextKey> = {
   plan: 'confirm.rows.plan',
   provider: 'confirm.rows.provider',
 };
-
-/** The confirm window's words for each write, in the UI language (the table is lib/api's, in English). */
-export interface WriteText {
-  heading: string;
-  consequence: string;
-  /** What the window adds once it was sent; empty for nothing more. */
-  successText: string;
-}
-
-/** The window's words for a write: lib/api/writeOperations.ts holds the one table of them. */
-export function writeText(operation: WriteOperation): WriteText {
-  const { heading, consequence, successText } = writeWords(operation);
-  return { heading, consequence, successText };
-}
 
 /** Operations whose body the user edits in the dialog (the table says which). */
 export function isEditable(operation: WriteOperation): boolean {

@@ -2,7 +2,8 @@
 import { cleanup, render, screen, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog } from '@/lib/pages/confirm/ConfirmDialog';
-import { sentRows, writeText } from '@/lib/pages/confirm/describe';
+import { writeWords } from '@/lib/api/writeOperations';
+import { sentRows } from '@/lib/pages/confirm/describe';
 import { useLocale } from '../../../fixtures/i18n';
 
 afterEach(cleanup);
@@ -15,7 +16,7 @@ describe('the confirm dialog in German', () => {
     render(
       <ConfirmDialog
         operation="createPlaybook"
-        consequence={writeText('createPlaybook').consequence}
+        consequence={writeWords('createPlaybook').consequence}
         account={{ name: 'Demo Investor', email: 'demo@example.com', plan: 'pro' }}
         initial={{
           title: 'AAPL services',
@@ -45,7 +46,7 @@ describe('the confirm dialog in German', () => {
     render(
       <ConfirmDialog
         operation="runBacktest"
-        consequence={writeText('runBacktest').consequence}
+        consequence={writeWords('runBacktest').consequence}
         rows={sentRows({
           playbookId: 'pb_1',
           body: { start: '2020-01-01', end: '2024-12-31', capital: 12500.5 },
@@ -87,7 +88,7 @@ describe('the confirm dialog in German', () => {
         'createCheckoutSession',
         'createBrokerageLink',
       ] as const) {
-        const words = writeText(operation);
+        const words = writeWords(operation);
         expect(words.heading, `${file} ${operation}`).not.toMatch(/^confirm\./);
         expect(words.consequence, `${file} ${operation}`).not.toMatch(/^confirm\./);
       }
