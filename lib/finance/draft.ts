@@ -3,6 +3,7 @@
  * a right-click (background, with only what `contextMenus.onClicked` reports). Every field is
  * page-derived data: cleaned, bounded, never interpreted.
  */
+import { browserMessage, type MessageSource } from '@/lib/i18n/browserMessage';
 import type { PlaybookDraft } from '@/lib/finance/schema';
 import { isByline, isPriceLine, isShareBar, type ArticleCapture } from '@/lib/finance/blocks';
 import { detectTickers, leadingText, normalizeTicker, type DetectedTicker } from '@/lib/finance/tickers';
@@ -142,8 +143,6 @@ function thesisOf(parts: DraftParts, fallback: string): string {
   return head.join('\n\n');
 }
 
-type I18nApi = { i18n?: { getMessage(name: string): string } };
-
 /**
  * "Notes from example.com" in the UI language: the draft's title when the page names none. This
  * runs in the page's capture script, which carries no polyfill (issue 23), so it asks the
@@ -151,8 +150,8 @@ type I18nApi = { i18n?: { getMessage(name: string): string } };
  * source words.
  */
 function notesFrom(host: string): string {
-  const scope = globalThis as { browser?: I18nApi; chrome?: I18nApi };
-  const words = (scope.browser ?? scope.chrome)?.i18n?.getMessage('offer.notesFrom'.replace('.', '_'));
+  const scope = globalThis as { browser?: { i18n?: MessageSource }; chrome?: { i18n?: MessageSource } };
+  const words = browserMessage((scope.browser ?? scope.chrome)?.i18n, 'offer.notesFrom');
   return (words || 'Notes from {host}').replace('{host}', () => host);
 }
 

@@ -13,6 +13,7 @@
  */
 import { browser } from 'wxt/browser';
 import type { GeneratedI18nStructure } from '#i18n';
+import { browserMessage } from './browserMessage';
 import { cachedIntl, uiLocale } from './locale';
 
 export { resetLocaleCache, uiLocale } from './locale';
@@ -47,13 +48,10 @@ function display(value: string | number): string {
     : value;
 }
 
-/** browser.i18n keys are flat: `popup.title` is `popup_title` in messages.json. */
 function raw(key: string): string {
   // Outside an extension (the bench and scripts under plain Node) there is no browser.i18n: the
   // key stands in for the words, which nothing there shows to a user.
-  const i18n = (browser as typeof browser | undefined)?.i18n;
-  if (!i18n) return '';
-  return (i18n.getMessage as (name: string) => string)(key.replaceAll('.', '_'));
+  return browserMessage((browser as typeof browser | undefined)?.i18n, key);
 }
 
 function lookup(key: string): string {

@@ -1,6 +1,7 @@
 import type { browser } from 'wxt/browser';
 import type { Envelope, MessageName, RequestOf, ResponseOf } from '@/lib/messaging/protocol';
 import type { TextKey } from '@/lib/i18n';
+import { browserMessage } from '@/lib/i18n/browserMessage';
 
 /**
  * The few browser APIs the content script uses, taken from the browser itself: `browser` on
@@ -19,7 +20,7 @@ export type OfferKey = Extract<TextKey, `offer.${string}`>;
  * words depend on the UI language only, which the page already knows, never on what the user tracks.
  */
 export function offerText(api: ExtensionApi, key: OfferKey): string {
-  return api.i18n.getMessage(key.replace('.', '_') as never) || key;
+  return browserMessage(api.i18n, key) || key;
 }
 
 /** An error whose message is already the words to show (the offer's own, or the worker's). */
