@@ -4,6 +4,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import regexp from 'eslint-plugin-regexp';
 import i18n from './build/eslint-i18n.js';
+import layers from './build/eslint-layers.js';
 
 const bannedMarkup = [
   {
@@ -79,6 +80,27 @@ const onlyTheOwnerWrites = [
     message:
       'Only lib/writes changes a draft (its state machine): call lib/writes/owner.ts, or send a message to the worker.',
   },
+];
+
+/**
+ * The folders of lib/, bottom first (README: Architecture). A file imports its own folder and the
+ * folders below it, never one above it or beside it (a list is folders side by side), types
+ * included, so no cycle runs between folders. A root file of lib/ counts as a folder (digest.ts).
+ */
+export const LIB_LAYERS = [
+  'contract',
+  ['digest', 'log', 'http', 'zodConfig'],
+  'i18n',
+  'finance',
+  'store',
+  'discovery',
+  'api',
+  ['mcp', 'backtests'],
+  'events',
+  'messaging',
+  'writes',
+  'pages',
+  'background',
 ];
 
 /** One folder per extension page under lib/pages (STYLE.md: layout). */
@@ -257,6 +279,12 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The one folder order of lib/ (LIB_LAYERS): no folder imports one above it, so no cycle between folders.
+    files: ['lib/**'],
+    plugins: { layers },
+    rules: { 'layers/folder-order': ['error', { layers: LIB_LAYERS }] },
   },
   {
     // Every page in the user's language (issue 26): visible text comes from locales/, never a literal.

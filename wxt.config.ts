@@ -4,6 +4,7 @@ import { noCodeGeneration } from './build/noCodeGeneration';
 import { slimMcpSdk } from './build/mcpSdk';
 import { zodWithoutJsonSchema } from './build/zodWithoutJsonSchema';
 import { moduleSizes } from './bench/moduleSizes';
+import { offerWords } from './build/offerWords';
 // `npm run zip` / `build:store`: no loopback host; lib/pages/offer/sitePatterns.ts drops the demo pages too.
 import { STORE_MODE } from './lib/contract/buildMode';
 import { contentScriptMatches } from './lib/pages/offer/sitePatterns';
@@ -60,8 +61,16 @@ export default defineConfig({
   },
   // moduleSizes records chunk contents only when the bench asks (BENCH_MODULE_SIZES).
   // zodWithoutJsonSchema and slimMcpSdk leave unused library code out of the bundles (build/).
+  // offerWords bundles the offer's first words into the content script (no i18n call on a page).
   vite: () => ({
-    plugins: [preact(), noCodeGeneration(), zodWithoutJsonSchema(), slimMcpSdk(), moduleSizes()],
+    plugins: [
+      preact(),
+      noCodeGeneration(),
+      zodWithoutJsonSchema(),
+      slimMcpSdk(),
+      moduleSizes(),
+      offerWords(),
+    ],
   }),
   hooks: {
     // The bench's popup floor is left out of store builds, like blank.html below.

@@ -211,8 +211,8 @@ async function workerCdp(page: Page) {
 }
 
 /** Chromium with the built extension loaded, its service and key saved, and its list read once. */
-export async function launchExtension(extensionDir: string, sandbox: Sandbox) {
-  const context = await chromium.launchPersistentContext('', {
+export async function launchExtension(extensionDir: string, sandbox: Sandbox, userDataDir = '') {
+  const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: findChromium(),
     headless: true,
     args: [

@@ -3,9 +3,10 @@
  * the same page in three browsers, without the extension, with it, and with a do-nothing content
  * script (the floor), opened in interleaved turns. Per sample, CDP `Performance.getMetrics` of
  * the page's target: ScriptDuration (all JavaScript on its main thread, every world included) and
- * TaskDuration (all main-thread tasks), read once the page has loaded and the extension's idle
- * work (ticker detection, imported then) is over. Figures are medians; "added" is a difference
- * of medians against the page without the extension.
+ * TaskDuration (all main-thread tasks, wall time), and ThreadTime (the main thread's CPU time,
+ * which other processes on a busy machine do not inflate), read once the page has loaded and the
+ * extension's idle work (the offer, drawn when the browser is idle) is over. Figures are medians;
+ * "added" is a difference of medians against the page without the extension.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -34,29 +35,89 @@ export function quotePage(elements = 30_000): string {
 export interface PageCost {
   script: Spread;
   task: Spread;
+  /** Main-thread CPU time (CDP ThreadTime). */
+  cpu: Spread;
 }
 
 export interface ContentScriptFigures {
-  pages: Record<string, { bytes: number; none: PageCost; extension: PageCost; floor: PageCost }>;
+  pages: Record<
+    string,
+    {
+      bytes: number;
+      none: PageCost;
+      extension: PageCost;
+      floor: PageCost;
+      compare?: PageCost;
+      /** BENCH_CONTENT_STEPS=1: content scripts that each do a part of what the offer does. */
+      steps?: Record<string, PageCost>;
+    }
+  >;
   /** How long each page is left to the extension's idle work before its metrics are read. */
   settleMs: number;
   notes: string[];
 }
 
-/** A do-nothing content script on the same pages: what any extension with a content script costs. */
-function floorExtension(): string {
+/**
+ * An extension of one content script, `source`, on the bench's pages, run at `document_idle` as the
+ * offer is. Each asks for `storage`, as the offer's extension does, so the floor and the steps
+ * differ only in their script.
+ */
+function scriptExtension(name: string, source: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'bench-floor-'));
   writeFileSync(
     join(dir, 'manifest.json'),
     JSON.stringify({
       manifest_version: 3,
-      name: 'Do-nothing content script',
+      name,
       version: '1.0.0',
-      content_scripts: [{ matches: ['http://127.0.0.1/demo/*'], js: ['noop.js'], run_at: 'document_idle' }],
+      permissions: ['storage'],
+      content_scripts: [{ matches: ['http://127.0.0.1/demo/*'], js: ['script.js'], run_at: 'document_idle' }],
     }),
   );
-  writeFileSync(join(dir, 'noop.js'), 'void 0;\n');
+  writeFileSync(join(dir, 'script.js'), source);
   return dir;
+}
+
+/** A do-nothing content script on the same pages: what any extension with a content script costs. */
+const floorExtension = () => scriptExtension('Do-nothing content script', 'void 0;\n');
+
+/** A constant offer-like button in a closed shadow root: no data, no i18n, no listeners. */
+const SHADOW_BUTTON = `const host = document.createElement('x-offer');
+host.attachShadow({ mode: 'closed' }).innerHTML =
+  '<style>button{position:fixed;inset:auto 16px 16px auto;font:14px system-ui;padding:8px 12px}</style>' +
+  '<button type="button">Turn this into a playbook</button>';
+document.body.append(host);`;
+const idle = (body: string) => `requestIdleCallback(() => {\n${body}\n}, { timeout: 2000 });\n`;
+
+/**
+ * The floor of drawing anything, and the offer's steps, each a content script of its own run when
+ * the browser is idle (BENCH_CONTENT_STEPS=1), after the floor itself again (the run's noise):
+ * appending one empty element, a plain button, the
+ * same button in a closed shadow root, then in the top layer; and the one storage read.
+ */
+function stepExtensions(): Record<string, string> {
+  return {
+    // The same do-nothing script as the floor, in a browser of its own: how far two identical
+    // conditions land apart in this run, the noise any other row must beat.
+    'does nothing (the floor again)': scriptExtension('step', 'void 0;\n'),
+    'appends one empty element': scriptExtension(
+      'step',
+      idle(`document.body.append(document.createElement('x-offer'));`),
+    ),
+    'draws a plain button': scriptExtension(
+      'step',
+      idle(`const button = document.createElement('button');
+button.textContent = 'Turn this into a playbook';
+button.style.cssText = 'position:fixed;inset:auto 16px 16px auto;font:14px system-ui;padding:8px 12px';
+document.body.append(button);`),
+    ),
+    'draws it in a closed shadow root': scriptExtension('step', idle(SHADOW_BUTTON)),
+    'draws it in the top layer too': scriptExtension(
+      'step',
+      idle(`${SHADOW_BUTTON}\nhost.setAttribute('popover', 'manual');\nhost.showPopover();`),
+    ),
+    'reads storage': scriptExtension('step', idle(`chrome.storage.local.get('dismissed');`)),
+  };
 }
 
 async function launch(extensionDir?: string): Promise<BrowserContext> {
@@ -82,7 +143,7 @@ async function sample(context: BrowserContext, url: string, settleMs: number) {
     await page.waitForTimeout(settleMs);
     const { metrics } = await cdp.send('Performance.getMetrics');
     const value = (name: string) => (metrics.find((metric) => metric.name === name)?.value ?? 0) * 1000;
-    return { script: value('ScriptDuration'), task: value('TaskDuration') };
+    return { script: value('ScriptDuration'), task: value('TaskDuration'), cpu: value('ThreadTime') };
   } finally {
     await page.close();
   }
@@ -90,7 +151,17 @@ async function sample(context: BrowserContext, url: string, settleMs: number) {
 
 export async function benchContentScript(
   extensionDir: string,
-  { runs = 15, settleMs = 3000 }: { runs?: number; settleMs?: number } = {},
+  {
+    runs = 15,
+    settleMs = 3000,
+    compareDir,
+    steps = false,
+  }: {
+    runs?: number;
+    settleMs?: number;
+    /** Another build, sampled in the same turns (BENCH_CONTENT_COMPARE). */ compareDir?: string;
+    /** Also the offer's steps, each alone (BENCH_CONTENT_STEPS=1). */ steps?: boolean;
+  } = {},
 ): Promise<ContentScriptFigures> {
   const bodies: Record<string, string> = {
     '40 KB article': articlePage(40_000),
@@ -106,38 +177,48 @@ export async function benchContentScript(
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
   const floorDir = floorExtension();
-  const conditions = {
+  const stepDirs = steps ? stepExtensions() : {};
+  type Condition = string;
+  const conditions: Record<Condition, BrowserContext> = {
     none: await launch(),
     extension: await launch(extensionDir),
     floor: await launch(floorDir),
+    ...(compareDir ? { compare: await launch(compareDir) } : {}),
   };
-  type Condition = keyof typeof conditions;
-  const order = Object.keys(conditions) as Condition[];
+  for (const [step, dir] of Object.entries(stepDirs)) conditions[`step: ${step}`] = await launch(dir);
+  const order = Object.keys(conditions);
+  const contextOf = (condition: Condition) => conditions[condition];
   try {
     const pages: ContentScriptFigures['pages'] = {};
     for (const [name, path] of paths) {
       const url = `http://127.0.0.1:${address.port}${path}`;
       const taken = Object.fromEntries(
-        order.map((c) => [c, { script: [] as number[], task: [] as number[] }]),
+        order.map((c) => [c, { script: [] as number[], task: [] as number[], cpu: [] as number[] }]),
       );
       // A first, unrecorded turn each: caches and the extension's worker are warm for every sample.
-      for (const condition of order) await sample(conditions[condition], url, settleMs);
+      for (const condition of order) await sample(contextOf(condition), url, settleMs);
       for (let run = 0; run < runs; run++)
         for (let turn = 0; turn < order.length; turn++) {
           const condition = order[(run + turn) % order.length];
-          const { script, task } = await sample(conditions[condition], url, settleMs);
+          const { script, task, cpu } = await sample(contextOf(condition), url, settleMs);
           taken[condition].script.push(script);
           taken[condition].task.push(task);
+          taken[condition].cpu.push(cpu);
         }
       const cost = (condition: Condition): PageCost => ({
         script: spread(taken[condition].script),
         task: spread(taken[condition].task),
+        cpu: spread(taken[condition].cpu),
       });
       pages[name] = {
         bytes: bodies[name].length,
         none: cost('none'),
         extension: cost('extension'),
         floor: cost('floor'),
+        ...(compareDir ? { compare: cost('compare') } : {}),
+        ...(steps
+          ? { steps: Object.fromEntries(Object.keys(stepDirs).map((step) => [step, cost(`step: ${step}`)])) }
+          : {}),
       };
     }
     return {
@@ -145,13 +226,13 @@ export async function benchContentScript(
       settleMs,
       notes: [
         'Three headless Chromium browsers: no extension, this build, and a do-nothing content script (the floor) on the same pages; samples taken in rotating order, a fresh tab each.',
-        `ScriptDuration and TaskDuration: CDP Performance.getMetrics of the tab, ${settleMs} ms after load (the offer draws and ticker detection runs when the browser is idle, within that time), medians; "added" is the median with minus the median without.`,
+        `ScriptDuration and TaskDuration: CDP Performance.getMetrics of the tab, ${settleMs} ms after load (the offer draws when the browser is idle, within that time; detection and capture load only when the user acts), medians; "added" is the median with minus the median without.`,
         'Not configured: with no service, the worker counts nothing; what the page pays is the same either way (the count is made in the worker).',
       ],
     };
   } finally {
-    await Promise.all(Object.values(conditions).map((context) => context.close()));
-    rmSync(floorDir, { recursive: true, force: true });
+    await Promise.all(order.map((condition) => contextOf(condition).close()));
+    for (const dir of [floorDir, ...Object.values(stepDirs)]) rmSync(dir, { recursive: true, force: true });
     await new Promise((resolve) => server.close(resolve));
   }
 }
@@ -171,11 +252,50 @@ export function printContentScript(figures: ContentScriptFigures, eagerGzip?: nu
           'task added': ms(page.extension.task.median - page.none.task.median),
           'task added, floor': ms(page.floor.task.median - page.none.task.median),
           'task − floor': ms(page.extension.task.median - page.floor.task.median),
+          'CPU added': ms(page.extension.cpu.median - page.none.cpu.median),
+          'CPU − floor': ms(page.extension.cpu.median - page.floor.cpu.median),
           runs: page.none.script.runs,
         },
       ]),
     ),
   );
+  const compared = Object.entries(figures.pages).filter(([, page]) => page.compare);
+  if (compared.length > 0) {
+    console.log('The other build (BENCH_CONTENT_COMPARE), sampled in the same turns:');
+    console.table(
+      Object.fromEntries(
+        compared.map(([name, page]) => {
+          const other = page.compare as PageCost;
+          return [
+            name,
+            {
+              'script added': ms(other.script.median - page.none.script.median),
+              'task added': ms(other.task.median - page.none.task.median),
+              'task − floor': ms(other.task.median - page.floor.task.median),
+              'CPU added': ms(other.cpu.median - page.none.cpu.median),
+              'CPU − floor': ms(other.cpu.median - page.floor.cpu.median),
+            },
+          ];
+        }),
+      ),
+    );
+  }
+  for (const [name, page] of Object.entries(figures.pages)) {
+    if (!page.steps) continue;
+    console.log(`The offer's steps, each a content script alone (BENCH_CONTENT_STEPS=1), ${name}:`);
+    console.table(
+      Object.fromEntries(
+        Object.entries(page.steps).map(([step, cost]) => [
+          step,
+          {
+            'script added': ms(cost.script.median - page.none.script.median),
+            'task − floor': ms(cost.task.median - page.floor.task.median),
+            'CPU − floor': ms(cost.cpu.median - page.floor.cpu.median),
+          },
+        ]),
+      ),
+    );
+  }
   if (eagerGzip !== undefined) console.log(`injected eagerly: ${(eagerGzip / 1024).toFixed(1)} KB gzip`);
   for (const note of figures.notes) console.log(`- ${note}`);
 }

@@ -24,7 +24,8 @@ export interface WakeFigure {
   gap: Spread;
   rowPaint: Spread;
   blankPaint: Spread;
-  /** The popup's database open, asked → success. */
+  /** When the popup asked for its database (ms since navigation start), and that open, asked → success. */
+  dbAsked: Spread;
   dbOpen: Spread;
   /** From the database open's success to the first row in the DOM. */
   openToRow: Spread;
@@ -102,6 +103,7 @@ export async function benchPopupWake(
       gap: spread(samples.map(({ blank, popup }) => popup.firstRowPaint! - blank.firstPaint!)),
       rowPaint: spread(samples.map(({ popup }) => popup.firstRowPaint!)),
       blankPaint: spread(samples.map(({ blank }) => blank.firstPaint!)),
+      dbAsked: spread(samples.map(({ popup }) => popup.dbOpenAsked!)),
       dbOpen: spread(samples.map(({ popup }) => popup.dbOpened! - popup.dbOpenAsked!)),
       openToRow: spread(samples.map(({ popup }) => popup.firstRow! - popup.dbOpened!)),
     });

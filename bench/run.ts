@@ -9,7 +9,12 @@
  * BENCH_ONLY=browser the browser figures alone; BENCH_ONLY=chart the equity chart's figures alone (no build,
  * no sandbox); BENCH_ONLY=popup what the popup waits on with the worker running, just stopped and stopped
  * for a while (bench/popupWake.ts); BENCH_ONLY=content what a finance page pays for the content script
- * alone (BENCH_CONTENT_RUNS samples per condition, default 15). With BENCH_ONLY, results.json is left as it was.
+ * alone (BENCH_CONTENT_RUNS samples per condition, default 15; BENCH_CONTENT_COMPARE=<dir> samples another
+ * build, such as main's, in the same turns; BENCH_CONTENT_STEPS=1 adds the offer's steps, each a content
+ * script alone: a storage read, a constant button, in the top layer, before the first paint); BENCH_ONLY=idb what each step writes to the extension's
+ * IndexedDB folder and what a reopen then costs (bench/idbWrites.ts; BENCH_IDB_FILLER_KB=0,1024,... then
+ * writes that much filler, cumulative, and times BENCH_IDB_REOPENS reopens after each). With BENCH_ONLY,
+ * results.json is left as it was.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +25,8 @@ import { startSandbox } from '../sandbox/server';
 import { benchArticle } from './article';
 import { benchBrowser, type BrowserFigures } from './browser';
 import { benchChart, type ChartFigures } from './chart';
-import { benchPopupWake, type WakeCondition } from './popupWake';
+import { benchPopupWake, DATABASE_IDLE_MS, type WakeCondition } from './popupWake';
+import { benchIdbWrites } from './idbWrites';
 import { benchContentScript, printContentScript, type ContentScriptFigures } from './contentScript';
 import { measureBundles, type BundleFigure } from './bundles';
 import { composition, type ChunkModules, type CompositionRow } from './moduleSizes';
@@ -211,6 +217,58 @@ async function main(): Promise<void> {
     }
     return;
   }
+  if (process.env.BENCH_ONLY === 'idb') {
+    if (process.env.BENCH_REUSE_BUILD !== '1') execFileSync('npx', ['wxt', 'build'], { stdio: 'ignore' });
+    const sandbox = await benchSandbox();
+    try {
+      const fillerKb = (process.env.BENCH_IDB_FILLER_KB ?? '').split(',').filter(Boolean).map(Number);
+      const reopensPerSize = process.env.BENCH_IDB_REOPENS
+        ? Number(process.env.BENCH_IDB_REOPENS)
+        : undefined;
+      const figures = await benchIdbWrites(resolve(OUTPUT), sandbox, { fillerKb, reopensPerSize });
+      console.log("\nThe extension's IndexedDB folder after each step (bytes on disk)");
+      console.table(
+        figures.steps.map(({ step, bytes, grown, logGrown, blobGrown }) => ({
+          step,
+          folder: kb(bytes),
+          grown: kb(grown),
+          'of which log (replayed)': kb(logGrown),
+          'blob files': kb(blobGrown),
+        })),
+      );
+      console.log('Records new or changed per step (JSON characters; the values are V8-serialised on disk)');
+      console.table(
+        figures.steps.flatMap(({ step, changed }) =>
+          changed.map((record) => ({
+            step,
+            store: record.store,
+            key: record.key.slice(0, 60),
+            chars: record.chars,
+          })),
+        ),
+      );
+      console.log('Files at the end:');
+      console.table(figures.steps.at(-1)?.files ?? []);
+      console.log(
+        `Blank page reopening the database after the worker stopped and ${DATABASE_IDLE_MS} ms idle: median ${ms(figures.reopen.median)} (p95 ${ms(figures.reopen.p95)}, ${figures.reopen.runs} runs)`,
+      );
+      if (figures.bySize.length > 0) {
+        console.log('The same reopen after more was written to the origin (BENCH_IDB_FILLER_KB, cumulative)');
+        console.table(
+          figures.bySize.map((row) => ({
+            'filler written': kb(row.fillerKb * 1024),
+            'log (replayed)': kb(row.logBytes),
+            'tables (.ldb)': kb(row.tableBytes),
+            'reopen median': ms(row.reopen.median),
+            'min–max': `${ms(row.reopen.min)}–${ms(row.reopen.max)}`,
+          })),
+        );
+      }
+    } finally {
+      await sandbox.close();
+    }
+    return;
+  }
   if (process.env.BENCH_ONLY === 'popup') {
     if (process.env.BENCH_REUSE_BUILD !== '1') execFileSync('npx', ['wxt', 'build'], { stdio: 'ignore' });
     const sandbox = await benchSandbox();
@@ -226,6 +284,7 @@ async function main(): Promise<void> {
               'gap (row − blank), median [min–max]': `${ms(figure.gap.median)} [${ms(figure.gap.min)}–${ms(figure.gap.max)}]`,
               'row paint': ms(figure.rowPaint.median),
               'blank paint': ms(figure.blankPaint.median),
+              'database asked at': ms(figure.dbAsked.median),
               'database open (asked → opened)': `${ms(figure.dbOpen.median)} (p95 ${ms(figure.dbOpen.p95)})`,
               'opened → row in DOM': ms(figure.openToRow.median),
               'blank page opening the database (same conditions)': `${ms(figures.blankDatabaseOpen[condition as WakeCondition].median)} (${figures.blankDatabaseOpen[condition as WakeCondition].runs} runs)`,
@@ -241,7 +300,13 @@ async function main(): Promise<void> {
   }
   const onlyBrowser = process.env.BENCH_ONLY === 'browser';
   const onlyContent = process.env.BENCH_ONLY === 'content';
-  const contentRuns = process.env.BENCH_CONTENT_RUNS ? { runs: Number(process.env.BENCH_CONTENT_RUNS) } : {};
+  const contentRuns = {
+    ...(process.env.BENCH_CONTENT_RUNS ? { runs: Number(process.env.BENCH_CONTENT_RUNS) } : {}),
+    // Another build's output folder (e.g. main's .output/chrome-mv3), sampled in the same turns.
+    ...(process.env.BENCH_CONTENT_COMPARE ? { compareDir: resolve(process.env.BENCH_CONTENT_COMPARE) } : {}),
+    // The offer's steps, each a content script alone: what drawing anything costs a page.
+    steps: process.env.BENCH_CONTENT_STEPS === '1',
+  };
   if (onlyContent) {
     if (process.env.BENCH_REUSE_BUILD !== '1') execFileSync('npx', ['wxt', 'build'], { stdio: 'ignore' });
     const eager = measureBundles(OUTPUT, {}).find((figure) => figure.entrypoint === 'finance');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Argument, Expression, Program } from '@oxc-project/types';
+import type { Node, Program } from 'estree';
 import { parseAst, type Plugin } from 'vite';
 
 /**
@@ -129,11 +129,13 @@ const VALIDATING_METHOD = /^(?:safe)?(?:parse|encode|decode)(?:Async)?$|^spa$/;
  */
 export function pureZodSchemas(code: string): { code: string; schemas: string[] } {
   const program: Program = parseAst(code);
+  // The parser (rollup's, through vite) puts each node's source offsets on it.
+  const span = (node: Node) => node as Node & { start: number; end: number };
   const namespace = zodNamespace(program);
   if (!namespace) return { code, schemas: [] };
   const schemas = new Set<string>();
 
-  const onZod = (node: Expression): boolean =>
+  const onZod = (node: Node): boolean =>
     node.type === 'Identifier'
       ? node.name === namespace
       : node.type === 'MemberExpression' &&
@@ -143,7 +145,7 @@ export function pureZodSchemas(code: string): { code: string; schemas: string[] 
         node.property.type === 'Identifier' &&
         ZOD_BUILDER_NAMESPACES.has(node.property.name);
 
-  const isSchema = (node: Expression): boolean => {
+  const isSchema = (node: Node): boolean => {
     if (node.type === 'Identifier') return schemas.has(node.name);
     if (node.type !== 'CallExpression' || node.optional) return false;
     const callee = node.callee;
@@ -156,14 +158,14 @@ export function pureZodSchemas(code: string): { code: string; schemas: string[] 
     return built && node.arguments.every(isInert);
   };
 
-  const isShape = (node: Expression): boolean =>
+  const isShape = (node: Node): boolean =>
     node.type === 'MemberExpression' &&
     !node.computed &&
     node.property.type === 'Identifier' &&
     node.property.name === 'shape' &&
     isSchema(node.object);
 
-  const isInert = (node: Argument | null): boolean => {
+  const isInert = (node: Node | null): boolean => {
     if (!node) return false;
     switch (node.type) {
       case 'Literal':
@@ -197,7 +199,7 @@ export function pureZodSchemas(code: string): { code: string; schemas: string[] 
       const { id, init } = declarator;
       if (id.type !== 'Identifier' || !init || init.type !== 'CallExpression' || !isSchema(init)) continue;
       schemas.add(id.name);
-      edits.push({ at: init.start, text: `${PURE} (() => ` }, { at: init.end, text: ')()' });
+      edits.push({ at: span(init).start, text: `${PURE} (() => ` }, { at: span(init).end, text: ')()' });
     }
   }
   let marked = code;
@@ -208,7 +210,8 @@ export function pureZodSchemas(code: string): { code: string; schemas: string[] 
 /** The local name of `import * as z from "zod" | "zod/v4"`, if the module has one. */
 function zodNamespace(program: Program): string | undefined {
   for (const statement of program.body) {
-    if (statement.type !== 'ImportDeclaration' || !/^zod(?:\/v4)?$/.test(statement.source.value)) continue;
+    if (statement.type !== 'ImportDeclaration' || !/^zod(?:\/v4)?$/.test(String(statement.source.value)))
+      continue;
     for (const specifier of statement.specifiers)
       if (specifier.type === 'ImportNamespaceSpecifier') return specifier.local.name;
   }

@@ -1,6 +1,8 @@
 import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
 // Inlined into the shadow root: no web-accessible CSS file, and sites registered at run time get it too.
 import offerCss from '@/lib/pages/offer/offer.css?inline';
+// The offer's first words in every UI language (build/offerWords.ts): no browser.i18n call on a page.
+import offerWords from 'virtual:offer-words';
 import { startOffer, whenShownAndIdle } from '@/lib/pages/offer/offer';
 
 /**
@@ -10,4 +12,6 @@ import { startOffer, whenShownAndIdle } from '@/lib/pages/offer/offer';
  * stopped by a page that forges that message (issue 23). This runs once the page is shown and the
  * browser is idle.
  */
-export default defineUnlistedScript(() => whenShownAndIdle(() => void startOffer(offerCss)));
+export default defineUnlistedScript(() =>
+  whenShownAndIdle(() => void startOffer({ css: offerCss, words: offerWords })),
+);

@@ -1,6 +1,6 @@
 /** The OpenAPI 3.1 document, built from the same zod schemas that validate requests. */
 import { z } from 'zod';
-import { VISIBILITIES } from '../lib/api/visibility';
+import { VISIBILITIES } from '../lib/contract/visibility';
 import { DISCLAIMER, SERVICE_NAME, SERVICE_VERSION, SUMMARY } from './identity';
 import type { DialectSpec, OperationId } from './dialect';
 import type { OpenApiTamper } from './faults';

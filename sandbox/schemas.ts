@@ -3,9 +3,9 @@
  * OpenAPI document's JSON Schemas (z.toJSONSchema), so the two cannot drift apart.
  */
 import { z } from 'zod';
-import { VISIBILITIES } from '../lib/api/visibility';
+import { VISIBILITIES } from '../lib/contract/visibility';
 
-export type { Visibility } from '../lib/api/visibility';
+export type { Visibility } from '../lib/contract/visibility';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 export const LIMIT_MIN = 1;

@@ -8,7 +8,7 @@
  */
 import { t } from '@/lib/i18n';
 import type { z } from 'zod';
-import { log, registerSecret } from '@/lib/log';
+import { log, maskSecretsDeep, registerSecret } from '@/lib/log';
 import { assertServiceUrlAllowed } from '@/lib/contract/origins';
 import type { OutboxEntry, WriteDraft } from '@/lib/store/outbox';
 import { batchGet, type BatchGetItem } from './batch';
@@ -77,7 +77,11 @@ export interface ApiClientDeps {
   /** Where the OpenAPI document came from, for relative `servers` URLs; defaults to apiUrl. */
   openApiUrl?: string;
   fetch: typeof fetch;
-  getApiKey: () => Promise<string | undefined>;
+  /**
+   * The key saved for this origin (the client's API origin), or undefined: a client built before
+   * the settings moved elsewhere must not be handed the key saved for the new origin.
+   */
+  getApiKey: (apiOrigin: string) => Promise<string | undefined>;
   /** Reads an outbox entry as stored: write() sends only an entry the store holds as claimed. */
   outboxEntry?: (id: string) => Promise<OutboxEntry<WriteDraft> | undefined>;
   now?: () => number;
@@ -252,7 +256,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
 
   async function keyFor(operation: ResolvedOperation): Promise<string | undefined> {
     if (!operation.requiresAuth) return undefined;
-    const key = await deps.getApiKey();
+    const key = await deps.getApiKey(apiOrigin);
     if (!key) {
       throw errorFromStatus({ operationId: operation.operationId, status: 401, siteUrl }).with({
         status: undefined,
@@ -402,10 +406,16 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     listPage: pagination.listPage,
     paginate: pagination.paginate,
     paginateGraphQL: pagination.paginateGraphQL,
-    batchGet: (ids, options) => batchGet({ call, resolve, openApi }, ids, options),
+    // A refused item carries the service's own problem text, which a page shows as sent: masked here.
+    batchGet: async (ids, options) =>
+      // Only the problem: the item's id is ours and must still name its playbook.
+      (await batchGet({ call, resolve, openApi }, ids, options)).map((item) =>
+        item.status === 200 ? item : ({ ...item, error: maskSecretsDeep(item.error) } as typeof item),
+      ),
     resolveWrite: writes.resolveWrite,
     write: writes.write,
-    deprecations: () => deprecationRecord.list(),
+    // A page shows these: a successor link the service built from the key must not carry it there.
+    deprecations: () => maskSecretsDeep(deprecationRecord.list()),
     rateLimitState: () => gate.state(),
   };
 }

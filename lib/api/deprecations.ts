@@ -4,19 +4,9 @@
  * collected per operation for the UI.
  */
 import { parseHttpDate } from './rateLimit';
+import type { DeprecationNotice } from '@/lib/contract/api';
 
-export interface DeprecationNotice {
-  operationId: string;
-  /** When the operation was (or will be) deprecated, from the Deprecation header or the document. */
-  deprecatedAt?: number;
-  /** True when the document or a header marks it deprecated but gives no date. */
-  deprecated: boolean;
-  sunsetAt?: number;
-  successorUrl?: string;
-  replacedBy?: string;
-  /** Epoch ms of the last response or resolution that said so. */
-  lastSeenAt: number;
-}
+export type { DeprecationNotice } from '@/lib/contract/api';
 
 /** RFC 9745: `@<unix seconds>` (a Structured Field date). */
 export function parseDeprecationHeader(value: string | null): number | undefined {

@@ -9,55 +9,18 @@
  * Left in English on purpose, because no page shows them: log event names and their fields; the
  * abort reason 'The attempt timed out.' (lib/api/transport.ts, replaced by errors.api.timeout);
  * lib/messaging/dispatch.ts's register() errors (a wiring fault at worker start); the `why` column
- * of lib/store/inventory.ts (documentation of what is stored). Text made by libraries (zod issue
- * messages, JSON Schema validator errors inside field errors) and by the service stays as made.
+ * of lib/store/inventory.ts (documentation of what is stored). Text made by the service stays as
+ * sent; zod issues and JSON Schema validator errors are worded from their codes and keywords
+ * (lib/i18n/problems.ts fieldProblemText, lib/api/validate.ts), never with the library's English.
  */
-import { formatClock, formatRelative, t } from '@/lib/i18n';
+import { formatClock, formatRelative, joinSentences, endSentence, t } from '@/lib/i18n';
+import { firstPerField } from '@/lib/i18n/problems';
 import { maskSecrets } from '@/lib/log';
 import { createSecretMask, maskDeep, MIN_FRAGMENT } from '@/lib/log/secretMask';
 import type { Problem } from './schemas';
+import type { ApiErrorData, ApiErrorKind } from '@/lib/contract/api';
 
-export const API_ERROR_KINDS = [
-  'validation',
-  'unauthorized',
-  'forbidden',
-  'not-found',
-  'conflict',
-  'precondition-failed',
-  'idempotency-mismatch',
-  'rate-limited',
-  'server',
-  'network',
-  'timeout',
-  'malformed-response',
-  'sunset',
-  'origin-refused',
-  'unconfirmed-write',
-  'deferred',
-] as const;
-export type ApiErrorKind = (typeof API_ERROR_KINDS)[number];
-
-/** The plain, structured-clone-safe form sent over extension messaging. */
-export interface ApiErrorData {
-  name: 'ApiError';
-  kind: ApiErrorKind;
-  operationId: string;
-  message: string;
-  status?: number;
-  code?: string;
-  /** JSON Pointer of the field (`/title`, `/tickers/0`, `/` for the whole body) → message. */
-  fieldErrors?: Record<string, string>;
-  /** A page the user can open to fix it (the /apikey page for 401). */
-  link?: string;
-  /** Epoch ms after which a deferred or rate-limited call may be tried again. */
-  retryAt?: number;
-  /** How many attempts were made before giving up. */
-  attempts?: number;
-  /** For 403: the permission the account lacks, when the problem names one. */
-  missingPermission?: string;
-  /** For 403: the account state that blocks the call (for example no brokerage linked). */
-  accountState?: string;
-}
+export { API_ERROR_KINDS, type ApiErrorData, type ApiErrorKind } from '@/lib/contract/api';
 
 export type ApiErrorInit = Omit<ApiErrorData, 'name'>;
 
@@ -154,12 +117,21 @@ const MAX_PROBLEM_TEXT = 300;
  * Keeps the service's words short and on one line; they are shown to the user as text. Any
  * fragment of the key is masked before the cut, so no cut can leave a usable part of it.
  */
+/** Fields a validation error keeps (a form shows one line each), and how many its message names. */
+const MAX_FIELD_ERRORS = 20;
+const MAX_SUMMARY_FIELDS = 5;
+
+/** The service's words on one line, secrets masked, at most MAX_PROBLEM_TEXT characters. */
+function clippedText(text: string): string {
+  const flat = maskSecrets(text).replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_PROBLEM_TEXT ? `${flat.slice(0, MAX_PROBLEM_TEXT)}…` : flat;
+}
+
 function problemText(problem: Problem | undefined): string | undefined {
   const text = problem?.detail ?? problem?.title;
   if (text === undefined) return undefined;
-  const flat = maskSecrets(text).replace(/\s+/g, ' ').trim();
-  if (flat === '') return undefined;
-  return flat.length > MAX_PROBLEM_TEXT ? `${flat.slice(0, MAX_PROBLEM_TEXT)}…` : flat;
+  const flat = clippedText(text);
+  return flat === '' ? undefined : flat;
 }
 
 function pickString(problem: Problem | undefined, names: string[]): string | undefined {
@@ -167,9 +139,9 @@ function pickString(problem: Problem | undefined, names: string[]): string | und
   const record = problem as Record<string, unknown>;
   for (const name of names) {
     const value = record[name];
-    if (typeof value === 'string' && value.trim() !== '') return maskSecrets(value.trim());
+    if (typeof value === 'string' && value.trim() !== '') return clippedText(value);
     if (Array.isArray(value) && value.every((item) => typeof item === 'string') && value.length > 0) {
-      return maskSecrets(value.join(', '));
+      return clippedText(value.slice(0, MAX_SUMMARY_FIELDS).join(', '));
     }
   }
   return undefined;
@@ -177,13 +149,12 @@ function pickString(problem: Problem | undefined, names: string[]): string | und
 
 function fieldErrorsOf(problem: Problem | undefined): Record<string, string> | undefined {
   if (!problem?.errors || problem.errors.length === 0) return undefined;
-  const out: Record<string, string> = {};
-  for (const item of problem.errors) {
-    const pointer = maskSecrets(toFieldPointer(item.path));
-    // First message per field wins: a form shows one line per field.
-    if (!(pointer in out)) out[pointer] = maskSecrets(item.message);
-  }
-  return out;
+  return firstPerField(
+    problem.errors,
+    (item) => clippedText(toFieldPointer(item.path)),
+    (item) => clippedText(item.message),
+    MAX_FIELD_ERRORS,
+  );
 }
 
 /**
@@ -231,15 +202,18 @@ export function errorFromStatus(input: ErrorFromStatusInput): ApiError {
       kind: 'forbidden',
       missingPermission,
       accountState,
-      message: said ? t('errors.api.withSaid', { message: reason, said: withStop(said) }) : reason,
+      message: said ? joinSentences(reason, endSentence(said)) : reason,
     });
   }
   if (status === 400 || (status === 422 && !input.idempotent)) {
     const fieldErrors = fieldErrorsOf(problem);
+    // The message names the first few fields; `fieldErrors` keeps them all (bounded) for a form.
+    const entries = fieldErrors ? Object.entries(fieldErrors) : [];
     const summary = fieldErrors
-      ? Object.entries(fieldErrors)
+      ? entries
+          .slice(0, MAX_SUMMARY_FIELDS)
           .map(([path, message]) => `${path}: ${message}`)
-          .join('; ')
+          .join(t('common.separator.clause')) + (entries.length > MAX_SUMMARY_FIELDS ? '…' : '')
       : said;
     return new ApiError({
       ...base,
@@ -311,13 +285,8 @@ export function errorFromStatus(input: ErrorFromStatusInput): ApiError {
   });
 }
 
-/** The service's sentence ends with its own stop, or with one added. */
-function withStop(said: string): string {
-  return /[.!?。！？]$/.test(said) ? said : `${said}.`;
-}
-
 /**
- * Removes the secret, and every fragment of it of 8 characters or more, from every string of an
+ * Removes the secret, and every fragment of it (lib/log/secretMask.ts), from every string of an
  * error, in case the service echoed it back (whole, cut, or split across fields).
  */
 export function scrubSecret(error: ApiError, secret: string | undefined): ApiError {

@@ -9,5 +9,4 @@ export * from './retry';
 export * from './validate';
 export * from './deprecations';
 export * from './writeOperations';
-export * from './readCache';
 export * from './client';

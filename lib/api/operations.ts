@@ -3,11 +3,12 @@
  * Method, path and parameters always come from the document, never from constants here.
  */
 import { formatDate, t } from '@/lib/i18n';
+import { issuesText } from '@/lib/i18n/problems';
 import { z } from 'zod';
 import { ApiError } from './errors';
+import { HTTP_METHODS, type HttpMethod } from '@/lib/contract/writes';
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-export type HttpMethod = Uppercase<(typeof HTTP_METHODS)[number]>;
+export { HTTP_METHODS, type HttpMethod } from '@/lib/contract/writes';
 
 const jsonSchemaObject = z.record(z.string(), z.unknown());
 
@@ -60,7 +61,7 @@ const serverSchema = z.looseObject({
 });
 
 export const openApiDocumentSchema = z.looseObject({
-  openapi: z.string().regex(/^3\./, 'not an OpenAPI 3 document'),
+  openapi: z.string().regex(/^3\./),
   servers: z.array(serverSchema).optional(),
   paths: z.record(z.string(), pathItemSchema),
   components: z.looseObject({}).optional(),
@@ -97,13 +98,10 @@ export interface ResolvedOperation {
 export function parseOpenApiDocument(json: unknown): OpenApiDocument {
   const parsed = openApiDocumentSchema.safeParse(json);
   if (!parsed.success) {
-    const first = parsed.error.issues[0];
     throw new ApiError({
       kind: 'malformed-response',
       operationId: 'openapi',
-      message: t('errors.api.documentUnusable', {
-        reason: first ? `${first.path.join('.') || '/'}: ${first.message}` : 'invalid',
-      }),
+      message: t('errors.api.documentUnusable', { reason: issuesText(parsed.error.issues, 1) }),
     });
   }
   return parsed.data;

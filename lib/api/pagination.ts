@@ -16,16 +16,16 @@ import {
   type QueryValue,
   type UrlArguments,
 } from './urls';
+import { MAX_CURSOR_LENGTH } from '@/lib/contract/wire';
 import {
   graphQLConnectionSchema,
   graphQLResponseSchema,
-  listPageSchema,
   type GraphQLPlaybook,
   type Playbook,
 } from './schemas';
 import type { ApiResponse } from './transport';
 import { parseKnownShape } from './validate';
-import { isVisibility, type Visibility } from './visibility';
+import { isVisibility, type Visibility } from '@/lib/contract/visibility';
 
 export type PageStopReason = 'end' | 'max-pages' | 'repeated-cursor' | 'missing-cursor';
 
@@ -117,6 +117,8 @@ const PLAYBOOK_LISTS = new Set(['listPlaybooks', 'listPlaybooksLegacy']);
 /** The contract's batch size, the GraphQL page bound when the document declares none. */
 const GRAPHQL_FALLBACK_BOUNDS: PageSizeBounds = { minimum: 1, maximum: 50, default: 20 };
 const DEFAULT_MAX_PAGES = 10;
+/** Items a page may hold when the document declares no page size: the contract's maximum. */
+const FALLBACK_MAX_PAGE_ITEMS = 100;
 const HARD_MAX_PAGES = 100;
 
 const PLAYBOOKS_QUERY = `query Playbooks($first: Int, $after: String, $visibility: Visibility) {
@@ -135,6 +137,29 @@ function restPlaybookOf(node: GraphQLPlaybook): Playbook {
 function cursorOf(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
+
+/**
+ * A page's next cursor as kept: one longer than MAX_CURSOR_LENGTH could not be sent back, so the
+ * list ends there (reported incomplete, `missing-cursor`) rather than carry it through every cache.
+ */
+function keptCursor(operationId: string, cursor: string | null): string | null {
+  if (cursor === null || cursor.length <= MAX_CURSOR_LENGTH) return cursor;
+  log.warn('api.paginate.cursor-too-long', { operationId, length: cursor.length });
+  return null;
+}
+
+/**
+ * The page's items, checked against the page size asked for before anything reads them one by
+ * one: a page of 10,000 where 25 were asked for is not cached, posted and drawn whole.
+ */
+function pageShapeOf(maxItems: number) {
+  return z.object({
+    data: z.array(z.unknown()).max(maxItems),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable(),
+  });
+}
+const edgesShapeOf = (maxItems: number) => z.looseObject({ edges: z.array(z.unknown()).max(maxItems) });
 
 /** The one stop rule: why no page may follow `page`, given the cursors already requested. */
 function stopReasonOf(page: FetchedPage<unknown>, seen: ReadonlySet<string>): PageStopReason | undefined {
@@ -207,6 +232,7 @@ export function createPagination(deps: PaginationDeps): Pagination {
             message: t('errors.api.graphqlRefused', { said: reason }),
           });
         }
+        parseKnownShape(edgesShapeOf(first), body.data?.playbooks, 'graphql', result.status);
         const connection = parseKnownShape(
           graphQLConnectionSchema,
           body.data?.playbooks,
@@ -215,7 +241,7 @@ export function createPagination(deps: PaginationDeps): Pagination {
         );
         return {
           items: connection.edges.map((edge) => edge.node),
-          nextCursor: connection.pageInfo.endCursor,
+          nextCursor: keptCursor('graphql', connection.pageInfo.endCursor),
           hasMore: connection.pageInfo.hasNextPage,
         };
       },
@@ -230,7 +256,7 @@ export function createPagination(deps: PaginationDeps): Pagination {
     const bounds = pageSizeBounds(operation);
     const limit = bounds ? choosePageSize(bounds, options.pageSize) : undefined;
     const { cursor: startCursor, limit: _limit, ...rest } = options.query ?? {};
-    const pageShape = listPageSchema(z.unknown());
+    const pageShape = pageShapeOf(limit ?? FALLBACK_MAX_PAGE_ITEMS);
     return {
       operationId,
       startCursor: cursorOf(startCursor),
@@ -245,7 +271,11 @@ export function createPagination(deps: PaginationDeps): Pagination {
           signal: options.signal,
         });
         const page = parseKnownShape(pageShape, result.data, result.operationId, result.status);
-        return { items: page.data as T[], nextCursor: page.next_cursor, hasMore: page.has_more };
+        return {
+          items: page.data as T[],
+          nextCursor: keptCursor(operationId, page.next_cursor),
+          hasMore: page.has_more,
+        };
       },
     };
   }

@@ -7,6 +7,9 @@ import { browser } from 'wxt/browser';
 import { ApiError, retryTime } from './errors';
 import { log } from '@/lib/log';
 import { STORAGE_ITEMS } from '@/lib/store/inventory';
+import type { RateLimitState } from '@/lib/contract/api';
+
+export type { RateLimitState } from '@/lib/contract/api';
 
 /** Longest wait honoured from a header; anything longer is treated as this (a day). */
 export const MAX_HEADER_WAIT_MS = 24 * 60 * 60 * 1000;
@@ -183,17 +186,6 @@ export function retryAtFrom(headers: Headers, now: number, fallbackMs = 1000): n
     })() ??
     now + fallbackMs
   );
-}
-
-export interface RateLimitState {
-  origin: string;
-  remaining?: number;
-  quota?: number;
-  windowSeconds?: number;
-  /** Epoch ms the current window resets, when the service said. */
-  resetAt?: number;
-  /** Epoch ms until which every call to this origin waits; undefined when not held. */
-  heldUntil?: number;
 }
 
 /** Where the hold-until time lives so a restarted worker still honours it. */

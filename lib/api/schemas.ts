@@ -3,8 +3,24 @@
  * not refused, so a service that adds a field does not break the extension.
  */
 import { z } from 'zod';
-import { backtestSchema } from '@/lib/backtests/schema';
-import { VISIBILITIES } from './visibility';
+import { backtestSchema } from '@/lib/contract/backtest';
+import {
+  accountSchema,
+  playbookSchema,
+  playbookStatusSchema,
+  serviceStatusSchema,
+  visibilitySchema,
+} from '@/lib/contract/service';
+
+// The shapes the wire types name live in lib/contract/service.ts; every name stays importable from here.
+export {
+  accountSchema,
+  playbookSchema,
+  playbookStatusSchema,
+  serviceStatusSchema,
+  visibilitySchema,
+} from '@/lib/contract/service';
+export type { Account, Playbook, ServiceStatus } from '@/lib/contract/service';
 
 export const problemSchema = z.looseObject({
   type: z.string().optional(),
@@ -17,24 +33,6 @@ export const problemSchema = z.looseObject({
 });
 export type Problem = z.infer<typeof problemSchema>;
 
-export const visibilitySchema = z.enum(VISIBILITIES);
-export const playbookStatusSchema = z.enum(['draft', 'active', 'paused', 'archived']);
-
-export const playbookSchema = z.object({
-  id: z.string().min(1),
-  title: z.string(),
-  thesis: z.string(),
-  visibility: visibilitySchema,
-  status: playbookStatusSchema,
-  tickers: z.array(z.string()),
-  source: z.object({ url: z.string(), title: z.string() }).optional(),
-  owner: z.object({ id: z.string(), name: z.string() }),
-  created_at: z.string(),
-  updated_at: z.string(),
-  etag: z.string(),
-});
-export type Playbook = z.infer<typeof playbookSchema>;
-
 /** REST list form: `{data, has_more, next_cursor}`. */
 export function listPageSchema<T extends z.ZodType>(item: T) {
   return z.object({ data: z.array(item), has_more: z.boolean(), next_cursor: z.string().nullable() });
@@ -46,23 +44,6 @@ export const batchItemSchema = z.discriminatedUnion('status', [
 ]);
 export const batchResultSchema = z.object({ results: z.array(batchItemSchema) });
 export type BatchItem = z.infer<typeof batchItemSchema>;
-
-export const accountSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  email: z.string(),
-  plan: z.string(),
-  permissions: z.array(z.string()),
-  brokerage_linked: z.boolean(),
-});
-export type Account = z.infer<typeof accountSchema>;
-
-export const serviceStatusSchema = z.object({
-  status: z.enum(['operational', 'degraded', 'outage']),
-  components: z.array(z.object({ name: z.string(), status: z.string() })),
-  updated_at: z.string(),
-});
-export type ServiceStatus = z.infer<typeof serviceStatusSchema>;
 
 export const eventTypeSchema = z.enum([
   'playbook.created',

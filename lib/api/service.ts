@@ -1,18 +1,24 @@
 import { createApiClient, type ApiClient } from './client';
-import { createReadCache } from './readCache';
-import { clearDiscoveryCache, getOpenApiDocument, runDiscovery, type DiscoveryReport } from '@/lib/discovery';
+import {
+  clearDiscoveryCache,
+  getOpenApiDocument,
+  restoredReport,
+  runDiscovery,
+  storableReport,
+  type DiscoveryReport,
+  type StoredDiscoveryReport,
+} from '@/lib/discovery';
 import { loadApiKey } from '@/lib/store/apiKey';
 import { configuredSettings, getSettings, isServiceConfigured, type Settings } from '@/lib/store/settings';
 import { ServiceNotConfiguredError } from '@/lib/contract/origins';
 import { clearState, readState, writeState } from '@/lib/store/state';
 import { clearPopupSnapshot } from '@/lib/store/snapshot';
 
-/**
+/*
  * The one place that turns settings, the stored key and the discovered OpenAPI document into a
  * working client of the service. Clients are rebuilt
  * whenever the settings or the OpenAPI document change; nothing here must outlive the worker.
  */
-export const readCache = createReadCache();
 
 const REPORT_KEY = 'discovery-report';
 /** How long a built client is used before the OpenAPI document is looked at again. */
@@ -73,18 +79,27 @@ export async function discover(): Promise<DiscoveryReport> {
   const report = await runDiscovery({ baseUrl: settings.serviceUrl, fetch: fetchFromWorker });
   // A discovery run may have brought a new OpenAPI document: the next call looks at it.
   if (current) current.checkedAt = 0;
-  await writeState(REPORT_KEY, report);
+  // Stored without the OpenAPI document the discovery cache already holds (lib/discovery/storedReport.ts).
+  await writeState(REPORT_KEY, await storableReport(report));
   return report;
 }
 
-export async function lastDiscoveryReport(): Promise<DiscoveryReport | null> {
-  const report = await readState<DiscoveryReport>(REPORT_KEY);
+/**
+ * The last run's report for the service saved now. `openapi: false` leaves its OpenAPI document
+ * out rather than reading and parsing it back from the discovery cache: the popup's overview,
+ * read on every open, needs only the steps and skills.
+ */
+export async function lastDiscoveryReport({ openapi = true } = {}): Promise<DiscoveryReport | null> {
+  const report = await readState<StoredDiscoveryReport>(REPORT_KEY);
   const settings = await getSettings();
-  return report && report.baseUrl === settings.serviceUrl ? report : null;
+  if (!report || report.baseUrl !== settings.serviceUrl) return null;
+  if (openapi) return restoredReport(report);
+  const { openapiFrom: _reference, ...withoutOpenApi } = report;
+  return withoutOpenApi;
 }
 
-/** A new service URL: nothing cached from the old service may show or be sent again. */
+/** A new service URL: nothing cached from the old service (the read model's cache included) may show or be sent again. */
 export async function forgetService(): Promise<void> {
   current = undefined;
-  await Promise.all([clearDiscoveryCache(), readCache.clear(), clearState(), clearPopupSnapshot()]);
+  await Promise.all([clearDiscoveryCache(), clearState(), clearPopupSnapshot()]);
 }

@@ -2,7 +2,7 @@
  * A resolved operation's request URL (server URL, path with its encoded parameters, the declared
  * query) and its declared page-size bounds.
  */
-import { t } from '@/lib/i18n';
+import { joinSentences, t } from '@/lib/i18n';
 import { ApiError } from './errors';
 import type { ResolvedOperation } from './operations';
 
@@ -77,9 +77,10 @@ export function buildOperationUrl(operation: ResolvedOperation, args: UrlArgumen
       fieldErrors,
       message: t('errors.api.notSent', {
         operation: operation.operationId,
-        reason: Object.entries(fieldErrors)
-          .map(([field, message]) => `${field}: ${message}`)
-          .join('; '),
+        // Each field's words are a sentence of ours (errors.field.*).
+        reason: joinSentences(
+          ...Object.entries(fieldErrors).map(([field, message]) => `${field}: ${message}`),
+        ),
       }),
     });
   }

@@ -3,13 +3,14 @@
  * anything is sent (@cfworker/json-schema: no eval, so it runs under the extension CSP), and
  * response bodies through a bounded reader and zod.
  */
-import { t } from '@/lib/i18n';
+import { joinSentences, t, type TextKey } from '@/lib/i18n';
+import { fieldProblemText, firstPerField } from '@/lib/i18n/problems';
 import { BodyTooLargeError, readBoundedBytes } from '@/lib/http/boundedBody';
-import { log } from '@/lib/log';
+import { dropCarriedSecrets, jsonMayCarrySecret, log } from '@/lib/log';
 import { Validator, type OutputUnit } from '@cfworker/json-schema';
 import type { z } from 'zod';
 import { ApiError, toFieldPointer } from './errors';
-import type { OpenApiDocument, ResolvedOperation } from './operations';
+import { pointerSegment, resolveLocalRef, type OpenApiDocument, type ResolvedOperation } from './operations';
 import { INVALID, responseParsers } from './responseParsers.generated';
 import { knownResponseSchema } from './schemas';
 import {
@@ -44,24 +45,86 @@ const WRAPPER_KEYWORDS = new Set([
 
 const REQUIRED_PROPERTY = /required property "([^"]+)"/;
 
-function fieldErrorsFrom(units: OutputUnit[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const unit of units) {
-    if (WRAPPER_KEYWORDS.has(unit.keyword)) continue;
-    let pointer = toFieldPointer(unit.instanceLocation);
-    let message = unit.error;
-    if (unit.keyword === 'required') {
-      const missing = REQUIRED_PROPERTY.exec(unit.error)?.[1];
-      if (missing !== undefined) {
-        pointer = `${pointer === '/' ? '' : pointer}/${missing.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-        message = t('errors.field.required');
-      }
-    } else if (unit.keyword === 'false') {
-      message = t('errors.field.notAllowed');
+/** The words for a JSON Schema keyword that failed; any other keyword is "does not match the shape". */
+const KEYWORD_PROBLEMS: Partial<Record<string, TextKey>> = {
+  required: 'errors.field.required',
+  false: 'errors.field.notAllowed',
+  additionalProperties: 'errors.field.notAllowed',
+  unevaluatedProperties: 'errors.field.notAllowed',
+  type: 'errors.field.type',
+  enum: 'errors.field.notAllowedValue',
+  const: 'errors.field.notAllowedValue',
+  format: 'errors.field.format',
+  pattern: 'errors.field.format',
+  // Lengths and counts are worded with their bound where the schema gives one (wordsOfUnit).
+  minLength: 'errors.field.outOfBounds',
+  maxLength: 'errors.field.outOfBounds',
+  minItems: 'errors.field.outOfBounds',
+  maxItems: 'errors.field.outOfBounds',
+  minimum: 'errors.field.outOfBounds',
+  maximum: 'errors.field.outOfBounds',
+  exclusiveMinimum: 'errors.field.outOfBounds',
+  exclusiveMaximum: 'errors.field.outOfBounds',
+  multipleOf: 'errors.field.outOfBounds',
+};
+
+/** The field a failed keyword is about: for `required`, the missing property's own pointer. */
+function fieldOfUnit(unit: OutputUnit): string | undefined {
+  if (WRAPPER_KEYWORDS.has(unit.keyword)) return undefined;
+  const pointer = toFieldPointer(unit.instanceLocation);
+  const missing = unit.keyword === 'required' ? REQUIRED_PROPERTY.exec(unit.error)?.[1] : undefined;
+  if (missing === undefined) return pointer;
+  return `${pointer === '/' ? '' : pointer}/${missing.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+/**
+ * The bound a failed length or count keyword set, read at its `keywordLocation` in the (bounded)
+ * schema the validator ran. The location passes through `$ref`s ("#/allOf/0/$ref/properties/…"):
+ * each is followed by the extension's one `$ref` lookup (resolveLocalRef), which follows a chain of
+ * them at once, so the chain's later "$ref" segments find none left. Linear in the location's length.
+ */
+function boundAt(schema: unknown, keywordLocation: string): number | undefined {
+  if (!keywordLocation.startsWith('#/')) return undefined;
+  let node: unknown = schema;
+  for (const raw of keywordLocation.slice(2).split('/')) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    if (raw === '$ref') {
+      node = resolveLocalRef(schema, node);
+      continue;
     }
-    if (!(pointer in out)) out[pointer] = message;
+    const segment = pointerSegment(raw);
+    if (segment === undefined || !Object.hasOwn(node, segment)) return undefined;
+    node = (node as Record<string, unknown>)[segment];
   }
-  return out;
+  return typeof node === 'number' && Number.isSafeInteger(node) && node >= 0 ? node : undefined;
+}
+
+/** Lengths and counts with their bound: "Must not be empty.", "At least 3 characters.", "At most 20 entries." */
+function boundedWords(keyword: string, bound: number): string | undefined {
+  switch (keyword) {
+    case 'minLength':
+      return bound <= 1 ? t('errors.field.empty') : t('errors.field.tooShort', { min: bound });
+    case 'maxLength':
+      return t('errors.field.tooLong', { max: bound });
+    case 'minItems':
+      return bound <= 1 ? t('errors.field.required') : t('errors.field.tooFew', { min: bound });
+    case 'maxItems':
+      return t('errors.field.tooMany', { max: bound });
+    default:
+      return undefined;
+  }
+}
+
+/** The validator's own sentence is English: the words come from the keyword that failed. */
+function wordsOfUnit(unit: OutputUnit, schema: unknown): string {
+  if (unit.keyword === 'required' && !REQUIRED_PROPERTY.test(unit.error)) return t('errors.field.shape');
+  const bound = boundAt(schema, unit.keywordLocation);
+  const bounded = bound === undefined ? undefined : boundedWords(unit.keyword, bound);
+  return bounded ?? t(KEYWORD_PROBLEMS[unit.keyword] ?? 'errors.field.shape');
+}
+
+function fieldErrorsFrom(units: OutputUnit[], schema: unknown): Record<string, string> {
+  return firstPerField(units, fieldOfUnit, (unit) => wordsOfUnit(unit, schema));
 }
 
 interface CheckedSchema {
@@ -144,7 +207,7 @@ export function validateRequestBody(doc: OpenApiDocument, operation: ResolvedOpe
     throw unusableSchema(operationId);
   }
   if (result.valid) return;
-  const fieldErrors = fieldErrorsFrom(result.errors);
+  const fieldErrors = fieldErrorsFrom(result.errors, checked.sanitized.schema);
   if (Object.keys(fieldErrors).length === 0) fieldErrors['/'] = t('errors.field.shape');
   throw new ApiError({
     kind: 'validation',
@@ -152,10 +215,12 @@ export function validateRequestBody(doc: OpenApiDocument, operation: ResolvedOpe
     fieldErrors,
     message: t('errors.api.notSent', {
       operation: operationId,
-      reason: Object.entries(fieldErrors)
-        .slice(0, 5)
-        .map(([path, message]) => `${path}: ${message}`)
-        .join('; '),
+      // Each field's words are a sentence of ours (errors.field.*).
+      reason: joinSentences(
+        ...Object.entries(fieldErrors)
+          .slice(0, 5)
+          .map(([path, message]) => `${path}: ${message}`),
+      ),
     }),
   });
 }
@@ -220,11 +285,14 @@ export async function readJsonBody(
     );
   }
   const text = await readBoundedText(response, operationId, maxBytes);
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     throw malformed(operationId, t('errors.api.notJson'), response.status);
   }
+  // A service that echoes the API key in a title, a thesis or a problem does not hand it to a page.
+  return jsonMayCarrySecret(text) ? dropCarriedSecrets(value) : value;
 }
 
 /**
@@ -257,7 +325,10 @@ export function parseKnownShape<T extends z.ZodType>(
   const where = issue && issue.path.length > 0 ? `/${issue.path.map(String).join('/')}` : '/';
   throw malformed(
     operationId,
-    t('errors.api.wrongShape', { field: where, said: issue?.message ?? 'invalid' }),
+    t('errors.api.wrongShape', {
+      field: where,
+      said: issue ? fieldProblemText(issue) : t('errors.field.shape'),
+    }),
     status,
   );
 }

@@ -7,20 +7,18 @@
 import { t, type TextKey } from '@/lib/i18n';
 import { z } from 'zod';
 import { playbookDraftSchema } from '@/lib/finance/schema';
-import type { HttpMethod } from './operations';
 import { visibilitySchema } from './schemas';
 import { isLoopbackHost } from '@/lib/contract/origins';
+import { carriesSecret } from '@/lib/log';
+import { WRITE_OPERATIONS, type WriteOperation, type WriteResolution } from '@/lib/contract/writes';
 
-export const WRITE_OPERATIONS = [
-  'createPlaybook',
-  'updatePlaybook',
-  'runBacktest',
-  'activatePlaybook',
-  'pausePlaybook',
-  'createCheckoutSession',
-  'createBrokerageLink',
-] as const;
-export type WriteOperation = (typeof WRITE_OPERATIONS)[number];
+// The write types cross contexts and are stored: they live in lib/contract/writes.ts.
+export {
+  WRITE_OPERATIONS,
+  type ConfirmedIntent,
+  type WriteOperation,
+  type WriteResolution,
+} from '@/lib/contract/writes';
 
 /** What the user must type before Confirm: the playbook's title (live execution) or the plan (billing). */
 export type TypedConfirmation = 'playbook-title' | 'plan';
@@ -190,34 +188,6 @@ export function isWriteOperation(value: unknown): value is WriteOperation {
   return typeof value === 'string' && (WRITE_OPERATIONS as readonly string[]).includes(value);
 }
 
-/** How a write resolved in the OpenAPI document: what the confirm window shows and the confirmation binds. */
-export interface WriteResolution {
-  operationId: WriteOperation;
-  method: HttpMethod;
-  /** The full URL: server URL, path with the playbook id in place, no query. */
-  url: string;
-}
-
-/**
- * The intent the user confirmed, stored in the outbox entry and the only thing the client sends:
- * the resolved operation, the exact body bytes, where it goes and with which key.
- */
-export interface ConfirmedIntent extends WriteResolution {
-  /** Canonical JSON of the confirmed body, sent as these exact bytes; null when there is no body. */
-  body: string | null;
-  ifMatch?: string;
-  /** UUID generated when the user confirms; reused unchanged by every retry of this write. */
-  idempotencyKey: string;
-  /** Which key the user confirmed with (lib/store/apiKey fingerprint), never the key itself. */
-  keyFingerprint?: string;
-  /** The account the confirm window named, when the service answered getAccount. */
-  accountId?: string;
-  serviceUrl: string;
-  apiUrl: string;
-  /** SHA-256 of the document's contract for this write when it was confirmed (WritePreview.contract). */
-  operationDigest?: string;
-}
-
 /** "POST /v1/playbooks/pb_1/pause": how the confirm window and messages name a resolved write. */
 export function describeResolution(resolution: Pick<WriteResolution, 'method' | 'url'>): string {
   let path = resolution.url;
@@ -252,9 +222,18 @@ export function newIdempotencyKey(): string {
 
 export type OpenableUrl = { ok: true; url: string } | { ok: false; reason: string };
 
+function decodedOrSame(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /**
  * Whether a page named by the service may be opened in a tab: https, or http on a loopback host,
- * and no credentials in it. Anything else (javascript:, data:, plain http elsewhere) is not opened.
+ * and no credentials in it (a user name, a password, or 8 characters in a row of the API key).
+ * Anything else (javascript:, data:, plain http elsewhere) is not opened.
  */
 export function openableUrl(value: unknown): OpenableUrl {
   if (typeof value !== 'string' || value.length === 0)
@@ -266,6 +245,9 @@ export function openableUrl(value: unknown): OpenableUrl {
     return { ok: false, reason: t('errors.openUrl.notUrl') };
   }
   if (url.username || url.password) return { ok: false, reason: t('errors.openUrl.credentials') };
+  // A link built with the API key would hand it to the payment or brokerage origin it opens.
+  if (carriesSecret(value) || carriesSecret(url.href) || carriesSecret(decodedOrSame(url.href)))
+    return { ok: false, reason: t('errors.openUrl.credentials') };
   if (url.protocol === 'https:') return { ok: true, url: url.href };
   if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return { ok: true, url: url.href };
   return {

@@ -15,7 +15,7 @@ import { buildOperationUrl } from './urls';
 import type { ApiResponse, RequestPlan } from './transport';
 import { validateRequestBody } from './validate';
 // Types only: the codes are lib/writes' closed union, checked here by the compiler.
-import type { LifecycleCode } from '@/lib/writes/errors';
+import type { LifecycleCode } from '@/lib/contract/writes';
 import {
   canonicalJson,
   describeResolution,

@@ -5,7 +5,11 @@ import { DiscoveryDocumentError } from '@/lib/discovery';
 import { maskSecretsDeep } from '@/lib/log';
 import type { WireError } from '@/lib/messaging';
 import { NOT_CONFIGURED_CODE, type WorkerErrorCode } from '@/lib/messaging/protocol';
-import { InsecureServiceUrlError, ServiceNotConfiguredError } from '@/lib/contract/origins';
+import {
+  InsecureServiceUrlError,
+  ServiceNotConfiguredError,
+  SettingsChangedError,
+} from '@/lib/contract/origins';
 
 /**
  * What a page may see of a failure: the API error's own safe form, with every fragment of the
@@ -32,6 +36,7 @@ function unmaskedWireErrorOf(error: unknown): WireError | undefined {
     return own(NOT_CONFIGURED_CODE, t('errors.settings.notConfigured'));
   if (error instanceof InsecureServiceUrlError)
     return own('settings.insecure', t('errors.settings.insecure'));
+  if (error instanceof SettingsChangedError) return own('settings.changed', t('errors.settings.changed'));
   if (error instanceof DiscoveryDocumentError) {
     return own(
       'discovery.failed',

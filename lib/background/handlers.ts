@@ -6,9 +6,10 @@ import { clearUnread, eventFeed, pollEvents, schedulePolling } from '@/lib/event
 import { registerPageMatchHandlers } from './pageMatches';
 import { clearPopupSnapshot } from '@/lib/store/snapshot';
 import { registerBacktestHandlers } from './backtests';
-import { registerReadHandlers, warmPopupSnapshot } from './reads';
+import { registerReadHandlers } from './reads';
+import { warmPopupSnapshot } from './readModel';
 import { registerSiteHandlers } from './sites';
-import { forgetService, readCache } from '@/lib/api/service';
+import { forgetService } from '@/lib/api/service';
 import { registerWriteHandlers } from './writes';
 import { readAppState } from './state';
 
@@ -32,11 +33,11 @@ export function handlerTable(): Handlers {
       return readAppState();
     },
 
-    saveApiKey: async ({ key }) => {
-      const state = await storeApiKey(key);
+    saveApiKey: async ({ key, apiUrl }) => {
+      const state = await storeApiKey(key, apiUrl);
       // Reads cached under another key (or none) must not show for this one.
-      await Promise.all([readCache.clear(), clearPopupSnapshot()]);
-      log.info('key.saved', { last4: state.last4 });
+      await clearPopupSnapshot();
+      log.info('key.saved');
       warmPopupSnapshot();
       return state;
     },
@@ -45,7 +46,7 @@ export function handlerTable(): Handlers {
       log.info('key.removed');
       // Removed first: a read started before the clear is then dropped, never saved for the old key.
       const removed = await removeApiKey();
-      await Promise.all([readCache.clear(), clearPopupSnapshot()]);
+      await clearPopupSnapshot();
       warmPopupSnapshot();
       return removed;
     },
@@ -57,8 +58,8 @@ export function handlerTable(): Handlers {
 
     ...handlersOf(
       [
+        'readView',
         'listPlaybooks',
-        'listPublicPlaybooks',
         'getPlaybook',
         'refreshPlaybooks',
         'openPopup',

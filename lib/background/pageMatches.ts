@@ -1,5 +1,5 @@
 import { browser } from 'wxt/browser';
-import { VISIBILITIES } from '@/lib/api/visibility';
+import { VISIBILITIES } from '@/lib/contract/visibility';
 import type { Playbook } from '@/lib/api/schemas';
 import { createRereads, MAX_KEYS, type RereadOptions } from '@/lib/finance/rereads';
 import { normalizeTicker } from '@/lib/finance/symbols';
@@ -7,8 +7,7 @@ import { plural } from '@/lib/i18n';
 import { log } from '@/lib/log';
 import { pageTickersAnswer, type HandlerRegistry, type PageMatch, type PageMatches } from '@/lib/messaging';
 import { getSettings } from '@/lib/store/settings';
-import { readCache } from '@/lib/api/service';
-import { listCacheKey } from '@/lib/api/readCache';
+import { cachedFirstPages } from './readModel';
 import { PAGE_TICKERS_QUERY } from '@/lib/messaging/pageTickers';
 
 /**
@@ -24,10 +23,12 @@ const MAX_MATCHES = 20;
 async function cachedPlaybooks(): Promise<Playbook[]> {
   const { serviceUrl } = await getSettings();
   if (!serviceUrl) return [];
-  const scopes = ['all', ...VISIBILITIES].map((scope) => listCacheKey(serviceUrl, 'listPlaybooks', scope));
-  const pages = await Promise.all(scopes.map((key) => readCache.get<{ items?: Playbook[] }>(key)));
+  const pages = await cachedFirstPages([
+    { scope: 'mine' },
+    ...VISIBILITIES.map((visibility) => ({ scope: 'mine' as const, visibility })),
+  ]);
   const byId = new Map<string, Playbook>();
-  for (const page of pages) for (const playbook of page?.value.items ?? []) byId.set(playbook.id, playbook);
+  for (const page of pages) for (const playbook of page?.items ?? []) byId.set(playbook.id, playbook);
   return [...byId.values()];
 }
 

@@ -4,7 +4,7 @@
  * result the `backtest.completed` notification shows.
  */
 import { formatDate, formatFixed, formatPercent as percent, t } from '@/lib/i18n';
-import { backtestCompletedSchema } from './schema';
+import { backtestCompletedSchema } from '@/lib/contract/backtest';
 
 /** A fraction as a percentage to one decimal place (CONTRACT.md section 6): 0.123 → "12.3%" / "12,3 %". */
 export function formatPercent(fraction: number, signed = false): string {

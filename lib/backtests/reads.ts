@@ -1,15 +1,16 @@
 /**
  * Backtest reads: a playbook's list (newest first, cursor pages), one backtest with its equity,
  * a playbook's newest completed one, and the notification's result line. Operations are found by
- * operationId through the one client; answers are checked by ./schema and bounded in size before
- * they leave the worker.
+ * operationId through the one client; answers are checked by lib/contract/backtest.ts and
+ * bounded in size before they leave the worker.
  */
 import { isApiError } from '@/lib/api';
 import { serviceClient } from '@/lib/api/service';
 import { t } from '@/lib/i18n';
 import { backtestResultLine } from './format';
-import { backtestIdOf, backtestSchema, MAX_BACKTEST_BYTES, type Backtest } from './schema';
-import { HandledError, type BacktestPage, type LatestBacktest } from '@/lib/messaging';
+import { backtestIdOf, backtestSchema, MAX_BACKTEST_BYTES, type Backtest } from '@/lib/contract/backtest';
+import { HandledError } from '@/lib/contract/handledError';
+import type { BacktestPage, LatestBacktest } from '@/lib/contract/wire';
 
 const PAGE_SIZE = 20;
 /** How far back the newest completed backtest is looked for. */

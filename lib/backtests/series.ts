@@ -4,7 +4,8 @@
  * Pure functions, linear in the number of points.
  */
 import { t } from '@/lib/i18n';
-import { equitySeriesSchema, type Backtest, type EquityPoint } from './schema';
+import { fieldProblemText } from '@/lib/i18n/problems';
+import { equitySeriesSchema, type Backtest, type EquityPoint } from '@/lib/contract/backtest';
 
 export type SeriesCheck = { ok: true; points: EquityPoint[] } | { ok: false; message: string };
 
@@ -14,8 +15,8 @@ export function checkSeries(equity: unknown): SeriesCheck {
   const parsed = equitySeriesSchema.safeParse(equity);
   if (parsed.success) return { ok: true, points: parsed.data };
   const issue = parsed.error.issues[0];
-  // zod's own wording of the fault is technical detail, passed on as it is.
-  const reason = issue?.message ?? t('backtests.invalid');
+  // Worded from the issue's code in the UI language, never with zod's English.
+  const reason = issue ? fieldProblemText(issue) : t('errors.field.shape');
   return {
     ok: false,
     message:

@@ -57,6 +57,17 @@ export class InsecureServiceUrlError extends Error {
   }
 }
 
+/**
+ * Thrown where a key would be bound to an API origin other than the one the page that sent it
+ * showed (another window saved other settings in between); nothing is stored.
+ */
+export class SettingsChangedError extends Error {
+  constructor() {
+    super('The API URL changed before the key was saved.');
+    this.name = 'SettingsChangedError';
+  }
+}
+
 /** What the popup and the side panel say before the first-run setup has named a service. */
 export const SERVICE_SETUP_MESSAGE = 'Set up the service to see your playbooks.';
 

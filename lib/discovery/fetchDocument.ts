@@ -194,9 +194,9 @@ export async function fetchDiscoveryDocument(
 
   if (response.status === 304 && cached) {
     await response.body?.cancel().catch(() => undefined);
-    const refreshed = { ...cached, fetchedAt: deps.now() };
-    await deps.cache.set(refreshed).catch(() => undefined);
-    return fromCache(url, refreshed, 'not-modified', { httpStatus: 304 });
+    // Only the time moves: the document itself is not written again.
+    await deps.cache.touch(url, deps.now()).catch(() => undefined);
+    return fromCache(url, cached, 'not-modified', { httpStatus: 304 });
   }
 
   if (!response.ok) {
@@ -205,10 +205,14 @@ export async function fetchDiscoveryDocument(
     if (response.status >= 500 && cached) {
       return fromCache(url, cached, 'stale', {
         httpStatus: response.status,
-        error: t('errors.discovery.fromCache', { reason: `HTTP ${response.status}` }),
+        error: t('errors.discovery.fromCache', {
+          reason: t('errors.retry.serverAnswered', { status: String(response.status) }),
+        }),
       });
     }
-    return failed(url, `HTTP ${response.status}`, { httpStatus: response.status });
+    return failed(url, t('errors.discovery.httpStatus', { status: String(response.status) }), {
+      httpStatus: response.status,
+    });
   }
 
   const contentType = response.headers.get('content-type') ?? '';
@@ -253,7 +257,16 @@ export async function fetchDiscoveryDocument(
     fetchedAt: deps.now(),
     size: bytes.byteLength,
   };
-  await deps.cache.set(document).catch(() => undefined);
+  // A server without ETags sends the same bytes again: that is a confirmation, not a new document.
+  const unchanged =
+    cached !== undefined &&
+    cached.body === body &&
+    cached.etag === document.etag &&
+    cached.contentType === contentType &&
+    cached.size === document.size;
+  await (unchanged ? deps.cache.touch(url, document.fetchedAt) : deps.cache.set(document)).catch(
+    () => undefined,
+  );
   return {
     url,
     baseUrl: finalUrl,

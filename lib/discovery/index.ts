@@ -11,6 +11,8 @@ export type {
   MarkdownSource,
 } from './report';
 export { clearDiscoveryCache, idbDocumentCache } from './cache';
+export { restoredReport, storableReport } from './storedReport';
+export type { StoredDiscoveryReport } from './storedReport';
 export type { CachedDocument, DocumentCache } from './cache';
 export { DISCOVERY_DOCUMENTS } from './documents';
 export type { SafeBlock, SafeInline, SafeListItem } from './markdown';

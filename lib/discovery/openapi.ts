@@ -3,15 +3,17 @@
  * report it; operation lookup and everything else belongs to lib/api.
  */
 import { t } from '@/lib/i18n';
+import { issuesText } from '@/lib/i18n/problems';
 import { z } from 'zod';
 import { resolveWebUrl } from './urls';
 
 const OpenApiShapeSchema = z.looseObject({
-  openapi: z.string().regex(/^3\.1\.\d+$/, 'expected an OpenAPI 3.1.x document'),
+  // Issues are worded by lib/i18n from their codes: no message of ours or zod's reaches the user.
+  openapi: z.string().regex(/^3\.1\.\d+$/),
   info: z
     .looseObject({ title: z.string().max(500).optional(), version: z.string().max(100).optional() })
     .optional(),
-  servers: z.array(z.looseObject({ url: z.string().min(1).max(4_096) })).min(1, 'servers[0].url is required'),
+  servers: z.array(z.looseObject({ url: z.string().min(1).max(4_096) })).min(1),
   paths: z.record(z.string(), z.unknown()),
 });
 
@@ -35,10 +37,7 @@ export function checkOpenApiDocument(json: unknown, documentUrl: string): OpenAp
   if (!parsed.success) {
     throw new OpenApiFormatError(
       t('errors.discovery.openApiUnusable', {
-        reason: parsed.error.issues
-          .map((i) => `${i.path.join('.') || '/'}: ${i.message}`)
-          .join('; ')
-          .slice(0, 300),
+        reason: issuesText(parsed.error.issues).slice(0, 300),
       }),
     );
   }

@@ -43,21 +43,24 @@ export function parseSkillsIndex(json: unknown, indexUrl: string): SkillsIndex {
   for (const raw of index.skills) {
     const entry = SkillEntrySchema.safeParse(raw);
     if (!entry.success) {
-      result.skipped.push({ name: '', reason: 'malformed entry' });
+      result.skipped.push({ name: '', reason: t('errors.discovery.skillSkipped.malformed') });
       continue;
     }
     const { name, type, description, url, digest } = entry.data;
     if (type !== 'skill-md') {
-      result.skipped.push({ name, reason: `unsupported type "${type.slice(0, 40)}"` });
+      result.skipped.push({
+        name,
+        reason: t('errors.discovery.skillSkipped.unsupportedType', { type: type.slice(0, 40) }),
+      });
       continue;
     }
     if (seen.has(name)) {
-      result.skipped.push({ name, reason: 'duplicate name' });
+      result.skipped.push({ name, reason: t('errors.discovery.skillSkipped.duplicate') });
       continue;
     }
     const absolute = resolveWebUrl(url, indexUrl);
     if (!absolute) {
-      result.skipped.push({ name, reason: 'url is not http(s)' });
+      result.skipped.push({ name, reason: t('errors.discovery.skillSkipped.notHttp') });
       continue;
     }
     seen.add(name);

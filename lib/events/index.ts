@@ -23,7 +23,7 @@ import {
   withResult,
 } from './notifications';
 import { backtestNotificationLine } from '@/lib/backtests/reads';
-import { backtestIdOf } from '@/lib/backtests/schema';
+import { backtestIdOf } from '@/lib/contract/backtest';
 import type { EventsPortMessage } from './port';
 import { createBoundedSseParser, SseLimitError } from './sse';
 import { ALARMS, NOTIFICATIONS } from '@/lib/store/inventory';

@@ -1,5 +1,5 @@
 import type { ServiceEvent } from '@/lib/api/schemas';
-import { plural, t, type TextKey } from '@/lib/i18n';
+import { joinSentences, plural, t, type TextKey } from '@/lib/i18n';
 
 /**
  * Notification text from known fields only: a fixed title per event type and, at most, the
@@ -42,7 +42,7 @@ export function notificationFor(
 
 /** A known result line ahead of an event's message: "Return 12.3% vs SPY. “Momentum”. …". */
 export function withResult(result: string, message: string): string {
-  return `${t('notifications.sentence', { text: result })} ${message}`;
+  return joinSentences(t('notifications.sentence', { text: result }), message);
 }
 
 /**

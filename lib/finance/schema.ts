@@ -3,6 +3,7 @@
  * Such a draft is untrusted: strict keys, bounded lengths, http(s) URLs, safe ticker symbols.
  */
 import { z } from 'zod';
+import type { FieldProblem } from '@/lib/contract/fieldProblems';
 import { TICKER_PATTERN } from '@/lib/finance/symbols';
 import { cleanText, DRAFT_LIMITS } from '@/lib/finance/text';
 
@@ -11,8 +12,13 @@ function pageText(max: number, options: { multiline?: boolean; required: boolean
   return (
     z
       .string()
-      // A string far beyond the bound is refused before any work is spent cleaning it.
-      .max(max * 4, { error: `must be at most ${max} characters` })
+      // A string far beyond the bound is refused before any work is spent cleaning it. The issue
+      // names the real bound (`max`), not this looser one: the user is told the limit that holds.
+      .refine((value) => value.length <= max * 4, {
+        error: `must be at most ${max} characters`,
+        params: { problem: 'too-long' satisfies FieldProblem, max },
+        abort: true,
+      })
       .transform((value) => cleanText(value, options))
       .pipe(
         z
@@ -35,7 +41,11 @@ const httpUrl = z
         return false;
       }
     },
-    { error: 'must be an http(s) URL without credentials' },
+    // The words are lib/i18n's (this schema also runs where no translations are bundled).
+    {
+      error: 'must be an http(s) URL without credentials',
+      params: { problem: 'http-url' satisfies FieldProblem },
+    },
   );
 
 const tickerSymbol = z.string().regex(TICKER_PATTERN, { error: 'is not a ticker symbol' });
@@ -61,7 +71,8 @@ export type PlaybookDraft = z.output<typeof playbookDraftSchema>;
 export interface DraftError {
   /** Dotted path of the offending field (`source.url`, `tickers.3`), empty for the whole draft. */
   path: string;
-  message: string;
+  /** zod's issue code: words for a person come from lib/i18n (fieldProblemText), never zod's English. */
+  code: string;
 }
 
 export type SanitizeDraftResult = { ok: true; draft: PlaybookDraft } | { ok: false; errors: DraftError[] };
@@ -74,7 +85,7 @@ export function sanitizeDraft(input: unknown): SanitizeDraftResult {
     ok: false,
     errors: parsed.error.issues.slice(0, 20).map((issue) => ({
       path: issue.path.map(String).join('.'),
-      message: issue.message,
+      code: issue.code,
     })),
   };
 }

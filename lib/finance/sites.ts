@@ -3,6 +3,7 @@
  * ticker a page is about in its URL. Rules return raw spellings; `normalizeTicker` canonicalizes.
  */
 import { isKnownExchange, normalizeTicker } from './symbols';
+import type { SiteProblem } from '@/lib/contract/sites';
 
 export interface FinanceSite {
   id: string;
@@ -242,20 +243,6 @@ export function urlMatchesPattern(url: string | URL, pattern: string): boolean {
 export function siteForUrl(url: string | URL): FinanceSite | undefined {
   return FINANCE_SITES.find((site) => site.matches.some((pattern) => urlMatchesPattern(url, pattern)));
 }
-
-/**
- * Why a typed site address was refused: a code, not a sentence. This file also runs in pages'
- * content scripts, which carry no translations; lib/i18n/problems.ts words each code.
- */
-export type SiteProblem =
-  | 'empty'
-  | 'too-long'
-  | 'scheme'
-  | 'credentials'
-  | 'every-site'
-  | 'bad-host'
-  | 'bad-wildcard'
-  | 'not-full-domain';
 
 export type SitePatternResult =
   | { ok: true; pattern: string; host: string }

@@ -1,2 +1,3 @@
 export * from './messages';
 export * from './format';
+export * from './sentences';

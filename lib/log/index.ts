@@ -26,7 +26,7 @@ export const REDACTED = '[redacted]';
 const secrets = new Set<string>();
 let secretMask: SecretMask = createSecretMask([]);
 
-/** Masks this value, and any fragment of it of MIN_FRAGMENT (6) characters or more, in every later log record and error. */
+/** Masks this value and its fragments (lib/log/secretMask.ts says which) in every later log record and error. */
 export function registerSecret(value: string): void {
   if (value.length < MIN_FRAGMENT || secrets.has(value)) return;
   secrets.add(value);
@@ -36,6 +36,52 @@ export function registerSecret(value: string): void {
 export function forgetSecrets(): void {
   secrets.clear();
   secretMask = createSecretMask([]);
+}
+
+/**
+ * Whether a text holds 8 characters in a row of a registered secret's secret part (the key without
+ * its readable prefix): for text that would leave for another origin whole, such as a link the
+ * service asks us to open, or that must stay whole where it is kept (an id).
+ */
+export function carriesSecret(text: string): boolean {
+  return secretMask.carries(text);
+}
+
+/**
+ * Whether a JSON text could hold a registered secret once parsed: its raw text carries one, or it
+ * spells printable ASCII with `\u00XX` escapes (or with `\"`, `\\`, `\/` when a secret holds
+ * such a character), which the raw text would hide. The usual answer holds neither and is then not
+ * walked at all (dropCarriedSecrets).
+ */
+export function jsonMayCarrySecret(text: string): boolean {
+  return secretMask.jsonMayCarry(text);
+}
+
+/**
+ * Masks, in a parsed JSON value (changed in place), every string that carries 8 characters in a
+ * row of a registered secret (maskSecrets: the rest of its text stays), and drops every property
+ * named by one: a service that
+ * echoes the key in a title, a thesis or an MCP result does not put it in front of a page. Walked
+ * with a stack of its own, so a deeply nested answer cannot overflow the call stack; linear.
+ */
+export function dropCarriedSecrets<T>(root: T): T {
+  if (secrets.size === 0) return root;
+  if (typeof root === 'string') return (carriesSecret(root) ? maskSecrets(root) : root) as T;
+  const stack: object[] = root !== null && typeof root === 'object' ? [root] : [];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    const record = node as Record<string, unknown>;
+    for (const name of Object.keys(record)) {
+      if (!Array.isArray(node) && carriesSecret(name)) {
+        delete record[name];
+        continue;
+      }
+      const value = record[name];
+      if (typeof value === 'string') {
+        if (carriesSecret(value)) record[name] = maskSecrets(value);
+      } else if (value !== null && typeof value === 'object') stack.push(value);
+    }
+  }
+  return root;
 }
 
 /** Masks every fragment of a registered secret; for text that leaves the worker (errors, wire, outbox). */
@@ -65,7 +111,8 @@ export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === 'object') {
     const out: LogFields = {};
     for (const [name, item] of Object.entries(value as LogFields).slice(0, MAX_ITEMS)) {
-      out[name] = SECRET_FIELD.test(name) ? REDACTED : redact(item, depth + 1);
+      // A name can come from the service too (a problem's field paths): masked like any string.
+      out[maskSecrets(name)] = SECRET_FIELD.test(name) ? REDACTED : redact(item, depth + 1);
     }
     return out;
   }

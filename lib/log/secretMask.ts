@@ -1,12 +1,19 @@
 /**
- * Masks every fragment of a secret (6 characters or more) in a text, in linear time. A service
- * that echoes the key back, padded so that a later cut lands inside it, or in 6- or 7-character
- * pieces spread over several fields, must not leave a usable part of it in an error, the outbox
- * or the log. Every 6-character window of each secret goes in
- * a Set; one pass over the text marks each window found there, and every marked run is replaced.
- * Runs that join two fragments are masked whole: masking too much is safe, too little is not.
+ * Masks every fragment of a secret in a text, in linear time. A service that echoes the key back,
+ * padded so that a later cut lands inside it, in short pieces spread over several fields, or only
+ * its last four characters ("the key ending in 8b6f"), must not leave a part of it in an error,
+ * the outbox or the log: pages are not told even the last four.
+ *
+ * Two sizes of window go in Sets: every 6-character window of the whole secret, and every
+ * 4-character window of its secret part (the key without a readable format prefix such as
+ * `pbk_live_`: four letters of that prefix are words like "live" or "sent", which every error
+ * message would lose, and they say nothing a reader could use). One pass over the text marks each
+ * window found there, and every marked run is replaced. Runs that join two fragments are masked
+ * whole: masking too much is safe, too little is not.
  */
-export const MIN_FRAGMENT = 6;
+export const MIN_FRAGMENT = 4;
+/** Windows of the whole secret, its readable prefix included. */
+export const WIDE_FRAGMENT = 6;
 export const MASK = '[redacted]';
 
 export interface SecretMask {
@@ -14,29 +21,104 @@ export interface SecretMask {
   mask(text: string): string;
   /** True when the text holds a fragment of a secret. */
   leaks(text: string): boolean;
+  /**
+   * True when the text holds CARRIED_RUN (8) characters in a row of a secret's secret part: for
+   * text that must stay whole (a link to open, an id), where a 4-character match is too common.
+   */
+  carries(text: string): boolean;
+  /** True when a JSON text may hold such a run once parsed (in its raw text, or behind escapes). */
+  jsonMayCarry(text: string): boolean;
 }
 
-/** Index of every window of MIN_FRAGMENT characters of the secrets (a key is at most 512 long). */
-function windowsOf(secrets: Iterable<string>): Set<string> {
-  const windows = new Set<string>();
+/**
+ * How many characters of a secret's secret part in a row make a text "carry" it. The 4-character
+ * mask would refuse a long random link too often (about 1 in 20 hex links of 200 characters);
+ * 8 characters of a key are what could be used, and chance matches are about one in a million.
+ */
+export const CARRIED_RUN = 8;
+/** The secret part's 4-character blocks at multiples of 4: every 8-character run of it holds one. */
+const ANCHOR = 4;
+/** `\u0020`–`\u007f`: an escape that spells a printable ASCII character (every key character). */
+const ASCII_UNICODE_ESCAPE = /\\u00[2-7][0-9a-fA-F]/;
+const SHORT_ESCAPE = /\\["\\/]/;
+/** A character JSON must (`"`, `\`) or may (`/`) escape. */
+const ESCAPABLE = /["\\/]/;
+
+/** Up to three lowercase words, each followed by `_` or `-`: `sk_live_`, `pbk_sentinel_`. */
+const FORMAT_PREFIX = /^(?:[a-z]{2,12}[_-]){1,3}/;
+/** A secret part shorter than this is no key format's: the whole secret counts as secret. */
+const MIN_SECRET_PART = 8;
+
+/** The part of a key that is secret: without its readable format prefix, when one leaves enough. */
+export function secretPart(secret: string): string {
+  const prefix = FORMAT_PREFIX.exec(secret)?.[0] ?? '';
+  const rest = secret.slice(prefix.length);
+  return rest.length >= MIN_SECRET_PART ? rest : secret;
+}
+
+interface Windows {
+  wide: Set<string>;
+  narrow: Set<string>;
+  /** CARRIED_RUN-character windows of the secret parts, and their anchors. */
+  carried: Set<string>;
+  anchors: Set<string>;
+  /** Whether a secret part holds a character JSON can spell with a short escape. */
+  escapable: boolean;
+}
+
+function addWindows(into: Set<string>, text: string, size: number, step = 1): void {
+  for (let start = 0; start + size <= text.length; start += step) into.add(text.slice(start, start + size));
+}
+
+/** Index of the windows of the secrets (a key is at most 512 long). */
+function windowsOf(secrets: Iterable<string>): Windows {
+  const windows: Windows = {
+    wide: new Set(),
+    narrow: new Set(),
+    carried: new Set(),
+    anchors: new Set(),
+    escapable: false,
+  };
   for (const secret of secrets) {
-    for (let start = 0; start + MIN_FRAGMENT <= secret.length; start++) {
-      windows.add(secret.slice(start, start + MIN_FRAGMENT));
-    }
+    const part = secretPart(secret);
+    addWindows(windows.wide, secret, WIDE_FRAGMENT);
+    addWindows(windows.narrow, part, MIN_FRAGMENT);
+    addWindows(windows.carried, part, CARRIED_RUN);
+    addWindows(windows.anchors, part, ANCHOR, ANCHOR);
+    if (ESCAPABLE.test(part)) windows.escapable = true;
   }
   return windows;
 }
 
-/** End (exclusive) of each masked run, indexed by its start; undefined when nothing matches. */
-function maskedRuns(text: string, windows: Set<string>): Array<[number, number]> {
+/**
+ * Each anchor is one native search of the text, and only where one is found are the runs around
+ * it looked up: linear, and cheap enough to run on every answer the API sends.
+ */
+function carriedIn(text: string, windows: Windows): boolean {
+  if (windows.anchors.size === 0 || text.length < CARRIED_RUN) return false;
+  for (const anchor of windows.anchors) {
+    for (let at = text.indexOf(anchor); at !== -1; at = text.indexOf(anchor, at + 1)) {
+      // An 8-character run of a secret part holds its anchor at offset 0 to 3 of the run.
+      const last = Math.min(at, text.length - CARRIED_RUN);
+      for (let from = Math.max(0, at - (ANCHOR - 1)); from <= last; from++)
+        if (windows.carried.has(text.slice(from, from + CARRIED_RUN))) return true;
+    }
+  }
+  return false;
+}
+
+/** The masked runs, [start, end) in text order, overlapping or touching runs joined. */
+function maskedRuns(text: string, windows: Windows): Array<[number, number]> {
   const runs: Array<[number, number]> = [];
-  if (windows.size === 0) return runs;
+  if (windows.narrow.size === 0 && windows.wide.size === 0) return runs;
   for (let start = 0; start + MIN_FRAGMENT <= text.length; start++) {
-    if (!windows.has(text.slice(start, start + MIN_FRAGMENT))) continue;
-    const end = start + MIN_FRAGMENT;
+    let end = windows.narrow.has(text.slice(start, start + MIN_FRAGMENT)) ? start + MIN_FRAGMENT : 0;
+    if (start + WIDE_FRAGMENT <= text.length && windows.wide.has(text.slice(start, start + WIDE_FRAGMENT)))
+      end = start + WIDE_FRAGMENT;
+    if (end === 0) continue;
     const last = runs[runs.length - 1];
     // Windows overlap or touch: one run, so the text shows one mask, not a stutter of them.
-    if (last && start <= last[1]) last[1] = end;
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
     else runs.push([start, end]);
   }
   return runs;
@@ -59,13 +141,21 @@ export function createSecretMask(secrets: Iterable<string>): SecretMask {
     leaks(text) {
       return maskedRuns(text, windows).length > 0;
     },
+    carries: (text) => carriedIn(text, windows),
+    jsonMayCarry(text) {
+      if (windows.anchors.size === 0) return false;
+      if (carriedIn(text, windows) || ASCII_UNICODE_ESCAPE.test(text)) return true;
+      return windows.escapable && SHORT_ESCAPE.test(text);
+    },
   };
 }
 
 /** Masks every string inside a plain value (an error's data, a wire error), keeping its shape. */
 export function maskDeep<T>(value: T, mask: SecretMask, depth = 0): T {
   if (typeof value === 'string') return mask.mask(value) as T;
-  if (depth > 8 || value === null || typeof value !== 'object') return value;
+  if (value === null || typeof value !== 'object') return value;
+  // Too deep to walk: dropped, not passed on unmasked (fail closed).
+  if (depth > 8) return MASK as T;
   if (Array.isArray(value)) return value.map((item: unknown) => maskDeep(item, mask, depth + 1)) as T;
   const out: Record<string, unknown> = {};
   for (const [name, item] of Object.entries(value as Record<string, unknown>)) {

@@ -101,6 +101,13 @@ function parseEndpoint(endpoint: string): URL {
 
 /** One MCP response (a JSON body, or an SSE stream over its whole life) may not be longer. */
 export const MAX_MCP_RESPONSE_BYTES = 1_000_000;
+/** All the responses of one session together: the SDK pages lists and reopens streams on its own. */
+export const MAX_MCP_SESSION_BYTES = 4_000_000;
+/**
+ * Pages of one list the SDK follows (its default is 64): a server whose nextCursor never ends
+ * would otherwise have one "list the tools" read 64 responses of up to 1 MB each.
+ */
+export const MCP_LIST_MAX_PAGES = 4;
 
 export class McpResponseTooLargeError extends Error {
   override name = 'McpResponseTooLargeError';
@@ -109,12 +116,30 @@ export class McpResponseTooLargeError extends Error {
   }
 }
 
+export class McpSessionTooLargeError extends Error {
+  override name = 'McpSessionTooLargeError';
+  constructor(readonly maxBytes: number) {
+    super(t('errors.mcp.sessionTooLarge', { max: String(maxBytes) }));
+  }
+}
+
+/** What the responses of one session have read so far, against MAX_MCP_SESSION_BYTES. */
+export interface McpSessionBudget {
+  read: number;
+  readonly maxBytes: number;
+}
+
 /**
- * The body counted as it streams, and failed past `maxBytes`, so a tool result or a tool list
- * cannot be larger than that. An event stream's CR and CRLF line ends become LF on the way: the
- * SDK's SSE parser searches the rest of a chunk for CR once per line otherwise (quadratic).
+ * The body counted as it streams, and failed past `maxBytes` (or past what is left of the
+ * session's budget), so a tool result or a tool list cannot be larger than that. An event
+ * stream's CR and CRLF line ends become LF on the way: the SDK's SSE parser searches the rest of a
+ * chunk for CR once per line otherwise (quadratic).
  */
-export function boundedMcpResponse(response: Response, maxBytes = MAX_MCP_RESPONSE_BYTES): Response {
+export function boundedMcpResponse(
+  response: Response,
+  maxBytes = MAX_MCP_RESPONSE_BYTES,
+  session?: McpSessionBudget,
+): Response {
   // Null-body statuses cannot be rebuilt with a body (and have none to bound).
   if (!response.body || [101, 204, 205, 304].includes(response.status)) return response;
   const eventStream = (response.headers.get('content-type') ?? '').includes('text/event-stream');
@@ -127,6 +152,13 @@ export function boundedMcpResponse(response: Response, maxBytes = MAX_MCP_RESPON
         if (total > maxBytes) {
           controller.error(new McpResponseTooLargeError(maxBytes));
           return;
+        }
+        if (session) {
+          session.read += chunk.byteLength;
+          if (session.read > session.maxBytes) {
+            controller.error(new McpSessionTooLargeError(session.maxBytes));
+            return;
+          }
         }
         if (!eventStream) {
           controller.enqueue(chunk);
@@ -155,10 +187,16 @@ export function boundedMcpResponse(response: Response, maxBytes = MAX_MCP_RESPON
 
 /**
  * Wraps fetch so no request can carry credentials or leave the endpoint's origin, whatever the
- * SDK (or a future version of it) puts into RequestInit.
+ * SDK (or a future version of it) puts into RequestInit; every response counts against one
+ * session budget, and once it is spent no further request is sent.
  */
-export function credentialFreeFetch(base: McpFetch, allowedOrigin: string): McpFetch {
+export function credentialFreeFetch(
+  base: McpFetch,
+  allowedOrigin: string,
+  session: McpSessionBudget = { read: 0, maxBytes: MAX_MCP_SESSION_BYTES },
+): McpFetch {
   return (url, init) => {
+    if (session.read > session.maxBytes) return Promise.reject(new McpSessionTooLargeError(session.maxBytes));
     const target = new URL(typeof url === 'string' ? url : url.href);
     if (target.origin !== allowedOrigin) {
       return Promise.reject(
@@ -172,7 +210,7 @@ export function credentialFreeFetch(base: McpFetch, allowedOrigin: string): McpF
     headers.delete('cookie');
     headers.delete('proxy-authorization');
     return base(target.href, { ...init, headers, credentials: 'omit', referrerPolicy: 'no-referrer' }).then(
-      (response) => boundedMcpResponse(response),
+      (response) => boundedMcpResponse(response, MAX_MCP_RESPONSE_BYTES, session),
     );
   };
 }
@@ -203,6 +241,7 @@ export async function connectMcp(
     capabilities: {},
     jsonSchemaValidator: new BoundedJsonSchemaValidator(),
     versionNegotiation: { mode: options.protocol ?? 'auto' },
+    listMaxPages: MCP_LIST_MAX_PAGES,
   });
 
   try {

@@ -1,4 +1,5 @@
 import { t } from '@/lib/i18n';
+import { fieldProblemText, firstPerField } from '@/lib/i18n/problems';
 import type { z } from 'zod';
 import { log, maskSecretsDeep } from '@/lib/log';
 import {
@@ -11,19 +12,12 @@ import {
   type WireError,
 } from './protocol';
 import { classifySender, type ClassifiedSender, type SenderIdentity } from './sender';
+import { HandledError } from '@/lib/contract/handledError';
 
 export type Handler<N extends MessageName> = (
   request: ParsedRequestOf<N>,
   sender: Exclude<ClassifiedSender, { kind: 'foreign' }>,
 ) => Promise<ResponseOf<N>> | ResponseOf<N>;
-
-/** An error a handler throws on purpose: its code and message reach the sender as they are. */
-export class HandledError extends Error {
-  constructor(readonly wire: WireError) {
-    super(wire.message);
-    this.name = 'HandledError';
-  }
-}
 
 export interface HandlerRegistry {
   register<N extends MessageName>(name: N, handler: Handler<N>): void;
@@ -68,33 +62,20 @@ function fail(code: WireError['code'], message: string, extra: Partial<WireError
   return { ok: false, error: { code, message, ...extra } };
 }
 
-/** A WireError's `fields`: the first message per dotted path; `root` names an issue about the whole value. */
-export function fieldErrors(error: z.ZodError, root = '(message)'): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) fields[issue.path.map(String).join('.') || root] ??= issueText(issue);
-  return fields;
-}
+/** How many fields a WireError names: a form shows one line each (the draft check's old bound). */
+const MAX_WIRE_FIELDS = 20;
 
 /**
- * A field's problem in the UI language. The schemas (lib/finance/schema.ts among them) also run in
- * content scripts, which carry no translations, so the words are chosen here from the issue's
- * code and bound; a refinement's own message (`custom`) is kept, as ours are worded already.
+ * A WireError's `fields`: the first message per dotted path, at most MAX_WIRE_FIELDS; `root` names
+ * an issue about the whole value.
  */
-function issueText(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case 'too_small':
-      return issue.origin === 'array' ? t('errors.field.required') : t('errors.field.empty');
-    case 'too_big':
-      return issue.origin === 'array'
-        ? t('errors.field.tooMany', { max: Number(issue.maximum) })
-        : t('errors.field.tooLong', { max: Number(issue.maximum) });
-    case 'invalid_format':
-      return t('errors.field.format');
-    case 'custom':
-      return issue.message;
-    default:
-      return t('errors.field.shape');
-  }
+export function fieldErrors(error: z.ZodError, root = '(message)'): Record<string, string> {
+  return firstPerField(
+    error.issues,
+    (issue) => issue.path.map(String).join('.') || root,
+    fieldProblemText,
+    MAX_WIRE_FIELDS,
+  );
 }
 
 function isMessageName(name: string): name is MessageName {

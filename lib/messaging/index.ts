@@ -10,7 +10,6 @@ export {
 export {
   createHandlerRegistry,
   fieldErrors,
-  HandledError,
   handlersOf,
   registerTable,
   type Handler,
@@ -20,3 +19,4 @@ export {
   type RegistryOptions,
 } from './dispatch';
 export { sendMessage, MessageError } from './client';
+export { HandledError } from '@/lib/contract/handledError';

@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import { t } from '@/lib/i18n';
-import type { KeyState } from '@/lib/store/apiKey';
+import { MAX_CURSOR_LENGTH, type KeyState } from '@/lib/contract/wire';
 import { serviceUrlProblem } from '@/lib/contract/origins';
 import { urlProblemText } from '@/lib/i18n/problems';
-import type { Playbook } from '@/lib/api/schemas';
-import { VISIBILITIES } from '@/lib/api/visibility';
+import type { Playbook } from '@/lib/contract/service';
+import { VISIBILITIES } from '@/lib/contract/visibility';
 import type { DiscoveryReport } from '@/lib/discovery';
 import type { McpResourceSummary, McpToolSummary } from '@/lib/mcp/client';
-import type { WriteDraft } from '@/lib/store/outbox';
-import { WRITE_OPERATIONS, type WriteOperation } from '@/lib/api/writeOperations';
+import type { WriteDraft } from '@/lib/contract/outbox';
+import { WRITE_OPERATIONS, type WriteOperation } from '@/lib/contract/writes';
 import type { EventFeed } from '@/lib/events/feed';
-import type { Backtest } from '@/lib/backtests/schema';
+import type { Backtest } from '@/lib/contract/backtest';
 import { MAX_CAPTURE_SELECTION } from '@/lib/finance/captureGlobal';
 import { TICKER_PATTERN } from '@/lib/finance/symbols';
 import { DRAFT_LIMITS } from '@/lib/finance/text';
@@ -26,9 +26,9 @@ import type {
   ServiceOverview,
   AppState,
   OutboxEntryView,
-} from './wire';
+} from '@/lib/contract/wire';
 
-// The shapes these messages carry live in ./wire; every name stays importable from here.
+// The shapes these messages carry live in lib/contract/wire.ts; every name stays importable from here.
 export type {
   OutboxEntryView,
   AppState,
@@ -51,8 +51,8 @@ export type {
   Staleness,
   WireError,
   WorkerErrorCode,
-} from './wire';
-export { NOT_CONFIGURED_CODE, WORKER_ERROR_CODES } from './wire';
+} from '@/lib/contract/wire';
+export { NOT_CONFIGURED_CODE, WORKER_ERROR_CODES } from '@/lib/contract/wire';
 
 /**
  * The one message contract between the extension's pages, its content script and the service
@@ -87,7 +87,7 @@ const serviceUrl = z
 export type { KeyState };
 
 const visibility = z.enum(VISIBILITIES);
-const opaqueCursor = z.string().min(1).max(2048);
+const opaqueCursor = z.string().min(1).max(MAX_CURSOR_LENGTH);
 const playbookId = z.string().min(1).max(200);
 
 export const writeOperation = z.enum(WRITE_OPERATIONS);
@@ -120,6 +120,8 @@ export const messages = {
         .min(8)
         .max(512)
         .regex(/^[\x21-\x7e]+$/, { error: () => t('errors.field.printableAscii') }),
+      /** The API URL the page saved and showed: the key is bound to it, or not stored at all. */
+      apiUrl: z.string().max(2048).optional(),
     }),
     senders: EXTENSION_PAGES,
   }),
@@ -194,7 +196,8 @@ export const messages = {
   }),
   /**
    * The popup's one message at open: fresh state, first page, status, account and drafts, which the
-   * worker also saves as the popup's snapshot (lib/store/snapshot.ts). Never runs discovery.
+   * worker's read model also saves as the popup's snapshot (lib/store/snapshot.ts) where they
+   * changed. Never runs discovery.
    */
   openPopup: message<PopupOpened>()({
     request: z.strictObject({}),
@@ -205,17 +208,23 @@ export const messages = {
     request: z.strictObject({ refresh: z.boolean().optional() }),
     senders: EXTENSION_PAGES,
   }),
-  listPlaybooks: message<PlaybookPage>()({
+  /**
+   * One view of the playbooks from the worker's read model (lib/background/readModel.ts): a first
+   * page fresh from the service (saved in the read model's cache the popup paints from), or the
+   * cached one marked `stale` when the service cannot be reached; with `cursor`, the next page.
+   * The popup's scope, filter and "Load more" all ask this, one message each.
+   */
+  readView: message<PlaybookPage>()({
     request: z.strictObject({
+      scope: z.enum(['mine', 'public']),
       visibility: visibility.optional(),
       cursor: opaqueCursor.optional(),
-      /** Answer from the cache at once when there is one (the popup's first paint). */
-      preferCache: z.boolean().optional(),
     }),
     senders: EXTENSION_PAGES,
   }),
-  listPublicPlaybooks: message<PlaybookPage>()({
-    request: z.strictObject({ cursor: opaqueCursor.optional() }),
+  /** The side panel's list: the view "mine" of `readView`. */
+  listPlaybooks: message<PlaybookPage>()({
+    request: z.strictObject({ visibility: visibility.optional(), cursor: opaqueCursor.optional() }),
     senders: EXTENSION_PAGES,
   }),
   getPlaybook: message<Playbook>()({

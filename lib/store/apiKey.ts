@@ -2,15 +2,12 @@ import { sha256Hex } from '@/lib/digest';
 import { registerSecret } from '@/lib/log';
 import { del, get, set } from 'idb-keyval';
 import { keyValueStore } from './db';
+import type { KeyState } from '@/lib/contract/wire';
 import type { ApiKeyRecord } from './schema';
 import { getSettings } from './settings';
+import { SettingsChangedError } from '@/lib/contract/origins';
 
-/** What pages may know of the stored key (the options page shows it). */
-export interface KeyState {
-  set: boolean;
-  /** The last four characters, so the user can tell which key is stored; never more. */
-  last4?: string;
-}
+export type { KeyState } from '@/lib/contract/wire';
 
 /**
  * The API key lives in the extension's own database (lib/store/inventory.ts). Content scripts run in the page's
@@ -22,6 +19,14 @@ export interface KeyState {
 const API_KEY = 'api-key';
 const secrets = keyValueStore('secrets');
 
+function originOrUndefined(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 async function currentApiOrigin(): Promise<string> {
   return new URL((await getSettings()).apiUrl).origin;
 }
@@ -32,20 +37,36 @@ function isStoredKey(value: unknown): value is ApiKeyRecord {
   return typeof record?.key === 'string' && record.key.length > 0 && typeof record.apiOrigin === 'string';
 }
 
-/** The key for the configured API origin, or undefined when none was saved for it. */
-export async function loadApiKey(): Promise<string | undefined> {
+/** The record for the configured API origin, or undefined when none was saved for it. */
+async function loadKeyRecord(): Promise<ApiKeyRecord | undefined> {
   const stored: unknown = await get(API_KEY, secrets);
   if (!isStoredKey(stored) || stored.apiOrigin !== (await currentApiOrigin())) return undefined;
   registerSecret(stored.key);
-  return stored.key;
+  return stored;
+}
+
+/**
+ * The key for the configured API origin, or undefined when none was saved for it. `forOrigin`:
+ * the origin the caller will send it to; a client built for an older API URL gets nothing, not
+ * the key the user saved for the new one.
+ */
+export async function loadApiKey(forOrigin?: string): Promise<string | undefined> {
+  const record = await loadKeyRecord();
+  if (forOrigin !== undefined && record?.apiOrigin !== forOrigin) return undefined;
+  return record?.key;
 }
 
 /** Saves the key for the API origin configured now (settings are saved first). */
-export async function storeApiKey(key: string): Promise<KeyState> {
+export async function storeApiKey(key: string, shownApiUrl?: string): Promise<KeyState> {
+  const apiOrigin = await currentApiOrigin();
+  // The page saved (and showed) one API URL; another window may have saved another since. The key
+  // is meant for the one the user saw: bound to any other, it would be sent to that origin.
+  if (shownApiUrl !== undefined && originOrUndefined(shownApiUrl) !== apiOrigin)
+    throw new SettingsChangedError();
   registerSecret(key);
-  const record: ApiKeyRecord = { key, apiOrigin: await currentApiOrigin() };
+  const record: ApiKeyRecord = { key, apiOrigin, savedAt: Date.now() };
   await set(API_KEY, record, secrets);
-  return describeKey(key);
+  return describeKey(record);
 }
 
 export async function removeApiKey(): Promise<KeyState> {
@@ -53,12 +74,15 @@ export async function removeApiKey(): Promise<KeyState> {
   return { set: false };
 }
 
-export function describeKey(key: string | undefined): KeyState {
-  return key ? { set: true, last4: key.slice(-4) } : { set: false };
+/** What pages learn of a stored key: no character of it, only when it was saved. */
+function describeKey(record: ApiKeyRecord | undefined): KeyState {
+  if (!record) return { set: false };
+  const savedAt = record.savedAt;
+  return typeof savedAt === 'number' && Number.isFinite(savedAt) ? { set: true, savedAt } : { set: true };
 }
 
 export async function apiKeyState(): Promise<KeyState> {
-  return describeKey(await loadApiKey());
+  return describeKey(await loadKeyRecord());
 }
 
 /** Tells keys apart without keeping them: the first 16 hex digits of the key's SHA-256. */

@@ -38,12 +38,8 @@ export const DATABASE_STORES = {
     why: 'The last discovery report and the events feed with its cursor, across worker restarts.',
     readers: ['worker'],
   },
-  reads: {
-    why: 'Cache of list pages shown at once (marked stale); cleared when the service or key changes.',
-    readers: ['worker'],
-  },
   discovery: {
-    why: 'Cache of discovery documents with their ETags; cleared when the service URL changes.',
+    why: 'Cache of discovery documents with their ETags and when each was last confirmed; cleared when the service URL changes.',
     readers: ['worker'],
   },
   meta: {
@@ -51,7 +47,7 @@ export const DATABASE_STORES = {
     readers: ['worker'],
   },
   snapshot: {
-    why: "The popup's first page of playbooks, status and account, so it paints without waking the worker; bound to the service URL and key fingerprint, cleared when either changes.",
+    why: "The read model's cache: the popup's state, status, account and drafts, and the first page of each list view, so the popup paints (and switches views) without waiting for the worker; each record bound to the service URL and key fingerprint, all cleared when either changes or a write succeeds.",
     readers: ['worker', 'extension pages'],
   },
 } as const satisfies Record<string, SavedItem>;

@@ -1,53 +1,18 @@
-import type { ConfirmedIntent, WriteOperation } from '@/lib/api/writeOperations';
-import type { ShownWrite } from '@/lib/writes/token';
+import type { OutboxEntry, WriteDraft } from '@/lib/contract/outbox';
 import { database } from './db';
+
+export type { DraftOrigin, OutboxEntry, OutboxStatus, WriteDraft } from '@/lib/contract/outbox';
 
 /**
  * Only lib/writes (the owner of a write's lifecycle) calls this file's writers; lint forbids them
  * elsewhere. Drafts the user started, kept in the extension's database (the `outbox` store) from the moment of the click,
- * so a service-worker restart, a closed tab or a browser restart loses nothing.
+ * so a service-worker restart, a closed tab or a browser restart loses nothing. The records'
+ * types live in lib/contract/outbox.ts.
  */
-export type DraftOrigin = 'content-script' | 'context-menu' | 'extension-page';
-export type OutboxStatus = 'pending' | 'sending' | 'failed' | 'sent';
-
-/** An outbox draft of any write: the exact operation target, body and precondition, and what was confirmed. */
-export interface WriteDraft {
-  /** The playbook the write acts on; bound to the operation's single path parameter when sent. */
-  playbookId?: string;
-  /** Drafts queued by earlier versions named the playbook here (`path.id`); read as `playbookId`. */
-  path?: Record<string, string>;
-  body?: Record<string, unknown>;
-  ifMatch?: string;
-  /** Set once the user confirms; reused unchanged by every retry of this exact body. */
-  idempotencyKey?: string;
-  /** A request of this draft may have reached the service (network error, timeout, 5xx): its key stays. */
-  mayHaveLanded?: boolean;
-  /** What the draft's window shows now, with its one-use token; Confirm must carry the token and find the same. */
-  shown?: ShownWrite;
-  /** The intent the user confirmed: the only thing the API client sends, and only while the entry is claimed. */
-  confirmed?: ConfirmedIntent;
-  /** After success: what the service answered (the new playbook's id, a page opened or why it was not). */
-  result?: { playbookId?: string; url?: string; urlRefused?: string };
-}
 
 /** The playbook a draft acts on, from either spelling. */
 export function playbookIdOf(draft: WriteDraft): string | undefined {
   return draft.playbookId ?? draft.path?.id;
-}
-
-export interface OutboxEntry<T = unknown> {
-  id: string;
-  origin: DraftOrigin;
-  /** The operation the draft will become once confirmed. */
-  operationId: WriteOperation;
-  draft: T;
-  status: OutboxStatus;
-  createdAt: string;
-  updatedAt: string;
-  /** `code` is the error kind; `problemCode` the service's own stable code (e.g. brokerage_not_linked). */
-  error?: { message: string; code?: string; problemCode?: string; retryAt?: number };
-  /** The draft's one confirm window, while open: Review focuses it instead of opening another. */
-  windowId?: number;
 }
 
 export async function addToOutbox<T>(

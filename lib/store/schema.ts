@@ -13,6 +13,8 @@ export interface SettingsRecord {
 export interface ApiKeyRecord {
   key: string;
   apiOrigin: string;
+  /** When it was saved (epoch ms); records from before 0.x lack it. */
+  savedAt?: number;
 }
 
 /** The outbox's own type (lib/store/outbox.ts) is richer; the database needs only these. */
@@ -20,11 +22,6 @@ export interface OutboxRecord {
   id: string;
   status: string;
   createdAt: string;
-}
-
-export interface ReadRecord {
-  value: unknown;
-  fetchedAt: number;
 }
 
 /**
@@ -36,17 +33,16 @@ export interface CompanionSchema extends DBSchema {
   settings: { key: 'settings'; value: Partial<SettingsRecord> };
   outbox: { key: string; value: OutboxRecord };
   state: { key: string; value: unknown };
-  reads: { key: string; value: ReadRecord };
   discovery: { key: string; value: unknown };
   meta: { key: string; value: string };
-  /** Checked by lib/store/snapshot.ts when read. */
+  /** The read model's cache; each record checked by lib/store/snapshot.ts when read. */
   snapshot: { key: string; value: unknown };
 }
 
 export type CompanionDatabase = IDBPDatabase<CompanionSchema>;
 
 /** Raise by one for each schema change and add its step to `upgrade`. */
-export const DATABASE_VERSION = 2;
+export const DATABASE_VERSION = 3;
 
 /** Creates what the inventory lists and the database lacks: safe to run at every version step. */
 function createMissingStores(db: CompanionDatabase): void {
@@ -59,4 +55,12 @@ export function upgrade(db: CompanionDatabase, oldVersion: number): void {
   if (oldVersion < 1) createMissingStores(db);
   // Version 2: the popup's snapshot.
   if (oldVersion < 2) createMissingStores(db);
+  // Version 3: one read model, one cache. The list pages of the `reads` store now live in
+  // `snapshot` beside the popup's record; a cache is refetched, so its records are dropped.
+  const untyped = db as unknown as IDBPDatabase;
+  if (oldVersion < 3 && untyped.objectStoreNames.contains(RETIRED_READS))
+    untyped.deleteObjectStore(RETIRED_READS);
 }
+
+/** A store of earlier versions, deleted by the step that retired it. */
+const RETIRED_READS = 'reads';

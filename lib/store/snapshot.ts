@@ -1,18 +1,56 @@
-import type { PopupSnapshot } from '@/lib/messaging/protocol';
+import type { PlaybookPage, PopupSnapshot } from '@/lib/contract/wire';
+import type { Visibility } from '@/lib/contract/visibility';
 import { openDB } from 'idb';
-import { clear, get, promisifyRequest } from 'idb-keyval';
+import { clear, promisifyRequest, type UseStore } from 'idb-keyval';
 import { keyValueStore } from './db';
 import { DATABASE_NAME } from './inventory';
+import { sameValue } from './sameValue';
 
-/** The one record of the `snapshot` store: the popup paints from it before the worker answers. */
-const POPUP_SNAPSHOT = 'popup';
+/**
+ * The read model's cache: one store (`snapshot`) holding the popup's record and the first page
+ * of each list view the user opened, every record stamped with the service and key it was read
+ * for. The worker's lib/background/readModel.ts is its only writer; pages read it through the
+ * one-shot reads below (never upgrading the database) to paint before the worker answers.
+ */
 const snapshotStore = keyValueStore('snapshot');
 
-export type { PopupDraft, PopupSnapshot } from '@/lib/messaging/protocol';
+export type { PopupDraft, PopupSnapshot } from '@/lib/contract/wire';
 
+/** A list the popup (or the side panel) shows: whose playbooks, and which visibility. */
+export interface ReadView {
+  scope: 'mine' | 'public';
+  visibility?: Visibility;
+}
+
+/** The view the popup opens on, whose first page its record paints. */
+export const POPUP_VIEW: ReadView = { scope: 'mine' };
+
+/**
+ * The one key of the read model's store: the popup's record, or a list view's first page. Whose
+ * data a record holds is not part of its key but its `binding` (below): the store holds one
+ * service and key at a time (it is cleared when either changes), and a record of another is
+ * never shown.
+ */
+export function readKey(entry: 'popup' | ReadView): string {
+  return entry === 'popup' ? 'popup' : `view|${entry.scope}|${entry.visibility ?? 'all'}`;
+}
+
+/** The service URL and key fingerprint a record was read for. */
 export function snapshotBinding(serviceUrl: string, keyFingerprint: string | undefined): string {
   return `${serviceUrl}|${keyFingerprint ?? 'no-key'}`;
 }
+
+/** A view's first page as stored: what the service said, and since when the store holds it. */
+interface ViewRecord {
+  binding: string;
+  items: PlaybookPage['items'];
+  nextCursor: string | null;
+  hasMore: boolean;
+  fetchedAt: number;
+}
+
+/** The popup's record: its first page lives in the record of POPUP_VIEW, not a second copy. */
+type PopupRecord = Omit<PopupSnapshot, 'page'>;
 
 /** What a popup row reads of a playbook (lib/pages/popup/PlaybookRow.tsx). */
 function isDrawableRow(value: unknown): boolean {
@@ -32,31 +70,70 @@ function isDrawableRow(value: unknown): boolean {
  * first frame draws only the first rows, so a row it cannot draw further down would otherwise
  * fail a frame later, past the point where start.tsx falls back to the worker's answer.
  */
-function isPopupSnapshot(value: unknown): value is PopupSnapshot {
-  const record = value as Partial<PopupSnapshot> | undefined;
+function isViewRecord(value: unknown, binding: string): value is ViewRecord {
+  const record = value as Partial<ViewRecord> | undefined;
+  return (
+    record?.binding === binding &&
+    typeof record.fetchedAt === 'number' &&
+    typeof record.hasMore === 'boolean' &&
+    (record.nextCursor === null || typeof record.nextCursor === 'string') &&
+    Array.isArray(record.items) &&
+    record.items.every(isDrawableRow)
+  );
+}
+
+function isPopupRecord(value: unknown): value is PopupRecord {
+  const record = value as Partial<PopupRecord> | undefined;
   return (
     typeof record?.binding === 'string' &&
     typeof record.savedAt === 'number' &&
     typeof record.state === 'object' &&
     record.state !== null &&
-    Array.isArray(record.outbox) &&
-    (record.page === undefined ||
-      (Array.isArray(record.page.items) && record.page.items.every(isDrawableRow)))
+    Array.isArray(record.outbox)
   );
 }
 
+function pageOf(record: ViewRecord): PlaybookPage {
+  const { items, nextCursor, hasMore, fetchedAt } = record;
+  return { items, nextCursor, hasMore, fetchedAt, source: 'cache' };
+}
+
+/** The popup's record and its view's first page, read in one transaction of `store`. */
+async function readSnapshotFrom(store: UseStore): Promise<PopupSnapshot | undefined> {
+  return store('readonly', async (objects) => {
+    // Both asked at once: one round trip of the database, not two.
+    const [record, view] = await Promise.all(
+      [readKey('popup'), readKey(POPUP_VIEW)].map((key) => promisifyRequest<unknown>(objects.get(key))),
+    );
+    if (!isPopupRecord(record)) return undefined;
+    return isViewRecord(view, record.binding) ? { ...record, page: pageOf(view) } : record;
+  });
+}
+
+/** One view's first page for `binding`, in `store`. */
+async function readViewFrom(store: UseStore, view: ReadView, binding: string) {
+  return store('readonly', async (objects) => {
+    const record: unknown = await promisifyRequest(objects.get(readKey(view)));
+    return isViewRecord(record, binding) ? pageOf(record) : undefined;
+  });
+}
+
 /** The worker's read, on its long-lived connection. */
-export async function readPopupSnapshot(): Promise<PopupSnapshot | undefined> {
-  const value: unknown = await get(POPUP_SNAPSHOT, snapshotStore);
-  return isPopupSnapshot(value) ? value : undefined;
+export function readPopupSnapshot(): Promise<PopupSnapshot | undefined> {
+  return readSnapshotFrom(snapshotStore);
+}
+
+/** The worker's read of a view's cached first page (source 'cache'). */
+export function readCachedView(view: ReadView, binding: string): Promise<PlaybookPage | undefined> {
+  return readViewFrom(snapshotStore, view, binding);
 }
 
 /**
- * The popup's own read before its first paint: no round trip to a worker that may be asleep. One
- * connection opened at whatever version exists (never upgrading, migrating or creating the
- * database: that is the worker's job) for one get, then closed so it never blocks an upgrade.
+ * A page's own read: no round trip to a worker that may be asleep. One connection opened at
+ * whatever version exists (never upgrading, migrating or creating the database: that is the
+ * worker's job) for one transaction, then closed so it never blocks an upgrade.
  */
-export async function readPopupSnapshotOnce(): Promise<PopupSnapshot | undefined> {
+async function readOnce<T>(read: (store: UseStore) => Promise<T | undefined>): Promise<T | undefined> {
   const db = await openDB(DATABASE_NAME, undefined, {
     // No database yet: abort rather than create an empty one (openDB then rejects).
     upgrade: (_db, _old, _new, transaction) => {
@@ -67,45 +144,113 @@ export async function readPopupSnapshotOnce(): Promise<PopupSnapshot | undefined
   if (!db) return undefined;
   try {
     if (!db.objectStoreNames.contains('snapshot')) return undefined;
-    const value: unknown = await get(
-      POPUP_SNAPSHOT,
-      keyValueStore('snapshot', () => Promise.resolve(db)),
-    );
-    return isPopupSnapshot(value) ? value : undefined;
+    return await read(keyValueStore('snapshot', () => Promise.resolve(db)));
   } finally {
     db.close();
   }
 }
 
+/** The popup's read before its first paint (entrypoints/popup/snapshotRead.ts). */
+export function readPopupSnapshotOnce(): Promise<PopupSnapshot | undefined> {
+  return readOnce(readSnapshotFrom);
+}
+
+/** The popup's read of another view's cached first page, shown while the worker reads it afresh. */
+export function readCachedViewOnce(view: ReadView, binding: string): Promise<PlaybookPage | undefined> {
+  return readOnce((store) => readViewFrom(store, view, binding));
+}
+
 /** Counts this context's clears: data read before one must not be written after it. */
 let clears = 0;
 
-/** Take it before reading what goes into a snapshot, and pass it to `writePopupSnapshot`. */
+/** Take it before reading what goes into the read model, and pass it to the writes below. */
 export function snapshotGeneration(): number {
   return clears;
 }
 
+/** Volatile parts that change on every read and that the next answer replaces anyway. */
+function popupContent(record: PopupRecord) {
+  const { savedAt: _savedAt, ...rest } = record;
+  const overview = rest.overview && { ...rest.overview, rateLimit: undefined };
+  return { ...rest, overview };
+}
+
+function viewContent(record: Omit<ViewRecord, 'fetchedAt'>) {
+  const { binding, items, nextCursor, hasMore } = record;
+  return { binding, items, nextCursor, hasMore };
+}
+
 /**
- * Saves the snapshot unless it was cleared since `readAt` (a Save or a new key while its data
- * was read): a snapshot is never written for a service or key that is already gone. No default:
- * a generation taken at write time would let any stale read through.
+ * Puts each record unless the store was cleared since `readAt` (a Save or a new key while its
+ * data was read) or it already holds the same content: a revalidation that brings the same rows
+ * back writes nothing (its time is kept by the caller, in memory). Checked inside the
+ * transaction's callback, after the connection is awaited: a clear in between is seen. True when
+ * something was written.
  */
-export async function writePopupSnapshot(snapshot: PopupSnapshot, readAt: number): Promise<boolean> {
-  // Checked inside the transaction's callback, after the connection is awaited: a clear in between is seen.
+async function putChanged(
+  readAt: number,
+  records: Array<{ key: string; value: PopupRecord | ViewRecord; same: (saved: unknown) => boolean }>,
+): Promise<boolean> {
   return snapshotStore('readwrite', async (store) => {
     if (readAt !== clears) return false;
-    await promisifyRequest(store.put(snapshot, POPUP_SNAPSHOT));
-    return true;
+    const saved = await Promise.all(records.map(({ key }) => promisifyRequest(store.get(key))));
+    const changed = records.filter((record, index) => !record.same(saved[index]));
+    await Promise.all(changed.map(({ key, value }) => promisifyRequest(store.put(value, key))));
+    return changed.length > 0;
   });
 }
 
-/** With the key or the service gone, nothing read for them may show, nor be written later. */
+function viewEntry(view: ReadView, binding: string, page: PlaybookPage) {
+  const value: ViewRecord = {
+    binding,
+    items: page.items,
+    nextCursor: page.nextCursor,
+    hasMore: page.hasMore,
+    fetchedAt: page.fetchedAt,
+  };
+  const same = (saved: unknown) =>
+    isViewRecord(saved, binding) && sameValue(viewContent(saved), viewContent(value));
+  return { key: readKey(view), value, same };
+}
+
+/**
+ * Saves the popup's snapshot: its record, and its first page as the record of POPUP_VIEW. Only
+ * lib/background/readModel.ts calls it. No default for `readAt`: a generation taken at write
+ * time would let any stale read through.
+ */
+export async function writePopupSnapshot(snapshot: PopupSnapshot, readAt: number): Promise<boolean> {
+  const { page, ...record } = snapshot;
+  const entries = [
+    {
+      key: readKey('popup'),
+      value: record,
+      same: (saved: unknown) => isPopupRecord(saved) && sameValue(popupContent(saved), popupContent(record)),
+    },
+    ...(page ? [viewEntry(POPUP_VIEW, snapshot.binding, page)] : []),
+  ];
+  return putChanged(readAt, entries);
+}
+
+/** Saves a view's fresh first page (only lib/background/readModel.ts calls it). */
+export async function writeCachedView(
+  view: ReadView,
+  binding: string,
+  page: PlaybookPage,
+  readAt: number,
+): Promise<boolean> {
+  return putChanged(readAt, [viewEntry(view, binding, page)]);
+}
+
+/**
+ * With the key or the service gone, or after a write changed what the service holds, nothing
+ * read before may show, nor be written later.
+ */
 export async function clearPopupSnapshot(): Promise<void> {
   clears++;
   await dropPopupSnapshot();
 }
 
-/** A record found bound to another service or key goes; reads under way for the current one still land. */
+/** Records found bound to another service or key go; reads under way for the current one still land. */
 export async function dropPopupSnapshot(): Promise<void> {
   await clear(snapshotStore);
 }

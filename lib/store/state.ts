@@ -1,5 +1,6 @@
-import { clear, get, set } from 'idb-keyval';
+import { clear, get, promisifyRequest } from 'idb-keyval';
 import { keyValueStore } from './db';
+import { sameValue } from './sameValue';
 
 const store = keyValueStore('state');
 
@@ -11,8 +12,14 @@ export function readState<T>(key: string): Promise<T | undefined> {
   return get<T>(key, store);
 }
 
+/** Stores `value` unless the same value is stored already (read and write in one transaction). */
 export function writeState<T>(key: string, value: T): Promise<void> {
-  return set(key, value, store);
+  return store('readwrite', async (objectStore) => {
+    const stored: unknown = await promisifyRequest(objectStore.get(key));
+    if (!sameValue(stored, value)) objectStore.put(value, key);
+    // Settled when committed, as idb-keyval's `set` is.
+    await promisifyRequest(objectStore.transaction);
+  });
 }
 
 export function clearState(): Promise<void> {

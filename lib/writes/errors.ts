@@ -5,26 +5,10 @@
  */
 import { API_ERROR_KINDS, type ApiErrorKind } from '@/lib/api/errors';
 import { t } from '@/lib/i18n';
+import { LIFECYCLE_CODES, type LifecycleCode } from '@/lib/contract/writes';
 
-/** Codes the write lifecycle itself gives, beside the API client's error kinds. */
-const LIFECYCLE_CODES = [
-  'draft-not-found',
-  'invalid-draft',
-  'draft-already-sent',
-  'write-in-progress',
-  'typed-confirmation',
-  'too-many-drafts',
-  /** Confirm without the token of the window that shows the draft now (never shown, or a stale window). */
-  'not-shown',
-  /** The operation resolves to another method or URL than the window showed. */
-  'operation-changed',
-  /** The key, account or API origin differs from what the window showed or the user confirmed. */
-  'account-changed',
-  'interrupted',
-  'internal',
-] as const;
+export type { LifecycleCode } from '@/lib/contract/writes';
 
-export type LifecycleCode = (typeof LIFECYCLE_CODES)[number];
 export type WriteErrorCode = LifecycleCode | ApiErrorKind;
 
 /** What the user must do next. `review`: open the draft's one window, which shows what will be sent. */

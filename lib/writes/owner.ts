@@ -19,9 +19,9 @@ import {
   type WriteOperation,
   type WriteResolution,
 } from '@/lib/api';
-import { sanitizeDraft } from '@/lib/finance/schema';
+import { playbookDraftSchema } from '@/lib/finance/schema';
 import { log } from '@/lib/log';
-import type { PendingWrite } from '@/lib/messaging';
+import { fieldErrors, type PendingWrite } from '@/lib/messaging';
 import {
   addToOutbox,
   getOutboxEntry,
@@ -32,7 +32,7 @@ import {
   type DraftOrigin,
   type WriteDraft,
 } from '@/lib/store/outbox';
-import { focusConfirmWindow, openConfirmWindow } from '@/lib/pages/navigation';
+import { focusConfirmWindow, openConfirmWindow } from './confirmWindow';
 import { keyFingerprint } from '@/lib/store/apiKey';
 import { getSettings } from '@/lib/store/settings';
 import { serviceClient } from '@/lib/api/service';
@@ -97,12 +97,12 @@ async function writeEntry(id: string): Promise<Entry> {
 
 /** A draft from page text (content script or menu): untrusted until the schema says otherwise. */
 export async function queuePageDraft(origin: DraftOrigin, draft: unknown): Promise<string> {
-  const checked = sanitizeDraft(draft);
-  if (!checked.ok) {
-    const fields = Object.fromEntries(checked.errors.map((error) => [error.path || 'draft', error.message]));
-    throw refusal('invalid-draft', t('errors.write.unusableDraft'), fields);
-  }
-  return queueDraft(origin, 'createPlaybook', { body: checked.draft });
+  // Parsed here rather than by sanitizeDraft, whose messages are the schema's English ones: the
+  // fields are worded from each issue's code in the UI language.
+  const checked = playbookDraftSchema.safeParse(draft);
+  if (!checked.success)
+    throw refusal('invalid-draft', t('errors.write.unusableDraft'), fieldErrors(checked.error, 'draft'));
+  return queueDraft(origin, 'createPlaybook', { body: checked.data });
 }
 
 /** An extension page's action (side panel, popup): queued and shown in its window, never sent here. */

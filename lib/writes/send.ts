@@ -11,11 +11,11 @@ import {
   type ApiClient,
   type WriteOperation,
 } from '@/lib/api';
-import { readCache } from '@/lib/api/service';
-import { t } from '@/lib/i18n';
+import { joinSentences, t } from '@/lib/i18n';
 import { log } from '@/lib/log';
 import { claimForSending, getOutboxEntry, playbookIdOf, type WriteDraft } from '@/lib/store/outbox';
 import { ALARMS, NOTIFICATIONS } from '@/lib/store/inventory';
+import { clearPopupSnapshot } from '@/lib/store/snapshot';
 import { meaningOf, refusalCode, WRITE_ERRORS, type WriteErrorCode } from './errors';
 import { assertTransition, stateOf } from './lifecycle';
 import { announce, move, refusal, refuse, settle, type Entry } from './transitions';
@@ -24,13 +24,12 @@ const PLAYBOOK_NOTIFICATION = NOTIFICATIONS.writtenPlaybook.idPrefix;
 
 /** The playbook's title as typed, why a page was not opened (as the check said), and what a click does. */
 function successMessage(name: string | undefined, urlRefused: string | undefined, opens: boolean): string {
-  const parts = [
+  return joinSentences(
     name ? t('notifications.sentence', { text: name }) : '',
-    urlRefused ?? '',
+    urlRefused,
     opens ? t('notifications.clickToOpen') : '',
     t('notifications.disclaimer'),
-  ];
-  return parts.filter(Boolean).join(' ');
+  );
 }
 
 /** The notification id carries the playbook id, so a click still works after the worker restarted. */
@@ -121,7 +120,8 @@ export async function sendConfirmed(
   const sent = await settle(claimed, { ...draft, result: { playbookId, url, urlRefused } });
   log.info('write.sent', { draftId: id, operationId, replayed: response.idempotentReplayed });
   if (urlRefused) log.warn('write.url-refused', { draftId: id, operationId });
-  await readCache.clear();
+  // The read model's cache holds what this write changed (lists, drafts): it is read again.
+  await clearPopupSnapshot();
   if (url) await browser.tabs.create({ url });
   await notifySuccess(entry, playbookId, urlRefused).catch((error: unknown) =>
     log.warn('notify.failed', { error }),

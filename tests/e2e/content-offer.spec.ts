@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test, type ExtensionHandle } from './fixtures';
-import { axNodes, boxOf, clickByRole, offerCount } from './helpers/offer';
+import { axNodes, boxOf, clickByRole, OFFER, offerCount } from './helpers/offer';
 
 /** The tickers the extension finds on `finance`, as "On this page" asks for them (the user's view, not the page's). */
 async function tickersSeen(extension: ExtensionHandle, finance: Page): Promise<string[]> {
@@ -16,8 +16,6 @@ async function tickersSeen(extension: ExtensionHandle, finance: Page): Promise<s
     await surface.close();
   }
 }
-
-const OFFER = 'Turn this into a playbook';
 
 test('the offer sits in a closed shadow root, fixed to the corner, without moving the page', async ({
   context,

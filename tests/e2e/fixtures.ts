@@ -10,13 +10,18 @@ import { EXTENSION_DIR, FIXTURE_PAGES } from './paths';
 export interface PagesServer {
   /** `http://127.0.0.1:<port>/demo/<name>`: inside the content script's sandbox demo matches. */
   url(name: string): string;
+  /** How often `name` was asked for as a prerender (`Sec-Purpose: prefetch;prerender`). */
+  prerenders(name: string): number;
 }
 
 export interface ExtensionHandle {
   id: string;
   url(page: string): string;
-  /** Points the extension at the test's sandbox, as the options page would, optionally with the demo key. */
-  configure(options?: { key?: string | null }): Promise<void>;
+  /**
+   * Points the extension at the test's sandbox, as the options page would, optionally with the demo
+   * key; `serviceUrl` puts another origin (a proxy of the sandbox) in front of the service and its API.
+   */
+  configure(options?: { key?: string | null; serviceUrl?: string }): Promise<void>;
   /** Opens an extension page and waits for it to render. */
   open(page: string): Promise<Page>;
 }
@@ -42,9 +47,16 @@ interface TestFixtures {
   extension: ExtensionHandle;
 }
 
-async function startPagesServer(): Promise<{ server: Server; origin: string }> {
+async function startPagesServer(): Promise<{
+  server: Server;
+  origin: string;
+  prerendered: Map<string, number>;
+}> {
+  const prerendered = new Map<string, number>();
   const server = createServer((request, response) => {
     const name = basename(new URL(request.url ?? '/', 'http://x').pathname);
+    if (String(request.headers['sec-purpose'] ?? '').includes('prerender'))
+      prerendered.set(name, (prerendered.get(name) ?? 0) + 1);
     readFile(`${FIXTURE_PAGES}/${name}`).then(
       (body) => {
         response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -59,7 +71,7 @@ async function startPagesServer(): Promise<{ server: Server; origin: string }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('pages server has no port');
-  return { server, origin: `http://127.0.0.1:${address.port}` };
+  return { server, origin: `http://127.0.0.1:${address.port}`, prerendered };
 }
 
 /** The environment that makes Chromium's UI speak `language` (de, ar, pt_BR…) on Linux. */
@@ -93,8 +105,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   pages: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      const { server, origin } = await startPagesServer();
-      await use({ url: (name) => `${origin}/demo/${name}` });
+      const { server, origin, prerendered } = await startPagesServer();
+      await use({
+        url: (name) => `${origin}/demo/${name}`,
+        prerenders: (name) => prerendered.get(name) ?? 0,
+      });
       await new Promise((resolve) => server.close(resolve));
     },
     { scope: 'worker' },
@@ -131,7 +146,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await tab.goto(url(page));
       return tab;
     };
-    const configure = async ({ key = sandbox.demoKey }: { key?: string | null } = {}) => {
+    const configure = async ({
+      key = sandbox.demoKey,
+      serviceUrl = sandbox.baseUrl,
+    }: { key?: string | null; serviceUrl?: string } = {}) => {
+      const apiUrl = `${serviceUrl}${sandbox.apiUrl.slice(sandbox.baseUrl.length)}`;
       const tab = await open('options.html');
       await tab.evaluate(
         async ({ serviceUrl, apiUrl, key }) => {
@@ -148,7 +167,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           // requests are over before the test starts counting.
           await send('openPopup', {});
         },
-        { serviceUrl: sandbox.baseUrl, apiUrl: sandbox.apiUrl, key },
+        { serviceUrl, apiUrl, key },
       );
       await tab.close();
     };

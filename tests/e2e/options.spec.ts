@@ -49,12 +49,10 @@ test('an invalid URL is refused at the field and nothing is saved', async ({ ext
   await expect(options.serviceUrl).toHaveValue(sandbox.baseUrl);
 });
 
-test('Remove key forgets the key and the popup returns to its first run', async ({ extension, sandbox }) => {
+test('Remove key forgets the key and the popup returns to its first run', async ({ extension }) => {
   await extension.configure();
   const options = new OptionsPage(await extension.open('options.html'));
-  await expect(
-    options.page.getByText(`A key ending in ${sandbox.demoKey.slice(-4)} is stored`),
-  ).toBeVisible();
+  await expect(options.page.getByText(/^A key saved on .* is stored\./)).toBeVisible();
   await options.page.getByRole('button', { name: 'Remove key' }).click();
   await expect(options.status).toHaveText('Key removed.');
   await expect(options.page.getByText('No key stored yet.')).toBeVisible();

@@ -5,6 +5,7 @@ import { DEMO_USER_ID } from '../../sandbox/store';
 import { PopupPage } from './pages/surfaces';
 import { expect, test } from './fixtures';
 import { COUNT_LAYOUT_SHIFT, layoutShift } from './helpers/layoutShift';
+import { startGatedService } from './helpers/proof';
 
 /** Saves what the user saw as a test artifact. */
 async function snap(page: Page, name: string, testInfo: TestInfo): Promise<void> {
@@ -115,6 +116,48 @@ test('the visibility filter asks the service for that visibility only', async ({
   const calls = apiCalls(sandbox.requests(), '/api/v1/playbooks');
   expect(calls.length).toBeGreaterThan(0);
   expect(calls.every((r) => r.query.includes('visibility=unlisted'))).toBe(true);
+});
+
+test('a filter seen before paints from the read model at once, then the network answer', async ({
+  extension,
+  sandbox,
+}) => {
+  test.setTimeout(90_000);
+  await extension.configure();
+  const popup = await openPopup(extension.open);
+  await expect(popup.list.getByRole('listitem').first()).toBeVisible();
+  await expect(popup.page.getByText('Refreshing…')).toHaveCount(0);
+  const filter = popup.page.getByLabel('Visibility');
+  await filter.selectOption('unlisted');
+  await expect(popup.list.getByRole('listitem').first()).toContainText('unlisted');
+  await expect(popup.page.getByText('Cached', { exact: true })).toHaveCount(0);
+  // Back to "all": its cached rows show at once and its one request may leave late on a busy
+  // machine, so the count below starts only once the service has been asked and has answered.
+  // Once asked, the list is the emptied one of the new view: an "Updated" line then can only be
+  // the fresh answer's (its cached copy, if it is read later than that, says "Cached").
+  sandbox.clearRequests();
+  await filter.selectOption('all');
+  await expect.poll(() => apiCalls(sandbox.requests(), '/api/v1/playbooks').length).toBeGreaterThan(0);
+  await popup.refreshed();
+  await expect(popup.page.getByText('Cached', { exact: true })).toHaveCount(0);
+  await expect(popup.page.getByText('Refreshing…')).toHaveCount(0);
+
+  // The service answers only after 7 s: rows marked "Cached" before then came from the read
+  // model's cache, read by the page itself; the one message for the view brings the fresh page.
+  sandbox.setFaults({ latencyMs: 7_000 });
+  try {
+    sandbox.clearRequests();
+    await filter.selectOption('unlisted');
+    await expect(popup.page.getByText('Cached', { exact: true })).toBeVisible();
+    for (const text of await popup.list.getByRole('listitem').allTextContents())
+      expect(text.toLowerCase()).toContain('unlisted');
+    await expect(popup.page.getByText('Cached', { exact: true })).toHaveCount(0, { timeout: 40_000 });
+    const calls = apiCalls(sandbox.requests(), '/api/v1/playbooks');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.query).toContain('visibility=unlisted');
+  } finally {
+    sandbox.resetFaults();
+  }
 });
 
 test('401: a revoked key asks to sign in or create a key', async ({ extension, sandbox }, testInfo) => {
@@ -296,28 +339,35 @@ test('fresh rows never move the row under the pointer: new ones are appended unt
   extension,
   sandbox,
 }) => {
-  await extension.configure();
-  const first = await openPopup(extension.open);
-  await expect(first.list.getByRole('listitem')).toHaveCount(20);
-  await first.refreshed();
-  await first.page.close();
-  const added = sandbox.db.createPlaybook(DEMO_USER_ID, {
-    title: `Arrived while pointing ${randomBytes(3).toString('hex')}`,
-    thesis: 'A new idea that sorts first.',
-    tickers: ['NEW'],
-    visibility: 'private',
-  });
-
-  sandbox.setFaults({ latencyMs: 1_500 });
-  await context.addInitScript({ content: COUNT_LAYOUT_SHIFT });
+  // The service behind a proxy that holds the list's answer until the pointer is on a row: the
+  // answer cannot land before the hover, however slow the machine (a latency raced it before).
+  const service = await startGatedService(sandbox.baseUrl);
   try {
+    await extension.configure({ serviceUrl: service.origin });
+    const first = await openPopup(extension.open);
+    await expect(first.list.getByRole('listitem')).toHaveCount(20);
+    await first.refreshed();
+    await first.page.close();
+    const added = sandbox.db.createPlaybook(DEMO_USER_ID, {
+      title: `Arrived while pointing ${randomBytes(3).toString('hex')}`,
+      thesis: 'A new idea that sorts first.',
+      tickers: ['NEW'],
+      visibility: 'private',
+    });
+
+    service.hold((call) => call.method === 'GET' && call.url.split('?')[0].endsWith('/playbooks'));
+    await context.addInitScript({ content: COUNT_LAYOUT_SHIFT });
     const popup = await openPopup(extension.open);
     const rows = popup.list.getByRole('listitem');
-    await expect(rows).toHaveCount(20, { timeout: 1_000 });
+    // The saved copy, drawn while the service has not answered.
+    await expect(rows).toHaveCount(20);
+    await expect(popup.page.getByText('Cached', { exact: true })).toBeVisible();
     const pointed = rows.nth(2);
     await pointed.hover();
     const title = await pointed.getByRole('button').textContent();
     const before = await pointed.boundingBox();
+    await service.held();
+    await service.release();
     // The worker's answer lands: the saved copy's "Cached" mark goes.
     await expect(popup.page.getByText('Cached', { exact: true })).toHaveCount(0, { timeout: 15_000 });
     await expect(popup.list.getByRole('button', { name: added.title })).toBeVisible();
@@ -333,7 +383,7 @@ test('fresh rows never move the row under the pointer: new ones are appended unt
     await expect(rows.first()).toContainText(added.title);
     await expect(rows).toHaveCount(20);
   } finally {
-    sandbox.resetFaults();
+    await service.close();
   }
 });
 

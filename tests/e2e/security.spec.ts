@@ -83,7 +83,7 @@ test('the sentinel API key never appears in a message answer, a log line, readab
     await probe.value('testConnection');
     const page = await probe.value<{ items: { id: string }[] }>('listPlaybooks', {});
     await probe.value('listPlaybooks', { visibility: 'public' });
-    await probe.value('listPublicPlaybooks', {});
+    await probe.value('readView', { scope: 'public' });
     await probe.value('getPlaybook', { id: page.items[0].id });
     await probe.value('refreshPlaybooks', { ids: [page.items[0].id, 'pb_missing'] });
     await probe.send('getPlaybook', { id: 'pb_missing' }); // an API error's details
@@ -104,7 +104,8 @@ test('the sentinel API key never appears in a message answer, a log line, readab
     await probe.value('listOutbox');
 
     // A key the service rejects (401): its error must not echo it either.
-    const rejected = `pbk_sentinel_rejected_${Date.now()}`;
+    // Its tail is letters no page, log or id would show by chance: not even its last four may leak.
+    const rejected = `pbk_sentinel_rejected_${Date.now()}_QZXW`;
     await probe.value('saveApiKey', { key: rejected });
     const unauthorized = await probe.send('listPlaybooks', { visibility: 'private' });
     expect(unauthorized.ok).toBe(false);
@@ -114,7 +115,8 @@ test('the sentinel API key never appears in a message answer, a log line, readab
     await finance.goto(pages.url('quote-aapl.html'));
     await expectOffer(finance);
 
-    for (const secret of [sentinel, rejected]) {
+    // Each key whole, and a fragment of each: the sentinel's last six, the rejected key's last four.
+    for (const secret of [sentinel, rejected, sentinel.slice(-6), rejected.slice(-4)]) {
       for (const answer of probe.answers) expect(answer).not.toContain(secret);
       for (const line of probe.logs) expect(line).not.toContain(secret);
       expect(await storageDump(probe)).not.toContain(secret);
@@ -177,7 +179,7 @@ test('a content script cannot send any privileged message: each is refused and n
   probe,
 }) => {
   await extension.configure();
-  const before = await probe.value<{ settings: unknown; key: { last4: string } }>('getState');
+  const before = await probe.value<{ settings: unknown; key: { savedAt?: number } }>('getState');
   const { draftId } = await queueCreate(context, probe, { ...NEW_PLAYBOOK, title: uniqueTitle('Forged') });
   sandbox.clearRequests();
 
@@ -222,7 +224,7 @@ test('a content script cannot send any privileged message: each is refused and n
   });
   expect(hostile).toMatchObject({ ok: false, error: { code: 'invalid-draft' } });
 
-  const after = await probe.value<{ settings: unknown; key: { last4: string } }>('getState');
+  const after = await probe.value<{ settings: unknown; key: { savedAt?: number } }>('getState');
   expect(after).toEqual(before);
   expect((await probe.value<{ id: string; status: string }[]>('listOutbox')).map((e) => e.status)).toEqual([
     'pending',

@@ -3,6 +3,7 @@ import type { RecordedRequest, Sandbox } from '../../sandbox/server';
 import { ConfirmPage } from './pages/surfaces';
 import { expect, test, type ExtensionHandle, type PagesServer } from './fixtures';
 import { clickOffer } from './helpers/offer';
+import { startGatedService } from './helpers/proof';
 
 async function openDraft(context: BrowserContext, page: Page): Promise<ConfirmPage> {
   const opened = context.waitForEvent('page', { predicate: (p) => p.url().includes('/confirm.html') });
@@ -20,8 +21,8 @@ interface FlowFixtures {
 }
 
 /** The common start: a configured extension, a finance page, the offer clicked, the confirm window open. */
-async function draftFromQuotePage({ context, extension, pages, sandbox }: FlowFixtures) {
-  await extension.configure();
+async function draftFromQuotePage({ context, extension, pages, sandbox }: FlowFixtures, serviceUrl?: string) {
+  await extension.configure({ serviceUrl });
   sandbox.clearRequests();
   const before = sandbox.db.playbookCount();
   const page = await context.newPage();
@@ -154,25 +155,40 @@ test('a 5xx after the commit, then Retry, still makes exactly one playbook with 
   pages,
   sandbox,
 }) => {
-  const { confirm, before } = await draftFromQuotePage({ context, extension, pages, sandbox });
-  // The write commits but its answer is lost (500); the client's own retries then meet 503s, so the
-  // failure reaches the user. The hold keeps the first request in flight while the 503s are switched on.
-  sandbox.setFaults({ serverErrorAfterCommit: 1, writeHoldMs: 1_500 });
-  await confirm.confirm.click();
-  await expect.poll(() => playbookPosts(sandbox.requests()).length).toBe(1);
-  sandbox.setFaults({ serverErrorEvery: 1, writeHoldMs: 0 });
-  await expect(confirm.dialog.getByRole('alert')).toBeVisible({ timeout: 30_000 });
-  await expect(confirm.dialog.getByRole('alert')).toContainText('The draft is kept');
-  expect(sandbox.db.playbookCount()).toBe(before + 1);
+  const service = await startGatedService(sandbox.baseUrl);
+  try {
+    const { confirm, before } = await draftFromQuotePage(
+      { context, extension, pages, sandbox },
+      service.origin,
+    );
+    // The write commits but its answer is lost (500); the client's own retries then meet 503s, so the
+    // failure reaches the user. The first retry waits at the proxy while the 503s are switched on
+    // (a hold of 1.5 s in the sandbox raced that switch on a busy machine).
+    sandbox.setFaults({ serverErrorAfterCommit: 1 });
+    let writes = 0;
+    service.hold(
+      (call) => call.method === 'POST' && call.url.split('?')[0].endsWith('/playbooks') && ++writes > 1,
+    );
+    await confirm.confirm.click();
+    await service.held();
+    expect(playbookPosts(sandbox.requests())).toHaveLength(1);
+    sandbox.setFaults({ serverErrorEvery: 1 });
+    await service.release();
+    await expect(confirm.dialog.getByRole('alert')).toBeVisible({ timeout: 30_000 });
+    await expect(confirm.dialog.getByRole('alert')).toContainText('The draft is kept');
+    expect(sandbox.db.playbookCount()).toBe(before + 1);
 
-  sandbox.resetFaults();
-  await confirm.dialog.getByRole('button', { name: 'Retry' }).click();
-  await expect(confirm.page.getByRole('status')).toContainText('Sent');
-  expect(sandbox.db.playbookCount()).toBe(before + 1);
-  const writes = playbookPosts(sandbox.requests());
-  expect(writes.length).toBeGreaterThan(1);
-  expect(new Set(writes.map((w) => w.headers['idempotency-key'])).size).toBe(1);
-  expect(new Set(writes.map((w) => w.body)).size).toBe(1);
+    sandbox.resetFaults();
+    await confirm.dialog.getByRole('button', { name: 'Retry' }).click();
+    await expect(confirm.page.getByRole('status')).toContainText('Sent');
+    expect(sandbox.db.playbookCount()).toBe(before + 1);
+    const sent = playbookPosts(sandbox.requests());
+    expect(sent.length).toBeGreaterThan(1);
+    expect(new Set(sent.map((w) => w.headers['idempotency-key'])).size).toBe(1);
+    expect(new Set(sent.map((w) => w.body)).size).toBe(1);
+  } finally {
+    await service.close();
+  }
 });
 
 test('stopping the service worker between the click and Confirm loses nothing', async ({

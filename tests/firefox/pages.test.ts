@@ -62,15 +62,15 @@ it('options: the manifest-granted sandbox needs no access, and Save stores the s
     ok: true,
     value: {
       settings: { serviceUrl: sandbox.baseUrl, apiUrl: sandbox.apiUrl },
-      key: { set: true, last4: sandbox.demoKey.slice(-4) },
+      key: { set: true, savedAt: expect.any(Number) },
       hostAccess: { missingOrigins: [] },
     },
   });
-  // A reopened options page shows the stored service and only the key's last four characters.
+  // A reopened options page shows the stored service and when the key was saved, no character of it.
   const again = await firefox.open('options.html', 'form');
-  await again.waitForSelector(`::-p-text(${sandbox.demoKey.slice(-4)})`);
+  await again.waitForSelector('::-p-text(A key saved on)');
   expect(await again.$eval('input[type="url"], input', (input) => input.value)).toBe(sandbox.baseUrl);
-  expect(await textOf(again)).not.toContain(sandbox.demoKey);
+  expect(await textOf(again)).not.toContain(sandbox.demoKey.slice(-6));
 });
 
 it('popup: the list, "Load more" across a 429, and the access state', async () => {
@@ -88,7 +88,11 @@ it('popup: the list, "Load more" across a 429, and the access state', async () =
   }, 'the service status');
   expect(status).not.toContain('Not yet granted');
 
-  // The 429 must meet "Load more", not the popup's own first calls: wait until they are done.
+  // The 429 must meet "Load more", not the popup's own first calls: wait until they are done. The
+  // rows and the status above may be the saved copy, drawn before the popup's refresh was even
+  // sent (a quiet spell could pass before it): its answer says "Updated just now"; then the quiet
+  // spell covers the reads Save started, which it does not wait for.
+  await popup.waitForSelector('::-p-text(Updated just now)');
   await quietApi(sandbox);
   sandbox.clearRequests();
   sandbox.setFaults({ rateLimitBurst: 1, retryAfterSeconds: 1 });

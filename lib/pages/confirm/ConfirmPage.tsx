@@ -5,7 +5,7 @@ import { isEditable, sentRows } from './describe';
 import { t } from '@/lib/i18n';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
 import { writeSpec, writeWords } from '@/lib/api/writeOperations';
-import { isVisibility } from '@/lib/api/visibility';
+import { isVisibility } from '@/lib/contract/visibility';
 import type { OutboxEntryView, PendingWrite, WriteDraft } from '@/lib/messaging/protocol';
 import { playbookPageUrl } from '@/lib/pages/navigation';
 import { useAsync } from '@/lib/pages/useAsync';

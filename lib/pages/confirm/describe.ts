@@ -1,5 +1,5 @@
 /** Pure descriptions of a pending write for the confirm dialog: what it is called and what will be sent. */
-import type { Visibility } from '@/lib/api/visibility';
+import type { Visibility } from '@/lib/contract/visibility';
 import { writeSpec, type WriteOperation } from '@/lib/api/writeOperations';
 import { formatDate, formatNumber, t, type TextKey } from '@/lib/i18n';
 

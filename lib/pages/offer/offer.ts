@@ -13,6 +13,13 @@ import { clickRefusal, effectiveOpacity, REFUSAL_MESSAGE, type OfferClick } from
 import { dismiss, isDismissed } from './dismissals';
 import { loadInjected } from './lazy';
 import { extensionApi, OfferError, offerText, sendToWorker, type ExtensionApi } from './runtime';
+import { eagerWords, type OfferWordTable } from './words';
+
+/** What the offer looks like: its style sheet and its first words in every UI language (build time). */
+export interface OfferLook {
+  css: string;
+  words: OfferWordTable;
+}
 
 /**
  * The content script on every finance page, kept to what the page must carry (issue 23): no UI
@@ -91,7 +98,10 @@ function tickersOfPage(api: ExtensionApi): Promise<string[]> {
 }
 
 /** Offers "Turn this into a playbook" on a finance page and reports its tickers to the worker. */
-export async function startOffer(css: string, api: ExtensionApi | undefined = extensionApi()): Promise<void> {
+export async function startOffer(
+  look: OfferLook,
+  api: ExtensionApi | undefined = extensionApi(),
+): Promise<void> {
   if (!api || !shouldOffer()) return;
   // "On this page" and the badge work even where the offer is hidden.
   // Detection is imported only once the user asks about this page (the popup or the side panel's
@@ -115,20 +125,23 @@ export async function startOffer(css: string, api: ExtensionApi | undefined = ex
   } catch {
     return; // The extension context went away while we asked: nothing to offer.
   }
-  drawOffer(api, css);
+  drawOffer(api, look);
 }
 
 /**
  * Draws the offer in a closed shadow root, in the top layer where supported. Its text and size
- * are the same on every page and for every user of one UI language until the user acts.
+ * are the same on every page and for every user of one UI language until the user acts. Its first
+ * words come from the bundled table (no browser.i18n call on a page the user only reads); the
+ * words it says after a click come from browser.i18n.
  */
-export function drawOffer(api: ExtensionApi, css: string): HTMLElement {
+export function drawOffer(api: ExtensionApi, look: OfferLook): HTMLElement {
   const host = document.createElement(OFFER_HOST);
   const shadow = host.attachShadow({ mode: 'closed' });
   const text = (key: Parameters<typeof offerText>[1]) => offerText(api, key);
-  const offer = element('div', { class: 'offer', role: 'group', 'aria-label': text('offer.group') });
-  const turn = element('button', { type: 'button', class: 'turn' }, text('offer.turn'));
-  const hideLabel = text('offer.hide');
+  const words = eagerWords(look.words, api.i18n.getUILanguage(), (key) => text(`offer.${key}`));
+  const offer = element('div', { class: 'offer', role: 'group', 'aria-label': words.group });
+  const turn = element('button', { type: 'button', class: 'turn' }, words.turn);
+  const hideLabel = words.hide;
   const hide = element(
     'button',
     { type: 'button', class: 'dismiss', 'aria-label': hideLabel, title: hideLabel },
@@ -136,16 +149,25 @@ export function drawOffer(api: ExtensionApi, css: string): HTMLElement {
   );
   const status = element('p', { class: 'message', role: 'status' });
   offer.append(turn, hide, status);
-  shadow.append(element('style', {}, css), offer);
-  let lastSeenVisible: boolean | undefined;
+  shadow.append(element('style', {}, look.css), offer);
   let busy = false;
 
   const say = (message: string) => {
     status.textContent = message;
   };
-  /** Refuses synthetic clicks and clicks on a covered or faded offer; says why on the offer. */
-  const refused = (click: OfferClick): boolean => {
-    const refusal = clickRefusal(click, {
+  // The hit test, the opacity walk and the visibility watch read layout: none of them runs before
+  // the pointer or the focus reaches the offer (issue 23: a page the user only reads pays nothing).
+  const visibility = lazyVisibility(offer);
+  host.addEventListener('pointerover', visibility.start);
+  host.addEventListener('focusin', visibility.start);
+  /**
+   * Refuses synthetic clicks and clicks on a covered or faded offer, once the visibility watch has
+   * reported at least once; says why on the offer.
+   */
+  const refused = async (click: OfferClick): Promise<boolean> => {
+    const pointed = { isTrusted: click.isTrusted, clientX: click.clientX, clientY: click.clientY };
+    const lastSeenVisible = await visibility.seen();
+    const refusal = clickRefusal(pointed, {
       host,
       topElementAt: (x, y) => document.elementFromPoint(x, y),
       effectiveOpacity: () => effectiveOpacity(host),
@@ -155,47 +177,52 @@ export function drawOffer(api: ExtensionApi, css: string): HTMLElement {
     return refusal !== undefined;
   };
   const remove = () => {
-    visibility?.disconnect();
+    visibility.stop();
     host.remove();
   };
 
-  turn.addEventListener('click', (click) => {
-    if (busy || refused(click)) return;
-    busy = true;
+  /** Builds the draft of this page, unless the click is refused. */
+  const turnIntoDraft = async (click: OfferClick): Promise<void> => {
+    const selection = selectionOfPage();
+    if (await refused(click)) return;
     turn.disabled = true;
     say('');
-    // Readability and the draft are imported on this click; the worker checks the draft again.
-    const selection = selectionOfPage();
-    loadInjected<ArticleCaptureFunction>(api, ARTICLE_CAPTURE_FILE, ARTICLE_CAPTURE_GLOBAL)
-      .then((capture) => capture(selection))
-      .then((draft) => {
-        if (!draft) throw new OfferError(text('offer.cannotTurn'));
-        return sendToWorker(api, 'submitPageDraft', { draft });
-      })
-      .then(
-        () => say(text('offer.saved')),
-        (error: unknown) => {
-          if (error instanceof Error && /context invalidated/i.test(error.message)) remove();
-          // The browser's own errors (a failed import, a closed port) are English and say
-          // nothing useful: only words made for the user are shown as they are.
-          else say(error instanceof OfferError ? error.message : text('offer.failed'));
-        },
-      )
-      .finally(() => {
-        busy = false;
-        turn.disabled = false;
-      });
+    try {
+      // Readability and the draft are imported on this click; the worker checks the draft again.
+      const capture = await loadInjected<ArticleCaptureFunction>(
+        api,
+        ARTICLE_CAPTURE_FILE,
+        ARTICLE_CAPTURE_GLOBAL,
+      );
+      const draft = capture(selection);
+      if (!draft) throw new OfferError(text('offer.cannotTurn'));
+      await sendToWorker(api, 'submitPageDraft', { draft });
+      say(text('offer.saved'));
+    } catch (error) {
+      if (error instanceof Error && /context invalidated/i.test(error.message)) remove();
+      // The browser's own errors (a failed import, a closed port) are English and say
+      // nothing useful: only words made for the user are shown as they are.
+      else say(error instanceof OfferError ? error.message : text('offer.failed'));
+    }
+  };
+  turn.addEventListener('click', (click) => {
+    if (busy) return;
+    busy = true;
+    void turnIntoDraft(click).finally(() => {
+      busy = false;
+      turn.disabled = false;
+    });
   });
   hide.addEventListener('click', (click) => {
-    if (refused(click)) return;
-    remove();
-    dismiss(api, location.host).catch(() => undefined); // Hidden for this page view at least.
+    void refused(click).then((refusal) => {
+      if (refusal) return;
+      remove();
+      dismiss(api, location.host).catch(() => undefined); // Hidden for this page view at least.
+    });
   });
 
   document.body.append(host);
   raiseToTopLayer(host);
-  // The host is an empty box: the drawn offer inside it is what the browser can see occluded.
-  const visibility = watchVisibility(offer, (visible) => (lastSeenVisible = visible));
   return host;
 }
 
@@ -217,10 +244,60 @@ function raiseToTopLayer(host: HTMLElement): void {
   }
 }
 
-/** IntersectionObserver v2 (Chromium): tells when the offer is occluded, faded or distorted. */
+/** How long a click waits for the visibility watch's first report before it is judged without one. */
+const FIRST_REPORT_MS = 1000;
+
+interface LazyVisibility {
+  /** Starts the watch (once): on the pointer or the focus reaching the offer, or on a click. */
+  start: () => void;
+  /** The last report (undefined where the browser cannot tell), after the first one has come. */
+  seen: () => Promise<boolean | undefined>;
+  stop: () => void;
+}
+
+/**
+ * IntersectionObserver v2 on the drawn offer (the host is an empty box), started only when the
+ * user comes near it: observing with `trackVisibility` makes the browser compute occlusion on
+ * every frame, which a page the user only reads should not pay for (issue 23).
+ */
+function lazyVisibility(target: Element): LazyVisibility {
+  let observer: IntersectionObserver | undefined;
+  let started = false;
+  let reported = false;
+  let last: boolean | undefined;
+  const waiting: (() => void)[] = [];
+  const report = (visible: boolean | undefined) => {
+    last = visible;
+    reported = true;
+    for (const wake of waiting.splice(0)) wake();
+  };
+  const start = () => {
+    if (started) return;
+    started = true;
+    observer = watchVisibility(target, report);
+    if (!observer) report(undefined);
+  };
+  return {
+    start,
+    seen() {
+      start();
+      if (reported) return Promise.resolve(last);
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(last), FIRST_REPORT_MS);
+        waiting.push(() => {
+          clearTimeout(timer);
+          resolve(last);
+        });
+      });
+    },
+    stop: () => observer?.disconnect(),
+  };
+}
+
+/** IntersectionObserver v2 (Chromium): tells when the offer is occluded, faded or distorted (undefined elsewhere). */
 function watchVisibility(
   target: Element,
-  report: (visible: boolean) => void,
+  report: (visible: boolean | undefined) => void,
 ): IntersectionObserver | undefined {
   if (typeof IntersectionObserver !== 'function') return undefined;
   try {
@@ -228,7 +305,7 @@ function watchVisibility(
       (entries) => {
         for (const entry of entries) {
           const visible = (entry as IntersectionObserverEntry & { isVisible?: boolean }).isVisible;
-          if (typeof visible === 'boolean') report(visible);
+          report(typeof visible === 'boolean' ? visible : undefined);
         }
       },
       { trackVisibility: true, delay: 100 } as IntersectionObserverInit,

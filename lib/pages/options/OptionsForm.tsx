@@ -5,7 +5,7 @@ import { isServiceConfigured } from '@/lib/store/settings';
 import { serviceUrlProblem } from '@/lib/contract/origins';
 import { urlProblemText } from '@/lib/i18n/problems';
 import { Disclaimer } from '@/components/Disclaimer';
-import { t, formatList } from '@/lib/i18n';
+import { t, formatList, formatDateTime } from '@/lib/i18n';
 import { ConnectionResult } from './ConnectionResult';
 import { SitesSection, type SitesSectionProps } from './SitesSection';
 
@@ -35,6 +35,13 @@ export interface OptionsFormProps {
   onRemoveKey: () => void;
   onGrantAccess: (origins: string[]) => void;
   onTestConnection: () => void;
+}
+
+/** The key's hint: never a character of it; when it was saved, where the record says. */
+function keyHint(key: AppState['key']): string {
+  if (!key.set) return t('options.keyHintNone');
+  const when = key.savedAt === undefined ? '' : formatDateTime(key.savedAt);
+  return when ? t('options.keyHintStoredOn', { when }) : t('options.keyHintStored');
 }
 
 export function OptionsForm(props: OptionsFormProps) {
@@ -150,18 +157,12 @@ export function OptionsForm(props: OptionsFormProps) {
               autocomplete="off"
               spellcheck={false}
               value={apiKey}
-              placeholder={
-                state.key.set
-                  ? t('options.keyPlaceholderStored', { last4: state.key.last4 ?? '????' })
-                  : t('options.keyPlaceholder')
-              }
+              placeholder={state.key.set ? t('options.keyPlaceholderStored') : t('options.keyPlaceholder')}
               onInput={(e) => setApiKey(e.currentTarget.value)}
               {...aria}
             />
           ),
-          state.key.set
-            ? t('options.keyHintStored', { last4: state.key.last4 ?? '????' })
-            : t('options.keyHintNone'),
+          keyHint(state.key),
         )}
         <p class="row key-links">
           <a href={keyPage} target="_blank" rel="noreferrer">

@@ -75,7 +75,13 @@ export function OptionsPage() {
     void run(
       async () => {
         let next = await sendMessage('saveSettings', { serviceUrl, apiUrl, pollMinutes });
-        if (apiKey.trim()) next = { ...next, key: await sendMessage('saveApiKey', { key: apiKey.trim() }) };
+        // The key goes with the API URL just saved: should another window change it meanwhile,
+        // the worker stores nothing rather than bind the key to a service the user did not see.
+        if (apiKey.trim())
+          next = {
+            ...next,
+            key: await sendMessage('saveApiKey', { key: apiKey.trim(), apiUrl: next.settings.apiUrl }),
+          };
         // The prompt may still be open; once it settles, show the access it left.
         access
           .then(

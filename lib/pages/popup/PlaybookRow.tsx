@@ -1,6 +1,6 @@
 import type { Playbook } from '@/lib/api/schemas';
 import { relativeTime } from './format';
-import { t } from '@/lib/i18n';
+import { formatList, plural, t } from '@/lib/i18n';
 
 export interface PlaybookRowProps {
   playbook: Pick<Playbook, 'id' | 'title' | 'visibility' | 'status' | 'tickers' | 'updated_at'>;
@@ -9,8 +9,23 @@ export interface PlaybookRowProps {
 }
 
 const MAX_TICKERS = 4;
+/** The tickers a screen reader hears by name; the rest are counted ("and 12 more"). */
+export const MAX_SPOKEN_TICKERS = 20;
 
-/** One playbook: the title opens it in the side panel; the whole card is its click target. */
+/** The tickers in one sentence: at most MAX_SPOKEN_TICKERS by name (service data is unbounded). */
+function tickerSentence(tickers: readonly string[]): string {
+  const spoken = tickers.slice(0, MAX_SPOKEN_TICKERS);
+  const rest = tickers.length - spoken.length;
+  const list = formatList(spoken);
+  return rest > 0 ? plural('popup.row.tickerListMore', rest, { list }) : t('popup.row.tickerList', { list });
+}
+
+/**
+ * One playbook: the title opens it in the side panel; the whole card is its click target. The
+ * status and the date share a line, the date at its full width; the tickers have their own line
+ * (at most four, then "+N"), so no number of tickers can push the date out of the row. Screen
+ * readers get the tickers in one sentence instead of the chips (the first twenty, then "and N more").
+ */
 export function PlaybookRow({ playbook, now, onOpen }: PlaybookRowProps) {
   const shown = playbook.tickers.slice(0, MAX_TICKERS);
   const hidden = playbook.tickers.length - shown.length;
@@ -24,8 +39,14 @@ export function PlaybookRow({ playbook, now, onOpen }: PlaybookRowProps) {
       </div>
       <div class="pb-row-meta">
         <span class={`pb-status st-${playbook.status}`}>{t(`popup.playbookStatus.${playbook.status}`)}</span>
-        {shown.length > 0 ? (
-          <span class="pb-tickers" aria-label={t('popup.row.tickers')}>
+        <time class="pb-updated" dateTime={playbook.updated_at} title={playbook.updated_at}>
+          {t('popup.list.updated', { when: relativeTime(playbook.updated_at, now) })}
+        </time>
+      </div>
+      {shown.length > 0 ? (
+        <div class="pb-tickers">
+          <span class="visually-hidden">{tickerSentence(playbook.tickers)}</span>
+          <span class="pb-ticker-chips" aria-hidden="true">
             {shown.map((ticker) => (
               <span key={ticker} class="ticker">
                 {ticker}
@@ -35,11 +56,8 @@ export function PlaybookRow({ playbook, now, onOpen }: PlaybookRowProps) {
               <span class="ticker more">{t('popup.row.moreTickers', { count: hidden })}</span>
             ) : null}
           </span>
-        ) : null}
-        <time class="pb-updated" dateTime={playbook.updated_at} title={playbook.updated_at}>
-          {t('popup.list.updated', { when: relativeTime(playbook.updated_at, now) })}
-        </time>
-      </div>
+        </div>
+      ) : null}
     </li>
   );
 }

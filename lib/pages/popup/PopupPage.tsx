@@ -9,8 +9,9 @@ import type { AppState, PlaybookPage, PopupOpened, ServiceOverview } from '@/lib
 import { errorText } from '@/lib/pages/errorText';
 import { afterFirstPaint } from '@/lib/pages/firstPaint';
 import { openServiceSetup } from '@/lib/pages/navigation';
-import { readPopupSnapshotOnce, type PopupDraft, type PopupSnapshot } from '@/lib/store/snapshot';
+import type { PopupDraft, PopupSnapshot } from '@/lib/store/snapshot';
 import { mergeInPlace } from './listMerge';
+import { askView, viewOf } from './views';
 import { openPlaybookInSidePanel, openSidePanel, prepareSidePanel } from './openSidePanel';
 import { PageMatchesSection } from './PageMatchesSection';
 
@@ -30,11 +31,6 @@ export const FIRST_FRAME_ROWS = 10;
 
 const EMPTY_LIST: ListView = { items: [], hasMore: false, loading: true, loadingMore: false };
 
-/** A saved copy says so ("Cached … · Refreshing…") until the worker's answer replaces it. */
-function savedCopy(page: PlaybookPage): PlaybookPage {
-  return { ...page, source: 'cache', stale: { kind: 'refreshing' } };
-}
-
 function listOf(page: PlaybookPage): ListView {
   return {
     items: page.items,
@@ -47,47 +43,39 @@ function listOf(page: PlaybookPage): ListView {
   };
 }
 
-/**
- * The revalidation of a popup painted from its snapshot: sent once that frame is on screen, or as
- * the popup closes if it closes first (a frame never comes then), so a popup opened and closed
- * at once still has the worker refresh the snapshot the next one paints from.
- */
-function revalidateAfterPaint(): Promise<PopupOpened> {
-  return new Promise((resolve, reject) => {
-    let sent = false;
-    const send = () => {
-      if (sent) return;
-      sent = true;
-      removeEventListener('pagehide', send);
-      sendMessage('openPopup', {}).then(resolve, reject);
-    };
-    addEventListener('pagehide', send);
-    afterFirstPaint().then(send, send);
-  });
-}
-
 function wireOf(error: unknown): WireLike {
   if (error instanceof MessageError) return error.wire;
   return { code: 'internal', message: t('popup.extensionSilent') };
 }
 
 /**
- * The toolbar popup. It paints from the snapshot it reads itself from the extension's database
- * (no round trip to a worker that may be asleep) and sends one message, `openPopup`, whose
- * answer is the worker's fresh read; rows are replaced in place, never moved under the pointer.
+ * What the popup opens with, decided once before its first frame (lib/pages/popup/start.tsx).
+ * `first` is what that frame shows, if anything, its page marked as the saved copy it is (or
+ * not, when it is the worker's answer); `answer` is the worker's fresh read (already `first` when
+ * `fresh`; still to come otherwise); `late` is the snapshot read still under way when the frame
+ * was drawn without it (its rows show if it beats the answer). The page shows them as given.
  */
-export interface PopupPageProps {
-  /** The snapshot read, started before the first render (entrypoints/popup/main.tsx) so it overlaps it. */
-  snapshotRead?: Promise<PopupSnapshot | undefined>;
-  /** The snapshot, when it was read before the first render: that frame already shows its rows. */
-  initialSnapshot?: PopupSnapshot;
-  /** True when `initialSnapshot` is the worker's fresh answer rather than a saved copy. */
-  initialIsFresh?: boolean;
-  /** The `openPopup` request already sent (lib/pages/popup/start.ts): answered here, not sent again. */
-  opening?: Promise<PopupOpened>;
+export interface PopupOpening {
+  first?: PopupSnapshot;
+  /** True when `first` is the worker's fresh answer rather than a saved copy. */
+  fresh: boolean;
+  answer: Promise<PopupOpened>;
+  late?: Promise<PopupSnapshot | undefined>;
 }
 
-export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, opening }: PopupPageProps = {}) {
+/**
+ * The toolbar popup. It is given what its first frame shows (never reading the database for it)
+ * and the worker's fresh answer to the one message `openPopup`; rows are replaced in place, never
+ * moved under the pointer. Every other view (scope, filter, "Load more") is asked of the read
+ * model the same way: its cached copy, then the one message `readView` (./views.ts).
+ */
+export interface PopupPageProps {
+  /** Absent: nothing to show yet, and the page asks the worker itself. */
+  opening?: PopupOpening;
+}
+
+export function PopupPage({ opening }: PopupPageProps = {}) {
+  const initialSnapshot = opening?.first;
   const [now, setNow] = useState(() => Date.now());
   const [state, setState] = useState<AppState | undefined>(initialSnapshot?.state);
   const [stateError, setStateError] = useState<string>();
@@ -99,9 +87,7 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
   const [scope, setScope] = useState<ListScope>('mine');
   const [visibility, setVisibility] = useState<VisibilityFilter>('all');
   const [list, setList] = useState<ListView>(() =>
-    initialSnapshot?.page
-      ? listOf(initialIsFresh ? initialSnapshot.page : savedCopy(initialSnapshot.page))
-      : EMPTY_LIST,
+    initialSnapshot?.page ? listOf(initialSnapshot.page) : EMPTY_LIST,
   );
   const [rowLimit, setRowLimit] = useState(
     (initialSnapshot?.page?.items.length ?? 0) > FIRST_FRAME_ROWS ? FIRST_FRAME_ROWS : undefined,
@@ -115,6 +101,8 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
   const hovered = useRef(false);
   /** A fresh first page that arrived while the pointer was over the list: its order waits for it to leave. */
   const heldOrder = useRef<PlaybookPage | undefined>(undefined);
+  /** The service and key the shown records were read for: the read model's cache is read for them only. */
+  const binding = useRef(initialSnapshot?.binding);
 
   // No service saved yet (a fresh store install): nothing is read; the view points to the setup.
   const setupNeeded = state?.serviceSetup === 'needed';
@@ -187,19 +175,25 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
     const mine = generation.current + 1;
     generation.current = mine;
     const live = () => generation.current === mine;
-    const query = visibility === 'all' ? {} : { visibility };
+    const view = viewOf(effectiveScope, visibility);
     const fail = (error: unknown) => {
       if (!live()) return;
       const problem = problemOf(wireOf(error));
-      setList((current) => ({ ...current, loading: false, problem }));
+      // Cached rows on screen stay, marked as the failed refresh they are.
+      setList((current) => ({
+        ...current,
+        loading: false,
+        problem,
+        ...(current.source === 'cache' ? { stale: { kind: 'failed', reason: problem.message } } : {}),
+      }));
     };
     if (!opened.current) {
       // The first open: the snapshot paints, the one message revalidates everything it holds.
       opened.current = true;
-      if (!initialSnapshot) setList(EMPTY_LIST);
       let answered = false;
       let failure: unknown;
-      const show = (snapshot: PopupSnapshot, saved: boolean) => {
+      const show = (snapshot: PopupSnapshot) => {
+        binding.current = snapshot.binding;
         setState(snapshot.state);
         setStateError(undefined);
         if (snapshot.overview) {
@@ -218,24 +212,23 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
             fetchedAt: first.fetchedAt,
             stale: first.stale,
           }));
-        else apply(saved ? savedCopy(first) : first, false);
+        else apply(first, false);
       };
-      if (!initialSnapshot)
-        (snapshotRead ?? readPopupSnapshotOnce()).then(
-          (snapshot) => {
-            if (!snapshot || answered) return;
-            show(snapshot, true);
-            // The worker failed before the snapshot was read: the rows show, and so does why they are old.
-            if (failure !== undefined) fail(failure);
-          },
-          (error: unknown) => log.warn('popup.snapshot-read-failed', { error }),
-        );
-      // Rows already on screen: the revalidation (which may wake the worker) waits for that frame.
-      const answer = opening ?? (initialSnapshot ? revalidateAfterPaint() : sendMessage('openPopup', {}));
+      opening?.late?.then(
+        (snapshot) => {
+          if (!snapshot || answered) return;
+          show(snapshot);
+          // The worker failed before the snapshot was read: the rows show, and so does why they are old.
+          if (failure !== undefined) fail(failure);
+        },
+        (error: unknown) => log.warn('popup.snapshot-read-failed', { error }),
+      );
+      // Nothing given: the page asks itself.
+      const answer = opening?.answer ?? sendMessage('openPopup', {});
       answer.then(
         (fresh) => {
           answered = true;
-          show(fresh, false);
+          show(fresh);
           if (fresh.pageError) fail(new MessageError(fresh.pageError));
           else if (!fresh.page && fresh.state.key.set && live())
             setList((current) => ({ ...current, loading: false }));
@@ -255,24 +248,11 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
     cursor.current = null;
     pages.current = 0;
     setList((current) => ({ ...EMPTY_LIST, items: reloads > 0 ? current.items : [] }));
-    if (effectiveScope === 'public') {
-      sendMessage('listPublicPlaybooks', {}).then((page) => live() && apply(page, false), fail);
-      return;
-    }
-    sendMessage('listPlaybooks', { ...query, preferCache: true }).then((first) => {
-      if (!live()) return;
-      apply(first, false);
-      if (first.source !== 'cache') return;
-      // The cache painted first; now the network, unless the user already paged further.
-      sendMessage('listPlaybooks', query).then(
-        (fresh) => live() && pages.current === 1 && apply(fresh, false),
-        (error: unknown) => {
-          if (!live()) return;
-          const problem = problemOf(wireOf(error));
-          setList((current) => ({ ...current, problem, stale: { kind: 'failed', reason: problem.message } }));
-        },
-      );
-    }, fail);
+    // The same path as the first open: the cached copy at once, the one message for the fresh page.
+    askView(view, { binding: binding.current, cached: (page) => live() && apply(page, false) }).then(
+      (fresh) => live() && apply(fresh, false),
+      fail,
+    );
   }, [effectiveScope, visibility, reloads, setupNeeded]);
 
   const loadMore = () => {
@@ -283,11 +263,7 @@ export function PopupPage({ snapshotRead, initialSnapshot, initialIsFresh, openi
     }
     const mine = generation.current;
     setList((current) => ({ ...current, loadingMore: true, moreError: undefined }));
-    const request =
-      effectiveScope === 'public'
-        ? sendMessage('listPublicPlaybooks', { cursor: from })
-        : sendMessage('listPlaybooks', { cursor: from, ...(visibility === 'all' ? {} : { visibility }) });
-    request.then(
+    askView(viewOf(effectiveScope, visibility), { cursor: from }).then(
       (page) => generation.current === mine && apply(page, true),
       (error: unknown) =>
         generation.current === mine &&

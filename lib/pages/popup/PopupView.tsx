@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import type { Playbook } from '@/lib/api/schemas';
-import type { Visibility } from '@/lib/api/visibility';
+import type { Visibility } from '@/lib/contract/visibility';
 import type { AppState, ServiceOverview, Staleness } from '@/lib/messaging/protocol';
 import type { PopupDraft } from '@/lib/store/snapshot';
 import { Disclaimer } from '@/components/Disclaimer';

@@ -1,6 +1,6 @@
 import type { ProblemView } from './format';
 import { withParts } from './withParts';
-import { t } from '@/lib/i18n';
+import { sentenceGap, t } from '@/lib/i18n';
 
 export interface ProblemBannerProps {
   problem: ProblemView;
@@ -76,7 +76,8 @@ export function InsecureSettingsBanner({ message, optionsUrl }: InsecureSettings
     <div class="callout problem" role="alert">
       <h2>{t('popup.problem.insecureHeading')}</h2>
       <p>
-        {message}{' '}
+        {message}
+        {sentenceGap()}
         <a href={optionsUrl} target="_blank" rel="noreferrer">
           {t('popup.problem.openOptions')}
         </a>

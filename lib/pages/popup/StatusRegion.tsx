@@ -19,13 +19,12 @@ function keyLine(
 ): { text: string; tone: string } {
   if (!state) return { text: t('popup.status.checking'), tone: '' };
   if (!state.key.set) return { text: t('popup.status.keyNotSet'), tone: 'warn' };
-  const last4 = { last4: state.key.last4 ?? '????' };
-  if (overview?.account) return { text: t('popup.status.keyValid', last4), tone: 'ok' };
+  if (overview?.account) return { text: t('popup.status.keyValid'), tone: 'ok' };
   const kind = overview?.accountError?.kind;
-  if (kind === 'unauthorized') return { text: t('popup.status.keyRejected', last4), tone: 'error' };
-  if (kind === 'forbidden') return { text: t('popup.status.keyForbidden', last4), tone: 'warn' };
-  if (overview?.accountError) return { text: t('popup.status.keyNotChecked', last4), tone: 'muted' };
-  return { text: t('popup.status.keyStored', last4), tone: '' };
+  if (kind === 'unauthorized') return { text: t('popup.status.keyRejected'), tone: 'error' };
+  if (kind === 'forbidden') return { text: t('popup.status.keyForbidden'), tone: 'warn' };
+  if (overview?.accountError) return { text: t('popup.status.keyNotChecked'), tone: 'muted' };
+  return { text: t('popup.status.keyStored'), tone: '' };
 }
 
 /** "3 documents fetched, 1 failed · 2 skills verified · stale · 5 minutes ago". */

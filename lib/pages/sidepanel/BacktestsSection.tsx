@@ -2,7 +2,7 @@ import { useMemo } from 'preact/hooks';
 import { EquityChart } from '@/components/EquityChart';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { formatDay, formatGrowth, formatPercent, formatRatio } from '@/lib/backtests/format';
-import type { Backtest, BacktestMetrics } from '@/lib/backtests/schema';
+import type { Backtest, BacktestMetrics } from '@/lib/contract/backtest';
 import { checkSeries } from '@/lib/backtests/series';
 import { t, type TextKey } from '@/lib/i18n';
 

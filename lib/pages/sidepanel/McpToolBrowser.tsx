@@ -3,6 +3,7 @@ import type { McpToolSummary } from '@/lib/mcp/client';
 import { buildArgs, contentBlocksOf, formModelOf, initialValues, type FormModel } from './schemaForm';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { t } from '@/lib/i18n';
+import { MAX_LISTED_TOOLS, MAX_SCHEMA_CHARS, prettyJson } from './boundedJson';
 
 export interface ToolCallState {
   status: 'calling' | 'done' | 'failed';
@@ -120,14 +121,16 @@ function ToolForm({
 function ToolResult({ call, name }: { call: ToolCallState; name: string }) {
   if (call.status === 'calling') return <p role="status">{t('sidepanel.mcp.calling', { name })}</p>;
   if (call.status === 'failed') return <ErrorMessage message={call.error} />;
+  const blocks = contentBlocksOf(call.content);
   return (
     <section aria-label={t('sidepanel.mcp.resultOf', { name })} class="stack tool-result">
       {call.isError ? <p class="error">{t('sidepanel.mcp.toolError')}</p> : null}
-      {contentBlocksOf(call.content).map((block, index) => (
+      {blocks.map((block, index) => (
         <pre key={index} class={block.kind === 'json' ? 'json' : 'text'}>
           {block.text}
         </pre>
       ))}
+      {blocks.at(-1)?.cut ? <p class="hint">{t('sidepanel.mcp.resultCut')}</p> : null}
     </section>
   );
 }
@@ -152,7 +155,7 @@ export function McpToolBrowser({
       ) : null}
       <ErrorMessage message={error} />
       {!tools && !error ? <p class="hint">{t('sidepanel.mcp.connecting')}</p> : null}
-      {tools?.map((tool) => (
+      {tools?.slice(0, MAX_LISTED_TOOLS).map((tool) => (
         <details key={tool.name} class="card">
           <summary>
             <strong>{tool.name}</strong>{' '}
@@ -161,11 +164,14 @@ export function McpToolBrowser({
           </summary>
           <details>
             <summary>{t('sidepanel.mcp.inputSchema')}</summary>
-            <pre class="json">{JSON.stringify(tool.inputSchema, null, 2)}</pre>
+            <pre class="json">{prettyJson(tool.inputSchema, MAX_SCHEMA_CHARS).text}</pre>
           </details>
           <ToolForm tool={tool} call={calls[tool.name]} onCall={onCall} />
         </details>
       ))}
+      {tools && tools.length > MAX_LISTED_TOOLS ? (
+        <p class="hint">{t('sidepanel.mcp.toolsNotShown', { count: tools.length - MAX_LISTED_TOOLS })}</p>
+      ) : null}
     </section>
   );
 }

@@ -4,9 +4,9 @@ import { writeSpec, writeWords, type WriteOperation } from '@/lib/api/writeOpera
 import { safeHref } from './SafeMarkdown';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { BacktestsSection, type BacktestsSectionProps } from './BacktestsSection';
-import { formatDateTime, t, type TextKey, formatList } from '@/lib/i18n';
+import { formatDateTime, joinSentences, t, type TextKey, formatList } from '@/lib/i18n';
 import { playbookStatusText } from './PlaybookListPanel';
-import { VISIBILITIES } from '@/lib/api/visibility';
+import { VISIBILITIES } from '@/lib/contract/visibility';
 
 const VISIBILITY_TEXT: Record<Playbook['visibility'], TextKey> = {
   private: 'sidepanel.visibility.private',
@@ -71,16 +71,13 @@ function ActionStatus({
     return <p role="status">{t('sidepanel.action.cancelled', { action: name })}</p>;
   if (action.status === 'sent') {
     const follow = words.successText
-      ? ` ${words.successText}`
+      ? words.successText
       : writeSpec(action.operationId).opensUrlFrom
-        ? action.message
-          ? ` ${action.message}`
-          : ` ${t('sidepanel.action.opened')}`
+        ? action.message || t('sidepanel.action.opened')
         : '';
     return (
       <p role="status" class="ok">
-        {t('sidepanel.action.sent', { action: name })}
-        {follow}
+        {joinSentences(t('sidepanel.action.sent', { action: name }), follow)}
       </p>
     );
   }

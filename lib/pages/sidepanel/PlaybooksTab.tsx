@@ -70,7 +70,7 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
 
   const loadList = (cursor?: string) => {
     setListLoading(true);
-    sendMessage('listPlaybooks', cursor ? { cursor } : { preferCache: false }).then(
+    sendMessage('listPlaybooks', cursor ? { cursor } : {}).then(
       (page) => {
         setList((current) => ({
           items: cursor ? [...(current.items ?? []), ...page.items] : page.items,

@@ -4,6 +4,7 @@
  * falls back to one JSON textarea. Values are checked here before a call is sent.
  */
 import { t } from '@/lib/i18n';
+import { MAX_RESULT_BLOCKS, MAX_RESULT_CHARS, prettyJson, type PrintedJson } from './boundedJson';
 
 export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum';
 
@@ -145,21 +146,48 @@ export function buildArgs(model: FormModel, values: Record<string, string>): Bui
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, args };
 }
 
-/** An MCP tool result's content blocks as text: text as it is, anything else as pretty JSON. */
-export function contentBlocksOf(content: unknown): { kind: 'text' | 'json'; text: string }[] {
+export interface ContentBlock {
+  kind: 'text' | 'json';
+  text: string;
+  /** The result's budget ran out here: this block is shortened, or blocks after it are left out. */
+  cut?: true;
+}
+
+/**
+ * An MCP tool result's content blocks as text: text as it is, anything else as pretty JSON, at
+ * most MAX_RESULT_BLOCKS blocks and MAX_RESULT_CHARS characters in all (./boundedJson.ts).
+ */
+export function contentBlocksOf(content: unknown): ContentBlock[] {
   const blocks = Array.isArray(content) ? content : [content];
-  return blocks.map((block) => {
-    if (isRecord(block) && block.type === 'text' && typeof block.text === 'string') {
-      const text = block.text;
-      try {
-        const parsed: unknown = JSON.parse(text);
-        if (typeof parsed === 'object' && parsed !== null)
-          return { kind: 'json', text: JSON.stringify(parsed, null, 2) };
-      } catch {
-        // Plain prose: shown as it is.
-      }
-      return { kind: 'text', text };
+  const shown: ContentBlock[] = [];
+  let left = MAX_RESULT_CHARS;
+  for (const block of blocks) {
+    if (shown.length === MAX_RESULT_BLOCKS || left <= 0) {
+      const last = shown.at(-1);
+      if (last) last.cut = true;
+      break;
     }
-    return { kind: 'json', text: JSON.stringify(block, null, 2) ?? String(block) };
-  });
+    const printed = blockText(block, left);
+    shown.push({ kind: printed.kind, text: printed.text, ...(printed.cut ? { cut: true as const } : {}) });
+    left -= printed.text.length;
+    if (printed.cut) break;
+  }
+  return shown;
+}
+
+function blockText(block: unknown, budget: number): { kind: 'text' | 'json' } & PrintedJson {
+  if (isRecord(block) && block.type === 'text' && typeof block.text === 'string') {
+    const text = block.text;
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (typeof parsed === 'object' && parsed !== null)
+        return { kind: 'json', ...prettyJson(parsed, budget) };
+    } catch {
+      // Plain prose (or JSON too deep to parse): shown as it is.
+    }
+    return text.length > budget
+      ? { kind: 'text', text: text.slice(0, budget) + '…', cut: true }
+      : { kind: 'text', text, cut: false };
+  }
+  return { kind: 'json', ...prettyJson(block, budget) };
 }

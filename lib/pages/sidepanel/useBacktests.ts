@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Backtest } from '@/lib/backtests/schema';
+import type { Backtest } from '@/lib/contract/backtest';
 import { sendMessage } from '@/lib/messaging/client';
 import { errorText } from '@/lib/pages/errorText';
 import { t } from '@/lib/i18n';

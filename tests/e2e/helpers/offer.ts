@@ -1,26 +1,11 @@
 import type { Page } from '@playwright/test';
 import { expect } from '../fixtures';
 
-const OFFER = 'Turn this into a playbook';
+/** The offer's button, by its accessible name (English UI). */
+export const OFFER = 'Turn this into a playbook';
 
-/**
- * The offer lives in a CLOSED shadow root, which Playwright's locators do not pierce (and neither
- * can a page script). The accessibility tree does: find nodes by role and name there, over CDP.
- */
-export async function axNodes(page: Page, role: string, name: string) {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    const { root } = await cdp.send('DOM.getDocument', { depth: -1, pierce: true });
-    const { nodes } = await cdp.send('Accessibility.queryAXTree', {
-      backendNodeId: root.backendNodeId,
-      role,
-      accessibleName: name,
-    });
-    return nodes.filter((node) => !node.ignored);
-  } finally {
-    await cdp.detach();
-  }
-}
+/** One CDP call on one page's session: Playwright's, or a raw browser's (tests/e2e/helpers/rawChromium.ts). */
+export type CdpSend = (method: string, params?: Record<string, unknown>) => Promise<unknown>;
 
 export interface Box {
   left: number;
@@ -29,28 +14,68 @@ export interface Box {
   bottom: number;
 }
 
+interface AxNode {
+  ignored?: boolean;
+  backendDOMNodeId?: number;
+}
+
+/**
+ * The offer lives in a CLOSED shadow root, which Playwright's locators do not pierce (and neither
+ * can a page script). The accessibility tree does: find nodes by role and name there, over CDP.
+ */
+async function axNodesVia(send: CdpSend, role: string, name: string): Promise<AxNode[]> {
+  const { root } = (await send('DOM.getDocument', { depth: -1, pierce: true })) as {
+    root: { backendNodeId: number };
+  };
+  const { nodes } = (await send('Accessibility.queryAXTree', {
+    backendNodeId: root.backendNodeId,
+    role,
+    accessibleName: name,
+  })) as { nodes: AxNode[] };
+  return nodes.filter((node) => !node.ignored);
+}
+
 /** The content box of the first node with that role and name, or undefined when there is none. */
-export async function boxOf(page: Page, role: string, name: string): Promise<Box | undefined> {
-  const id = (await axNodes(page, role, name))[0]?.backendDOMNodeId;
+async function boxVia(send: CdpSend, role: string, name: string): Promise<Box | undefined> {
+  const id = (await axNodesVia(send, role, name))[0]?.backendDOMNodeId;
   if (!id) return undefined;
+  const { model } = (await send('DOM.getBoxModel', { backendNodeId: id })) as {
+    model: { content: number[] };
+  };
+  const [left, top, , , right, bottom] = model.content;
+  return { left, top, right, bottom };
+}
+
+/** Runs `use` with a CDP session of `page`, detached after. */
+async function withSession<T>(page: Page, use: (send: CdpSend) => Promise<T>): Promise<T> {
   const cdp = await page.context().newCDPSession(page);
   try {
-    const { model } = await cdp.send('DOM.getBoxModel', { backendNodeId: id });
-    const [left, top, , , right, bottom] = model.content;
-    return { left, top, right, bottom };
+    return await use((method, params) => cdp.send(method as 'DOM.getDocument', params));
   } finally {
     await cdp.detach();
   }
 }
 
+export function axNodes(page: Page, role: string, name: string): Promise<AxNode[]> {
+  return withSession(page, (send) => axNodesVia(send, role, name));
+}
+
+export function boxOf(page: Page, role: string, name: string): Promise<Box | undefined> {
+  return withSession(page, (send) => boxVia(send, role, name));
+}
+
 /** The centre of the first node with that role and name, or undefined when there is none. */
-async function boxCentre(
-  page: Page,
+export async function centreVia(
+  send: CdpSend,
   role: string,
   name: string,
 ): Promise<{ x: number; y: number } | undefined> {
-  const box = await boxOf(page, role, name);
+  const box = await boxVia(send, role, name);
   return box && { x: (box.left + box.right) / 2, y: (box.top + box.bottom) / 2 };
+}
+
+function boxCentre(page: Page, role: string, name: string): Promise<{ x: number; y: number } | undefined> {
+  return withSession(page, (send) => centreVia(send, role, name));
 }
 
 /** Clicks a control found by role and name as a user does (a real mouse click at its box). */

@@ -171,6 +171,56 @@ export function proxyTo(target: string, origin: () => string): Responder {
     );
 }
 
+export interface GatedService extends OtherOrigin {
+  /**
+   * From now on, the requests `match` picks are recorded and then held, unanswered and not yet
+   * forwarded, until `release()`: what the extension does meanwhile cannot race their answer.
+   */
+  hold(match: (call: RecordedCall) => boolean): void;
+  /** Resolves once the first request held since `hold()` has arrived. */
+  held(): Promise<RecordedCall>;
+  /** Forwards the held requests (and stops holding); resolves once the sandbox has answered them. */
+  release(): Promise<void>;
+}
+
+/**
+ * The sandbox behind a recording proxy (its URLs rewritten to the proxy's, see `proxyTo`) that can
+ * hold requests at a gate: a test waits for an event ("the write has left") instead of racing a
+ * latency it set against how fast the machine runs the next step.
+ */
+export async function startGatedService(target: string): Promise<GatedService> {
+  let origin = '';
+  const forwardAll = proxyTo(target, () => origin);
+  let match: ((call: RecordedCall) => boolean) | undefined;
+  let open = Promise.resolve();
+  let opened = () => {};
+  let arrived: (call: RecordedCall) => void = () => {};
+  let first: Promise<RecordedCall> = new Promise(() => {});
+  const answered: Promise<unknown>[] = [];
+  const service = await startOtherOrigin((call) => {
+    if (!match?.(call)) return forwardAll(call);
+    arrived(call);
+    const answer = open.then(() => forwardAll(call));
+    answered.push(answer.catch(() => undefined));
+    return answer;
+  });
+  origin = service.origin;
+  return {
+    ...service,
+    hold(next) {
+      match = next;
+      open = new Promise((resolve) => (opened = resolve));
+      first = new Promise((resolve) => (arrived = resolve));
+    },
+    held: () => first,
+    async release() {
+      match = undefined;
+      opened();
+      await Promise.all(answered.splice(0));
+    },
+  };
+}
+
 /** Forwards a recorded call to `target` (the sandbox) and returns its answer, optionally rewritten. */
 export async function forward(
   target: string,

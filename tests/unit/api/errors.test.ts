@@ -41,6 +41,34 @@ describe('errorFromStatus', () => {
     expect(error.message).toContain('createPlaybook');
   });
 
+  it('400 from a hostile service: fields and their words are bounded, and any field name is a field', () => {
+    const errors = [
+      { path: '__proto__', message: 'proto' },
+      { path: 'toString', message: 'to string' },
+      ...Array.from({ length: 5000 }, (_, index) => ({
+        path: `field${index}`,
+        message: `${'word '.repeat(2000)}${index}`,
+      })),
+    ];
+    const error = errorFromStatus({
+      operationId: 'createPlaybook',
+      status: 400,
+      siteUrl: SITE_URL,
+      problem: { title: 'Invalid request', errors },
+    });
+    const fields = error.fieldErrors ?? {};
+    expect(Object.keys(fields)).toHaveLength(20);
+    expect(Object.hasOwn(fields, '/__proto__')).toBe(true);
+    expect(fields['/__proto__']).toBe('proto');
+    expect(fields['/toString']).toBe('to string');
+    for (const message of Object.values(fields)) expect(message.length).toBeLessThanOrEqual(301);
+    // The message names five fields and says there are more.
+    expect(error.message).toContain('/field2');
+    expect(error.message).not.toContain('/field3:');
+    expect(error.message).toContain('…');
+    expect(error.message.length).toBeLessThan(2500);
+  });
+
   it('401 says to sign in or create a key at the /apikey page, with the link', () => {
     const error = errorFromStatus({
       operationId: 'getAccount',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { visibilitySchema } from '@/lib/api/schemas';
-import { isVisibility, VISIBILITIES } from '@/lib/api/visibility';
+import { isVisibility, VISIBILITIES } from '@/lib/contract/visibility';
 import { messages } from '@/lib/messaging/protocol';
 
 describe('isVisibility', () => {

@@ -28,13 +28,13 @@ beforeEach(() => setLogSink(() => undefined));
 afterEach(() => vi.restoreAllMocks());
 
 describe('captureArticleDraft', () => {
-  it('injects the extractor into the top frame of the tab, then calls it with the selection', async () => {
+  it('injects the extractor into the top frame of the tab (no frame id: a prerendered page keeps another), then calls it with the selection', async () => {
     scripting((call) => Promise.resolve(call === 1 ? [{}] : [{ result: draft }]));
     expect(await captureArticleDraft(12, 'picked text')).toEqual(draft);
     expect(injections).toEqual([
-      { target: { tabId: 12, frameIds: [0] }, files: ['/article-capture.js'] },
+      { target: { tabId: 12 }, files: ['/article-capture.js'] },
       expect.objectContaining({
-        target: { tabId: 12, frameIds: [0] },
+        target: { tabId: 12 },
         args: [expect.any(String), 'picked text'],
       }),
     ]);

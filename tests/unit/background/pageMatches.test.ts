@@ -2,12 +2,25 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Playbook } from '@/lib/api/schemas';
 import { registerPageMatchHandlers } from '@/lib/background/pageMatches';
-import { readCache } from '@/lib/api/service';
+import { cachedFirstPages } from '@/lib/background/readModel';
+import { keyFingerprint } from '@/lib/store/apiKey';
+import {
+  clearPopupSnapshot,
+  snapshotBinding,
+  snapshotGeneration,
+  writeCachedView,
+} from '@/lib/store/snapshot';
 import { PAGE_TICKERS_QUERY } from '@/lib/messaging/pageTickers';
 import { setLogSink } from '@/lib/log';
 import { createHandlerRegistry, type HandlerRegistry } from '@/lib/messaging';
 import { DEFAULT_SETTINGS, saveSettings } from '@/lib/store/settings';
 import { playbook as aPlaybook } from '../pages/popup/fixtures';
+
+// The read model's cache read, counted (and held) by the tests below.
+vi.mock('@/lib/background/readModel', async (original) => {
+  const model = await original<typeof import('@/lib/background/readModel')>();
+  return { ...model, cachedFirstPages: vi.fn(model.cachedFirstPages) };
+});
 
 const self = {
   extensionId: fakeBrowser.runtime.id,
@@ -39,18 +52,20 @@ let asked: { tabId: number; message: unknown; options: unknown }[];
 beforeEach(async () => {
   fakeBrowser.reset();
   await saveSettings(DEFAULT_SETTINGS);
-  await readCache.clear();
-  await readCache.revalidate(`${DEFAULT_SETTINGS.serviceUrl}|listPlaybooks|all`, () =>
-    Promise.resolve({
-      items: [
-        playbook('pb_1', 'Data-centre thesis', ['nvda', 'AMD']),
-        playbook('pb_2', 'Apple services', ['AAPL']),
-        playbook('pb_3', 'Chips basket', ['AMD', 'NVDA', 'TSM']),
-      ],
-      nextCursor: null,
-      hasMore: false,
-    }),
-  );
+  await clearPopupSnapshot();
+  const binding = snapshotBinding(DEFAULT_SETTINGS.serviceUrl, await keyFingerprint());
+  const cached = {
+    items: [
+      playbook('pb_1', 'Data-centre thesis', ['nvda', 'AMD']),
+      playbook('pb_2', 'Apple services', ['AAPL']),
+      playbook('pb_3', 'Chips basket', ['AMD', 'NVDA', 'TSM']),
+    ],
+    nextCursor: null,
+    hasMore: false,
+    source: 'network' as const,
+    fetchedAt: 1,
+  };
+  await writeCachedView({ scope: 'mine' }, binding, cached, snapshotGeneration());
   answer = { tickers: ['NVDA'] };
   asked = [];
   vi.spyOn(fakeBrowser.tabs, 'sendMessage').mockImplementation(
@@ -112,15 +127,16 @@ describe('On this page', () => {
   });
 
   it('counts a burst of reports from one tab once or twice, with the newest tickers, never once each', async () => {
-    const reads = vi.spyOn(readCache, 'get');
+    const reads = vi.mocked(cachedFirstPages);
+    reads.mockClear();
     const badge = vi.spyOn(fakeBrowser.action, 'setBadgeText');
     // A page that pushes 50 states and reports each one (the last one names NVDA).
     for (let report = 0; report < 50; report++) await count(report % 2 ? ['NVDA'] : ['AAPL']);
     await vi.waitFor(() => expect(badge.mock.calls.at(-1)).toEqual([{ tabId: 5, text: '2' }]));
     await settled();
-    // One match pass reads each cached list scope once: at most two passes here, not fifty.
+    // One match pass reads the cached list views once: at most two passes here, not fifty.
     expect(badge.mock.calls.length).toBeLessThanOrEqual(2);
-    expect(reads.mock.calls.length).toBeLessThanOrEqual(2 * 4);
+    expect(reads.mock.calls.length).toBeLessThanOrEqual(2);
     // Another tab is counted on its own.
     await registry.dispatch({ type: 'countPageMatches', payload: { tickers: ['AAPL'] } }, contentScript(6));
     await vi.waitFor(() => expect(badge.mock.calls.at(-1)).toEqual([{ tabId: 6, text: '1' }]));
@@ -133,10 +149,14 @@ describe('On this page', () => {
       registry.dispatch({ type: 'countPageMatches', payload: { tickers } }, contentScript(7));
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const get = readCache.get.bind(readCache);
-    const reads = vi.spyOn(readCache, 'get').mockImplementationOnce(async (key) => {
+    const reads = vi.mocked(cachedFirstPages);
+    const { cachedFirstPages: read } = await vi.importActual<typeof import('@/lib/background/readModel')>(
+      '@/lib/background/readModel',
+    );
+    reads.mockClear();
+    reads.mockImplementationOnce(async (views) => {
       await held;
-      return get(key);
+      return read(views);
     });
     await report(['NVDA']);
     await vi.waitFor(() => expect(reads).toHaveBeenCalled());

@@ -2,9 +2,9 @@ import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HandlerRegistry } from '@/lib/messaging';
 import type { PopupOpened } from '@/lib/messaging/protocol';
-import { removeApiKey } from '@/lib/store/apiKey';
+import { fingerprintOfKey, removeApiKey } from '@/lib/store/apiKey';
 import { DEFAULT_SETTINGS, saveSettings } from '@/lib/store/settings';
-import { clearPopupSnapshot, readPopupSnapshot } from '@/lib/store/snapshot';
+import { clearPopupSnapshot, readCachedView, readPopupSnapshot } from '@/lib/store/snapshot';
 import { OPTIONS_PAGE, workerRegistry } from './registry';
 
 /**
@@ -42,11 +42,9 @@ vi.mock('@/lib/digest', async (importOriginal) => {
 });
 
 vi.mock('@/lib/api/service', async () => {
-  const { createReadCache } = await import('@/lib/api/readCache');
   const { loadApiKey } = await import('@/lib/store/apiKey');
   const { getSettings } = await import('@/lib/store/settings');
   const { clearPopupSnapshot: clearSnapshot } = await import('@/lib/store/snapshot');
-  const readCache = createReadCache();
   const playbook = (tag: string) => ({
     id: `pb_${tag.replace(/\W/g, '_')}`,
     title: `Row read with ${tag}`,
@@ -63,7 +61,6 @@ vi.mock('@/lib/api/service', async () => {
     return new Promise((resolve) => seam.held.push({ what, tag, answer: () => resolve(value) }));
   }
   return {
-    readCache,
     serviceClient: async () => {
       const { apiUrl } = await getSettings();
       return {
@@ -83,7 +80,7 @@ vi.mock('@/lib/api/service', async () => {
     discover: () => Promise.reject(new Error('no discovery in this test')),
     lastDiscoveryReport: () => Promise.resolve(null),
     forgetService: async () => {
-      await Promise.all([readCache.clear(), clearSnapshot()]);
+      await clearSnapshot();
     },
   };
 });
@@ -124,7 +121,7 @@ async function saveKeyAndSettle(key: string): Promise<void> {
   await vi.waitFor(
     async () => {
       for (const read of seam.held.splice(0)) read.answer();
-      expect((await readPopupSnapshot())?.state.key.last4).toBe(key.slice(-4));
+      expect((await readPopupSnapshot())?.binding).toContain(await fingerprintOfKey(key));
     },
     { timeout: 5000, interval: 10 },
   );
@@ -159,7 +156,7 @@ async function saveKeyBAndLetItsReadsLand(): Promise<void> {
     async () => {
       answerWhere('list', KEY_B);
       answerWhere('account', KEY_B);
-      expect((await readPopupSnapshot())?.state.key.last4).toBe('BBBB');
+      expect((await readPopupSnapshot())?.binding).toContain(await fingerprintOfKey(KEY_B));
     },
     { timeout: 5000, interval: 10 },
   );
@@ -169,7 +166,7 @@ describe('reads of the side panel or popup under way when the key changes', () =
   it("a first page read for key A and answered after key B was saved never lands in B's snapshot", async () => {
     await saveKeyAndSettle(KEY_A);
     // The side panel (or a popup reload) asks for the default list with key A…
-    const sidePanelRead = dispatch('listPlaybooks', { preferCache: false });
+    const sidePanelRead = dispatch('listPlaybooks', {});
     await vi.waitFor(() => expect(seam.held.some((read) => read.tag.includes(KEY_A))).toBe(true), {
       timeout: 5000,
     });
@@ -199,15 +196,10 @@ describe('reads of the side panel or popup under way when the key changes', () =
 
   it("the snapshot does not outlive the key's removal when a fresh page lands during the removal", async () => {
     await saveKeyAndSettle(KEY_A);
-    const sidePanelRead = dispatch('listPlaybooks', { preferCache: false });
-    await vi.waitFor(() => expect(seam.held.some((read) => read.tag.includes(KEY_A))).toBe(true), {
-      timeout: 5000,
-    });
-    // The page arrives; the snapshot update then checks the binding (fingerprint of key A)…
+    // The side panel's read binds itself to the service and key (the fingerprint of key A)…
     let openGate: () => void = () => undefined;
     seam.fingerprintGate = new Promise((resolve) => (openGate = resolve));
-    answerWhere('list', KEY_A);
-    await sidePanelRead;
+    const sidePanelRead = dispatch('listPlaybooks', {});
     await vi.waitFor(() => expect(seam.atGate).toBe(1), { timeout: 5000 });
     // …while the user removes the key, and the warm read for "no key" completes.
     await dispatch('removeApiKey', {});
@@ -220,11 +212,16 @@ describe('reads of the side panel or popup under way when the key changes', () =
     );
     openGate();
     seam.fingerprintGate = undefined;
+    // Its page lands after the removal.
+    await vi.waitFor(() => expect(answerWhere('list', '')).toBeGreaterThan(0), { timeout: 5000 });
+    await sidePanelRead;
     await new Promise((resolve) => setTimeout(resolve, 50));
     // The next popup paints this record before any worker answers.
     const saved = await readPopupSnapshot();
     expect(saved?.state.key.set ?? false).toBe(false);
+    expect(saved?.page).toBeUndefined();
     expect((await snapshotTags()).join('\n')).not.toContain(KEY_A);
+    expect(await readCachedView({ scope: 'mine' }, saved?.binding ?? '')).toBeUndefined();
   });
 });
 

@@ -17,7 +17,7 @@ const snapshot: PopupSnapshot = {
   state: {
     version: '1.2.3',
     settings: { ...DEFAULT_SETTINGS },
-    key: { set: true, last4: 'abcd' },
+    key: { set: true, savedAt: Date.UTC(2026, 10, 2, 9, 30) },
     hostAccess: { missingOrigins: [] },
   },
   page: { items: [], nextCursor: null, hasMore: false, source: 'network', fetchedAt: 1 },
@@ -92,7 +92,7 @@ describe("the popup's snapshot goes with the key or the service", () => {
       pollMinutes: 15,
     };
     await registry.dispatch({ type: 'saveSettings', payload: same }, OPTIONS_PAGE);
-    expect(await readPopupSnapshot()).toEqual(snapshot);
+    expect(await readPopupSnapshot()).toEqual({ ...snapshot, page: { ...snapshot.page, source: 'cache' } });
     vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('offline'));
     await registry.dispatch(
       {

@@ -133,7 +133,6 @@ vi.mock('@/lib/api/service', async () => {
       backoff: { maxAttempts: 1 },
     });
   return {
-    readCache: { clear: () => Promise.resolve() },
     serviceClient: (_settings?: unknown, options?: { fresh?: boolean }) => {
       if (options?.fresh) seam.freshBuilds++;
       return Promise.resolve(build());

@@ -7,7 +7,7 @@ import {
   newestCompleted,
   rebaseToCommonStart,
 } from '@/lib/backtests/series';
-import { backtestSchema, MAX_EQUITY_POINTS } from '@/lib/backtests/schema';
+import { backtestSchema, MAX_EQUITY_POINTS } from '@/lib/contract/backtest';
 
 const point = (date: string, value: number, benchmark = 1) => ({ date, value, benchmark });
 const days = (n: number, from = Date.parse('2024-01-01T00:00:00Z')) =>
@@ -23,8 +23,8 @@ describe('checkSeries', () => {
     ['missing', undefined, /no equity series/],
     ['not an array', { date: '2024-01-02' }, /malformed/],
     ['empty', [], /malformed/],
-    ['dates descending', [point('2024-01-03', 1), point('2024-01-02', 1)], /point 1.*not ascending/],
-    ['a repeated date', [point('2024-01-02', 1), point('2024-01-02', 1)], /not ascending/],
+    ['dates descending', [point('2024-01-03', 1), point('2024-01-02', 1)], /point 1.*not in ascending order/],
+    ['a repeated date', [point('2024-01-02', 1), point('2024-01-02', 1)], /not in ascending order/],
     ['a date that is not YYYY-MM-DD', [point('Jan 2', 1)], /point 0/],
     ['a negative value', [point('2024-01-02', -1)], /malformed/],
     ['NaN smuggled as null', [{ date: '2024-01-02', value: null, benchmark: 1 }], /malformed/],

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/pre
 import { afterEach, describe, expect, it } from 'vitest';
 import { BacktestsSection } from '@/lib/pages/sidepanel/BacktestsSection';
 import { ComparisonView } from '@/lib/pages/sidepanel/ComparisonView';
-import type { Backtest } from '@/lib/backtests/schema';
+import type { Backtest } from '@/lib/contract/backtest';
 import { completedBacktest, completedEquity } from '../../fixtures/backtests';
 
 afterEach(cleanup);

@@ -18,6 +18,12 @@ function memoryCache(
     get: (url) => Promise.resolve(entries.get(url)),
     set: (doc) =>
       failWrites ? Promise.reject(new Error('quota')) : (entries.set(doc.url, doc), Promise.resolve()),
+    touch: (url, fetchedAt) => {
+      const doc = entries.get(url);
+      if (failWrites) return Promise.reject(new Error('quota'));
+      if (doc) entries.set(url, { ...doc, fetchedAt });
+      return Promise.resolve();
+    },
     clear: () => (entries.clear(), Promise.resolve()),
   };
 }

@@ -193,3 +193,22 @@ describe('the panel’s event list', () => {
     expect(events[0].id).toBe('ev_1499');
   });
 });
+
+describe('an event that echoes the API key', () => {
+  it('keeps its other fields and drops the one that carries the key, and a field named by it', async () => {
+    const { forgetSecrets, registerSecret } = await import('@/lib/log');
+    const key = 'pbk_live_7Qm2Xc9Lr4Tz8Wn1';
+    registerSecret(key);
+    try {
+      const kept = compactEventData({
+        playbook_id: 'pb_1',
+        title: `Key ${key.slice(9, 17)} leaked`,
+        [key.slice(-10)]: 1,
+        status: 'completed',
+      })!;
+      expect(kept).toEqual({ playbook_id: 'pb_1', status: 'completed' });
+    } finally {
+      forgetSecrets();
+    }
+  });
+});

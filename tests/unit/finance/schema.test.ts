@@ -120,7 +120,7 @@ describe('sanitizeDraft', () => {
     if (result.ok) return;
     expect(result.errors.length).toBeGreaterThan(0);
     expect(result.errors.map((error) => error.path)).toContain(path);
-    for (const error of result.errors) expect(typeof error.message).toBe('string');
+    for (const error of result.errors) expect(error.code).toMatch(/^[a-z_]+$/);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 

@@ -1,18 +1,28 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { forgetSecrets, log, maskSecrets, registerSecret, setLogSink, type LogRecord } from '@/lib/log';
-import { createSecretMask, MASK, MIN_FRAGMENT } from '@/lib/log/secretMask';
+import { createSecretMask, MASK, MIN_FRAGMENT, secretPart, WIDE_FRAGMENT } from '@/lib/log/secretMask';
 import { cpuNow, linearBound } from '../../fixtures/linearTime';
 
 const KEY = 'sk_live_9f8e7d6c5b4a3210ffeeddcc';
 const mask = createSecretMask([KEY]);
 
-/** Every window of MIN_FRAGMENT characters of the key: none of them may survive masking. */
-function fragmentsIn(text: string, secret = KEY): string[] {
+/** The key without its readable format prefix `sk_live_`. */
+const SECRET_PART = KEY.slice('sk_live_'.length);
+
+/**
+ * Every window of WIDE_FRAGMENT characters of the key and of MIN_FRAGMENT characters of its
+ * secret part: none of them may survive masking.
+ */
+function fragmentsIn(text: string, secret = KEY, part = SECRET_PART): string[] {
   const found: string[] = [];
-  for (let start = 0; start + MIN_FRAGMENT <= secret.length; start++) {
-    const window = secret.slice(start, start + MIN_FRAGMENT);
-    if (text.includes(window)) found.push(window);
-  }
+  const windows = (of: string, size: number) => {
+    for (let start = 0; start + size <= of.length; start++) {
+      const window = of.slice(start, start + size);
+      if (text.includes(window)) found.push(window);
+    }
+  };
+  windows(secret, WIDE_FRAGMENT);
+  windows(part, MIN_FRAGMENT);
   return found;
 }
 
@@ -26,7 +36,11 @@ describe('createSecretMask', () => {
     ['a fragment at the end', `x${KEY.slice(-10)}`, `x${MASK}`],
     ['the key twice, touching', `${KEY}${KEY}`, MASK],
     ['two fragments apart', `a ${KEY.slice(0, 9)} b ${KEY.slice(15)} c`, `a ${MASK} b ${MASK} c`],
-    ['5 characters are not a fragment', `x${KEY.slice(3, 8)}y`, `x${KEY.slice(3, 8)}y`],
+    ['3 characters are not a fragment', `x${KEY.slice(-3)}y`, `x${KEY.slice(-3)}y`],
+    ['4 characters are: the last four', `ends in ${KEY.slice(-4)}.`, `ends in ${MASK}.`],
+    ['4 characters of the secret part', `x${SECRET_PART.slice(5, 9)}y`, `x${MASK}y`],
+    ['a word of the format prefix is not', 'we live here', 'we live here'],
+    ['6 characters with the prefix are', `x${KEY.slice(2, 8)}y`, `x${MASK}y`],
     ['text without the key', 'nothing to see here', 'nothing to see here'],
     ['an empty text', '', ''],
   ])('%s', (_label, text, expected) => {
@@ -34,9 +48,18 @@ describe('createSecretMask', () => {
     expect(fragmentsIn(mask.mask(text))).toEqual([]);
   });
 
+  it('finds the secret part after a readable prefix, and the whole of a key without one', () => {
+    expect(secretPart(KEY)).toBe(SECRET_PART);
+    expect(secretPart('pbk_sentinel_rejected_1764130000_QZXW')).toBe('1764130000_QZXW');
+    expect(secretPart('Xk9_QmZpLr2vT8')).toBe('Xk9_QmZpLr2vT8');
+    // A prefix that would leave too little: all of it is secret.
+    expect(secretPart('abc_defgh12')).toBe('abc_defgh12');
+  });
+
   it('masks every fragment of every length and position', () => {
     for (let start = 0; start < KEY.length; start++) {
-      for (let end = start + MIN_FRAGMENT; end <= KEY.length; end++) {
+      const inPart = start >= KEY.length - SECRET_PART.length;
+      for (let end = start + (inPart ? MIN_FRAGMENT : WIDE_FRAGMENT); end <= KEY.length; end++) {
         const masked = mask.mask(`<${KEY.slice(start, end)}>`);
         expect(masked).toBe(`<${MASK}>`);
       }

@@ -104,8 +104,8 @@ describe('the MCP client as the extension builds it', () => {
   it("leaves out the SDK's spec-type registry and the module-level schemas nothing reads", () => {
     expect(bundle).not.toMatch(/schemas_exports|SPEC_SCHEMA_KEYS|registeredSpecTypes/);
     // Read by the Client (the server identity guard, the JSON-RPC envelope): kept.
-    expect(bundle).toMatch(/^var ImplementationSchema = /m);
-    expect(bundle).toMatch(/^var JSONRPCMessageSchema = /m);
+    expect(bundle).toMatch(/^(?:var|const|let) ImplementationSchema = /m);
+    expect(bundle).toMatch(/^(?:var|const|let) JSONRPCMessageSchema = /m);
     // Server-side, OAuth and subscription schemas: dropped.
     for (const unused of [
       'OAuthTokensSchema',
@@ -113,7 +113,7 @@ describe('the MCP client as the extension builds it', () => {
       'SubscriptionsListenRequestSchema',
       'CreateMessageRequestSchema',
     ])
-      expect(bundle).not.toMatch(new RegExp(`^var ${unused} = `, 'm'));
+      expect(bundle).not.toMatch(new RegExp(`^(?:var|const|let) ${unused} = `, 'm'));
   });
 
   it.each(['auto', 'legacy'] as const)(

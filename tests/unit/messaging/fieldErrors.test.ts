@@ -39,4 +39,17 @@ describe('fieldErrors', () => {
     const fields = fieldErrors(errorOf(draft, 'not an object'), root);
     expect(Object.keys(fields)).toEqual([key]);
   });
+
+  it('a field named like an Object.prototype member is a field like any other', () => {
+    const schema = z.object({ constructor: z.string(), toString: z.string() });
+    const fields = fieldErrors(errorOf(schema, { constructor: 1, toString: 2 }));
+    expect(Object.keys(fields).sort()).toEqual(['constructor', 'toString']);
+  });
+
+  it('names at most 20 fields, as a draft refused from a page did before', () => {
+    const schema = z.object({ tickers: z.array(z.string().regex(/^[A-Z]+$/)) });
+    const fields = fieldErrors(errorOf(schema, { tickers: Array.from({ length: 500 }, () => 'no') }));
+    expect(Object.keys(fields)).toHaveLength(20);
+    expect(fields['tickers.0']).toBe('Not in the expected form.');
+  });
 });

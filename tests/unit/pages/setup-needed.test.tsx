@@ -22,8 +22,8 @@ vi.mock('@/lib/pages/sidepanel/eventsPort', () => ({
 const SETUP_TEXT = 'Set up the service to see your playbooks.';
 /** Messages whose handlers read the service: none may be sent while it is not set up. */
 const READS: MessageName[] = [
+  'readView',
   'listPlaybooks',
-  'listPublicPlaybooks',
   'getPlaybook',
   'refreshPlaybooks',
   'getOverview',

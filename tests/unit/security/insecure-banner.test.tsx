@@ -11,7 +11,7 @@ afterEach(cleanup);
 const state: AppState = {
   version: '0.1.0',
   settings: { serviceUrl: 'http://example.com', apiUrl: 'http://example.com/api/v1', pollMinutes: 5 },
-  key: { set: true, last4: 'ab12' },
+  key: { set: true, savedAt: Date.UTC(2026, 10, 2, 9, 30) },
   hostAccess: { missingOrigins: [] },
   insecureSettings: { urls: ['http://example.com'], message: INSECURE_SETTINGS_MESSAGE },
 };

@@ -2,6 +2,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { apiKeyState, keyFingerprint, loadApiKey, removeApiKey, storeApiKey } from '@/lib/store/apiKey';
 import { DEFAULT_SETTINGS, getSettings, saveSettings } from '@/lib/store/settings';
+import { SettingsChangedError } from '@/lib/contract/origins';
+import { wireErrorOf } from '@/lib/background/errors';
 
 const KEY = 'pbk_sentinel_custody_0123456789';
 
@@ -37,7 +39,7 @@ describe('a key is bound to the API origin it was saved for', () => {
     expect(await apiKeyState()).toEqual({ set: false });
 
     await saveSettings(DEFAULT_SETTINGS);
-    expect(await apiKeyState()).toEqual({ set: true, last4: KEY.slice(-4) });
+    expect(await apiKeyState()).toEqual({ set: true, savedAt: expect.any(Number) });
   });
 
   it('follows the origin, not the path: a new path prefix on the same origin keeps the key', async () => {
@@ -53,5 +55,43 @@ describe('a key is bound to the API origin it was saved for', () => {
     expect(KEY).not.toContain(fingerprint!);
     await storeApiKey(`${KEY}x`);
     expect(await keyFingerprint()).not.toBe(fingerprint);
+  });
+});
+
+describe('pages learn that a key is stored and when, never a character of it', () => {
+  it('describes a saved key by its save time only', async () => {
+    const before = Date.now();
+    const saved = await storeApiKey(KEY);
+    expect(Object.keys(saved).sort()).toEqual(['savedAt', 'set']);
+    expect(saved.savedAt).toBeGreaterThanOrEqual(before);
+    expect(await apiKeyState()).toEqual(saved);
+    // No text at all: a boolean and a number cannot carry a fragment of the key.
+    expect(Object.values(saved).map((value) => typeof value)).toEqual(['boolean', 'number']);
+  });
+});
+
+describe('a key is stored only for the API URL the page that sent it showed', () => {
+  it('refuses, and stores nothing, when another window saved another API URL in between', async () => {
+    await saveSettings({ serviceUrl: 'https://a.example', apiUrl: 'https://api.a.example/v1' });
+    // The options page saved A; another window has since saved B.
+    await saveSettings({ serviceUrl: 'https://b.example', apiUrl: 'https://api.b.example/v1' });
+    await expect(storeApiKey(KEY, 'https://api.a.example/v1')).rejects.toBeInstanceOf(SettingsChangedError);
+    expect(await apiKeyState()).toEqual({ set: false });
+    await saveSettings({ serviceUrl: 'https://a.example', apiUrl: 'https://api.a.example/v1' });
+    expect(await loadApiKey()).toBeUndefined();
+  });
+
+  it('tells the page why, in its words', () => {
+    expect(wireErrorOf(new SettingsChangedError())).toEqual({
+      code: 'settings.changed',
+      message:
+        'The API URL was changed in another window, so the key was not saved. Check the settings and save again.',
+    });
+  });
+
+  it('stores it when the URL shown is the one saved (the path may differ, the origin may not)', async () => {
+    await saveSettings({ serviceUrl: 'https://a.example', apiUrl: 'https://api.a.example/v1' });
+    await storeApiKey(KEY, 'https://api.a.example/v1/');
+    expect(await loadApiKey()).toBe(KEY);
   });
 });

@@ -98,7 +98,6 @@ async function restartWorker() {
     state: await import('@/lib/store/state'),
     outbox: await import('@/lib/store/outbox'),
     discovery: await import('@/lib/discovery/cache'),
-    reads: await import('@/lib/api/readCache'),
   };
 }
 
@@ -128,7 +127,7 @@ describe('an update from the per-store databases', () => {
 
     await expectEverythingCopied(worker);
     expect(await worker.discovery.idbDocumentCache.get('https://svc.example/llms.txt')).toBeUndefined();
-    expect(await worker.reads.createReadCache().get('listPlaybooks:{}')).toBeUndefined();
+    expect(await (await worker.db.database()).count('snapshot')).toBe(0);
     await vi.waitFor(async () => expect(await databaseNames()).toEqual(['playbook-companion']));
     // A migrated draft is an ordinary draft: it can be claimed for sending once.
     expect(await worker.outbox.claimForSending(PENDING.id, PENDING.draft)).toMatchObject({
@@ -188,5 +187,25 @@ describe('an update from the per-store databases', () => {
     expect([...db.objectStoreNames].sort()).toEqual(Object.keys(DATABASE_STORES).sort());
     expect(await worker.settings.getSettings()).toEqual(worker.settings.DEFAULT_SETTINGS);
     await vi.waitFor(async () => expect(await databaseNames()).toEqual(['playbook-companion']));
+  });
+
+  it('version 3 folds the list cache into the read model: `reads` goes, the other stores and their records stay', async () => {
+    // A database as version 2 left it: every store of then, with a cached list page and a key.
+    const old = await openDB(DATABASE_NAME, 2, {
+      upgrade(db) {
+        for (const name of [...Object.keys(DATABASE_STORES), 'reads']) db.createObjectStore(name);
+      },
+    });
+    await old.put('reads', { value: { items: [] }, fetchedAt: 1 }, 'http://svc|listPlaybooks|all');
+    await old.put('secrets', { key: API_KEY, apiOrigin: 'https://api.svc.example' }, 'api-key');
+    await old.put('meta', 'deleted', LEGACY_MIGRATION_KEY);
+    old.close();
+
+    const worker = await restartWorker();
+    const db = await worker.db.database();
+    expect(db.version).toBe(DATABASE_VERSION);
+    expect([...db.objectStoreNames].sort()).toEqual(Object.keys(DATABASE_STORES).sort());
+    expect([...db.objectStoreNames]).not.toContain('reads');
+    expect(await db.get('secrets', 'api-key')).toMatchObject({ key: API_KEY });
   });
 });

@@ -114,7 +114,6 @@ vi.mock('@/lib/api/service', async () => {
       backoff: { maxAttempts: 1 },
     });
   return {
-    readCache: { clear: () => Promise.resolve() },
     serviceClient: () => Promise.resolve(build()),
   };
 });

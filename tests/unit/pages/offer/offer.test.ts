@@ -31,7 +31,7 @@ describe('the offer as the page sees it', () => {
     const posted = vi.spyOn(window, 'postMessage');
     const dispatched = vi.spyOn(document, 'dispatchEvent');
     location.href = 'https://finance.example/quote/AAPL';
-    const host = drawOffer(api, '');
+    const host = drawOffer(api, { css: '', words: {} });
     expect(document.body.lastElementChild).toBe(host);
     expect(host.tagName.toLowerCase()).toBe(OFFER_HOST);
     // Closed: the page gets no shadow root to read.
@@ -39,6 +39,26 @@ describe('the offer as the page sees it', () => {
     expect(host.childNodes).toHaveLength(0);
     expect(posted).not.toHaveBeenCalled();
     expect(dispatched).not.toHaveBeenCalled();
+  });
+
+  it('watches its visibility only once the pointer comes to it, not while the page is only read', () => {
+    const observed: Element[] = [];
+    class FakeObserver {
+      observe(target: Element) {
+        observed.push(target);
+      }
+      disconnect() {}
+    }
+    vi.stubGlobal('IntersectionObserver', FakeObserver);
+    try {
+      const host = drawOffer(api, { css: '', words: {} });
+      expect(observed).toHaveLength(0);
+      host.dispatchEvent(new Event('pointerover'));
+      host.dispatchEvent(new Event('pointerover'));
+      expect(observed).toHaveLength(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('follows only trusted address changes: an event the page dispatches itself is ignored', () => {

@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/pre
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OptionsForm, type OptionsFormProps } from '@/lib/pages/options/OptionsForm';
 import type { AppState } from '@/lib/messaging/protocol';
+import { formatDateTime } from '@/lib/i18n';
 
 afterEach(cleanup);
 
@@ -12,7 +13,7 @@ function appState(over: Partial<AppState> = {}): AppState {
   return {
     version: '0.1.0',
     settings: { serviceUrl: 'https://svc.example', apiUrl: 'https://api.svc.example/v1', pollMinutes: 5 },
-    key: { set: true, last4: 'WXYZ' },
+    key: { set: true, savedAt: Date.UTC(2026, 10, 2, 9, 30) },
     hostAccess: { missingOrigins: [] },
     ...over,
   };
@@ -50,10 +51,17 @@ describe('OptionsForm', () => {
     expect(screen.getByText('Decision support, not financial advice.')).toBeTruthy();
   });
 
-  it('shows only whether a key is stored and its last four characters', () => {
+  it('shows whether a key is stored and when it was saved, never a character of it', () => {
     renderForm();
     expect(input('API key').value).toBe('');
-    expect(screen.getByText('A key ending in WXYZ is stored. Leave empty to keep it.')).toBeTruthy();
+    const saved = formatDateTime(Date.UTC(2026, 10, 2, 9, 30));
+    expect(saved).toMatch(/2026/);
+    expect(screen.getByText(`A key saved on ${saved} is stored. Leave empty to keep it.`)).toBeTruthy();
+    expect(input('API key').placeholder).toBe('A key is stored');
+    cleanup();
+    // A record saved before the date was kept says only that a key is stored.
+    renderForm({ state: appState({ key: { set: true } }) });
+    expect(screen.getByText('A key is stored. Leave empty to keep it.')).toBeTruthy();
     cleanup();
     renderForm({ state: appState({ key: { set: false } }) });
     expect(screen.getByText('No key stored yet.')).toBeTruthy();

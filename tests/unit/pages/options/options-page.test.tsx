@@ -37,7 +37,7 @@ describe('OptionsPage', () => {
         settings: { ...state.settings, ...request },
         hostAccess: { missingOrigins: ['https://svc.example', 'https://api.svc.example'] },
       }),
-      saveApiKey: () => ({ set: true, last4: 'WXYZ' }),
+      saveApiKey: () => ({ set: true, savedAt: Date.UTC(2026, 10, 2, 9, 30) }),
     });
     render(<OptionsPage />);
     fireEvent.input(await screen.findByRole('textbox', { name: 'Service URL' }), {
@@ -52,14 +52,17 @@ describe('OptionsPage', () => {
       await screen.findByText('Saved. Everything cached from the previous service was cleared.'),
     ).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Grant access' })).toBeTruthy();
-    expect(screen.getByText('A key ending in WXYZ is stored. Leave empty to keep it.')).toBeTruthy();
+    expect(screen.getByText(/^A key saved on .*2026.* is stored\. Leave empty to keep it\.$/)).toBeTruthy();
+    expect(document.body.textContent).not.toContain('WXYZ');
     expect(worker.received.find((m) => m.type === 'saveSettings')?.payload).toEqual({
       serviceUrl: 'https://svc.example',
       apiUrl: 'https://api.svc.example/v1',
       pollMinutes: 5,
     });
+    // The key names the API URL just saved, so the worker binds it to nothing else.
     expect(worker.received.find((m) => m.type === 'saveApiKey')?.payload).toEqual({
       key: 'pbk_live_0123456789WXYZ',
+      apiUrl: 'https://api.svc.example/v1',
     });
   });
 

@@ -5,7 +5,7 @@ import type { AppState, PlaybookPage, PopupOpened } from '@/lib/messaging/protoc
 export const keyedState: AppState = {
   version: '0.1.0',
   settings: { serviceUrl: 'http://127.0.0.1:8787', apiUrl: 'http://127.0.0.1:8787/api/v1', pollMinutes: 5 },
-  key: { set: true, last4: 'abcd' },
+  key: { set: true, savedAt: Date.UTC(2026, 10, 2, 9, 30) },
   hostAccess: { missingOrigins: [] },
 };
 

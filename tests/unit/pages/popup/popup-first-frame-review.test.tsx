@@ -2,11 +2,13 @@
 import 'fake-indexeddb/auto';
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { render as renderInto } from 'preact';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { setLogSink } from '@/lib/log';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Playbook } from '@/lib/api/schemas';
 import type { PlaybookPage, PopupOpened } from '@/lib/messaging/protocol';
-import { PopupPage } from '@/lib/pages/popup/PopupPage';
+import { sendMessage } from '@/lib/messaging/client';
+import { PopupPage, type PopupOpening } from '@/lib/pages/popup/PopupPage';
 import { startPopup } from '@/lib/pages/popup/start';
 import { database } from '@/lib/store/db';
 import { clearPopupSnapshot, snapshotGeneration, writePopupSnapshot } from '@/lib/store/snapshot';
@@ -27,6 +29,11 @@ function held<T>(): { promise: Promise<T>; release: (value: T) => void } {
   return { promise, release };
 }
 
+/** What start.tsx gives the page when the saved snapshot was read in time. */
+function fromSnapshot(first: PopupOpened): PopupOpening {
+  return { first, fresh: false, answer: sendMessage('openPopup', {}) };
+}
+
 describe('popup first frame (review)', () => {
   beforeEach(async () => {
     vi.spyOn(fakeBrowser.windows, 'getCurrent').mockResolvedValue({ id: 1 } as never);
@@ -40,13 +47,13 @@ describe('popup first frame (review)', () => {
     const worker = serveMessages({
       ...base,
       openPopup: () => opened(keyless),
-      listPublicPlaybooks: () => {
-        publicAsked = true;
+      readView: ({ scope }) => {
+        publicAsked = scope === 'public';
         return publicPage.promise;
       },
     });
     // The snapshot says: no key (the usual state of a first-run user after one open).
-    render(<PopupPage initialSnapshot={opened(keyless)} />);
+    render(<PopupPage opening={fromSnapshot(opened(keyless))} />);
     await vi.waitFor(() => expect(worker.received.map((message) => message.type)).toContain('openPopup'));
     expect(publicAsked).toBe(true);
     // The worker's answer (no key, so no page) is in; the public library is not.
@@ -65,9 +72,13 @@ describe('popup first frame (review)', () => {
       ...base,
       openPopup: () => opened(keyed, { page: page([playbook('f', 'Fresh')]) }),
     });
+    const events: string[] = [];
+    onTestFinished(setLogSink((entry) => events.push(entry.event)));
     const container = document.body.appendChild(document.createElement('div'));
     container.id = 'fallback';
     await startPopup(container);
+    // The record was read and its first render failed: the fallback, not a failed read, is what ran.
+    expect(events).toContain('popup.snapshot-unusable');
     // Without the fallback the popup stays blank on every open: nothing else rewrites the record.
     await screen.findByRole('button', { name: 'Fresh' });
     expect(worker.received.filter((message) => message.type === 'openPopup')).toHaveLength(1);
@@ -92,13 +103,13 @@ describe('popup first frame (review)', () => {
     serveMessages({
       ...base,
       openPopup: () => answer.promise,
-      listPlaybooks: ({ cursor }) =>
+      readView: ({ cursor }) =>
         cursor === 'c1' ? page([playbook('b', 'Second page row')]) : page([playbook('a', 'First')]),
     });
     const snapshot = opened(keyed, {
       page: page([playbook('a', 'First')], { nextCursor: 'c1', hasMore: true }),
     });
-    render(<PopupPage initialSnapshot={snapshot} />);
+    render(<PopupPage opening={fromSnapshot(snapshot)} />);
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
     await screen.findByRole('button', { name: 'Second page row' });
     answer.release(

@@ -16,7 +16,7 @@ const NOW = Date.parse('2026-03-01T12:00:00Z');
 const state: AppState = {
   version: '0.1.0',
   settings: { serviceUrl: 'https://svc.example', apiUrl: 'https://api.svc.example/v1', pollMinutes: 5 },
-  key: { set: true, last4: 'WXYZ' },
+  key: { set: true, savedAt: Date.UTC(2026, 10, 2, 9, 30) },
   hostAccess: { missingOrigins: [] },
 };
 
@@ -163,7 +163,7 @@ describe('the options page in German', () => {
     expect(screen.getByRole('link', { name: 'API-Schlüssel erstellen' })).toBeTruthy();
     expect(
       screen.getByText(
-        'Ein Schlüssel mit der Endung WXYZ ist gespeichert. Lassen Sie das Feld leer, um ihn zu behalten.',
+        /^Ein am 02\.11\.2026, \d{2}:\d{2} gespeicherter Schlüssel ist hinterlegt\. Lassen Sie das Feld leer, um ihn zu behalten\.$/,
       ),
     ).toBeTruthy();
     expect(screen.getByText('Entscheidungshilfe, keine Finanzberatung.')).toBeTruthy();

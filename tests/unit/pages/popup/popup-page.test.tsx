@@ -3,14 +3,17 @@ import 'fake-indexeddb/auto';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { sendMessage } from '@/lib/messaging/client';
 import type { PopupOpened } from '@/lib/messaging/protocol';
 import {
   clearPopupSnapshot,
   snapshotGeneration,
-  writePopupSnapshot,
+  writeCachedView,
   type PopupSnapshot,
 } from '@/lib/store/snapshot';
-import { PopupPage } from '@/lib/pages/popup/PopupPage';
+import { PopupPage, type PopupOpening } from '@/lib/pages/popup/PopupPage';
+import { popupOpening } from '@/lib/pages/popup/start';
+import { savedCopy } from '@/lib/pages/popup/views';
 import { serveMessages, workerFailure, type StubHandlers } from '../support';
 import { keyedState, opened as openedFor, page, playbook } from './fixtures';
 
@@ -19,9 +22,15 @@ afterEach(cleanup);
 const state = keyedState;
 const opened = (over: Partial<PopupOpened> = {}) => openedFor(state, over);
 
-async function saved(over: Partial<PopupSnapshot> = {}): Promise<void> {
-  await writePopupSnapshot({ ...opened(), ...over }, snapshotGeneration());
+/** What start.tsx gives the page when the saved snapshot was read in time: it, and the worker's answer to come. */
+function fromSnapshot(over: Partial<PopupSnapshot> = {}): PopupOpening {
+  const first = { ...opened(), ...over };
+  if (first.page) first.page = savedCopy(first.page);
+  return { first, fresh: false, answer: sendMessage('openPopup', {}) };
 }
+
+/** Waits no machine reaches when the database or the worker does answer. */
+const PATIENT = { snapshotMs: 30_000, answerMs: 30_000 };
 
 const rowTitles = () =>
   screen.getAllByRole('listitem').map((row) => row.querySelector('button')?.textContent);
@@ -40,7 +49,6 @@ describe('PopupPage', () => {
   });
 
   it('paints its saved snapshot before the worker answers, with one message at mount, then updates rows in place', async () => {
-    await saved({ page: page([playbook('a', 'Saved title')]) });
     let release: () => void = () => undefined;
     const answer = new Promise<void>((resolve) => (release = resolve));
     const worker = serveMessages({
@@ -50,7 +58,7 @@ describe('PopupPage', () => {
         return opened({ page: page([playbook('a', 'Fresh title'), playbook('b', 'New one')]) });
       },
     });
-    render(<PopupPage />);
+    render(<PopupPage opening={fromSnapshot({ page: page([playbook('a', 'Saved title')]) })} />);
     const savedRow = (await screen.findByRole('button', { name: 'Saved title' })).closest('li');
     release();
     const freshRow = (await screen.findByRole('button', { name: 'Fresh title' })).closest('li');
@@ -72,7 +80,7 @@ describe('PopupPage', () => {
       openPopup: () => opened({ page: page([playbook('f', 'Fresh')]) }),
     });
     const snapshot = { ...opened(), page: page([playbook('s', 'From snapshot')]) };
-    render(<PopupPage snapshotRead={Promise.resolve(snapshot)} initialSnapshot={snapshot} />);
+    render(<PopupPage opening={await popupOpening(Promise.resolve(snapshot), PATIENT)} />);
     // Synchronously, in the first render: no effect, message or promise has run yet.
     expect(screen.getByRole('button', { name: 'From snapshot' })).toBeTruthy();
     expect(screen.getByText('Cached')).toBeTruthy();
@@ -89,7 +97,7 @@ describe('PopupPage', () => {
     onTestFinished(() => frame.mockRestore());
     const worker = serveMessages({ ...base, openPopup: () => opened() });
     const snapshot = { ...opened(), page: page([playbook('s', 'From snapshot')]) };
-    render(<PopupPage snapshotRead={Promise.resolve(snapshot)} initialSnapshot={snapshot} />);
+    render(<PopupPage opening={await popupOpening(Promise.resolve(snapshot), PATIENT)} />);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(worker.received).toEqual([]);
     dispatchEvent(new Event('pagehide'));
@@ -100,16 +108,15 @@ describe('PopupPage', () => {
     expect(worker.received).toHaveLength(1);
   });
 
-  it('paints from a snapshot read started before it rendered', async () => {
+  it('paints the rows of a snapshot read that outlasted the first frame once it lands', async () => {
     serveMessages({ ...base, openPopup: () => new Promise<never>(() => undefined) });
-    const snapshotRead = Promise.resolve({ ...opened(), page: page([playbook('e', 'Read early')]) });
-    render(<PopupPage snapshotRead={snapshotRead} />);
+    const late = Promise.resolve({ ...opened(), page: savedCopy(page([playbook('e', 'Read early')])) });
+    render(<PopupPage opening={{ fresh: false, answer: sendMessage('openPopup', {}), late }} />);
     await screen.findByRole('button', { name: 'Read early' });
     expect(screen.getByText('Cached')).toBeTruthy();
   });
 
   it('keeps the rows under the pointer where they are: new rows are appended, the new order waits', async () => {
-    await saved({ page: page([playbook('a', 'A'), playbook('b', 'B')]) });
     let release: () => void = () => undefined;
     const answer = new Promise<void>((resolve) => (release = resolve));
     serveMessages({
@@ -119,7 +126,7 @@ describe('PopupPage', () => {
         return opened({ page: page([playbook('c', 'C'), playbook('b', 'B2'), playbook('a', 'A2')]) });
       },
     });
-    render(<PopupPage />);
+    render(<PopupPage opening={fromSnapshot({ page: page([playbook('a', 'A'), playbook('b', 'B')]) })} />);
     await screen.findByRole('button', { name: 'A' });
     const list = screen.getByRole('list', { name: 'Playbooks' });
     fireEvent.pointerEnter(list);
@@ -137,7 +144,7 @@ describe('PopupPage', () => {
         opened({
           page: page([playbook('a', 'First'), playbook('b', 'Second')], { hasMore: true, nextCursor: 'c1' }),
         }),
-      listPlaybooks: (request) =>
+      readView: (request) =>
         request.cursor === 'c1' ? page([playbook('b', 'Second'), playbook('c', 'Third')]) : page([]),
     });
     render(<PopupPage />);
@@ -145,8 +152,10 @@ describe('PopupPage', () => {
     await screen.findByRole('button', { name: 'Third' });
     expect(screen.getAllByRole('listitem')).toHaveLength(3);
     expect(screen.getByText('All 3 shown')).toBeTruthy();
-    expect(worker.received.filter((m) => m.type === 'listPlaybooks').map((m) => m.payload)).toEqual([
-      { cursor: 'c1' },
+    // One message for the next page of the view on screen.
+    expect(worker.received.filter((m) => m.type !== 'getPageMatches').map((m) => m.payload)).toEqual([
+      {},
+      { scope: 'mine', cursor: 'c1' },
     ]);
   });
 
@@ -154,13 +163,15 @@ describe('PopupPage', () => {
     const worker = serveMessages({
       ...base,
       openPopup: () => opened({ state: { ...state, key: { set: false } } }),
-      listPublicPlaybooks: () => page([playbook('p', 'Public idea')]),
+      readView: (request) => (request.scope === 'public' ? page([playbook('p', 'Public idea')]) : page([])),
     });
     render(<PopupPage />);
     await screen.findByRole('button', { name: 'Public idea' });
     expect(screen.getByText('Connect your account')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
-    expect(worker.received.filter((m) => m.type === 'listPlaybooks')).toEqual([]);
+    expect(worker.received.filter((m) => m.type === 'readView').map((m) => m.payload)).toEqual([
+      { scope: 'public' },
+    ]);
   });
 
   it('a 401 on open shows the sign-in banner with the service’s link', async () => {
@@ -186,7 +197,7 @@ describe('PopupPage', () => {
       ...base,
       openPopup: () =>
         opened({ pageError: { code: 'api.network', message: 'The service could not be reached.' } }),
-      listPlaybooks: () => page([playbook('a', 'Back again')]),
+      readView: () => page([playbook('a', 'Back again')]),
     });
     render(<PopupPage />);
     const alert = await screen.findByRole('alert');
@@ -196,16 +207,92 @@ describe('PopupPage', () => {
   });
 
   it('a worker that does not answer still leaves the saved snapshot on screen', async () => {
-    await saved({ page: page([playbook('a', 'Saved title')]) });
     serveMessages({
       ...base,
       openPopup: () => {
         throw workerFailure({ code: 'internal', message: 'The extension did not answer. Try again.' });
       },
     });
-    render(<PopupPage />);
+    render(<PopupPage opening={fromSnapshot({ page: page([playbook('a', 'Saved title')]) })} />);
     await screen.findByRole('button', { name: 'Saved title' });
     await screen.findByRole('alert');
+  });
+});
+
+describe('PopupPage: every view through the read model, the way the first open goes', () => {
+  beforeEach(async () => {
+    vi.spyOn(fakeBrowser.windows, 'getCurrent').mockResolvedValue({ id: 1 } as never);
+    await clearPopupSnapshot();
+  });
+
+  /** A worker whose `readView` answers only when released, so the cached copy is seen first. */
+  function heldViews(fresh: (request: { scope: string; visibility?: string }) => PopupOpened['page']) {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const worker = serveMessages({
+      ...base,
+      openPopup: () => opened({ page: page([playbook('a', 'Mine, all')]) }),
+      readView: async (request) => {
+        await held;
+        return fresh(request)!;
+      },
+    });
+    return { worker, release: () => release() };
+  }
+
+  it.each([
+    ['the visibility filter', { scope: 'mine', visibility: 'private' } as const],
+    ['the scope', { scope: 'public' } as const],
+  ])('%s: the cached first page at once, then the fresh one, from one message', async (_name, view) => {
+    await writeCachedView(view, 'b', page([playbook('c', 'Cached view')]), snapshotGeneration());
+    const { worker, release } = heldViews(() => page([playbook('f', 'Fresh view')]));
+    render(<PopupPage />);
+    await screen.findByRole('button', { name: 'Mine, all' });
+    if (view.scope === 'public') fireEvent.click(screen.getByRole('button', { name: 'Public library' }));
+    else fireEvent.change(screen.getByRole('combobox'), { target: { value: 'private' } });
+    await screen.findByRole('button', { name: 'Cached view' });
+    // Marked as the cached copy it is, with the typed "refreshing" staleness.
+    expect(screen.getByText('Cached')).toBeTruthy();
+    release();
+    await screen.findByRole('button', { name: 'Fresh view' });
+    await waitFor(() => expect(screen.queryByText('Cached')).toBeNull());
+    const asked = worker.received.filter((m) => m.type !== 'getPageMatches');
+    expect(asked.map((m) => m.type)).toEqual(['openPopup', 'readView']);
+    expect(asked[1]?.payload).toEqual(view);
+  });
+
+  it('shows no cached view read for another service or key', async () => {
+    await writeCachedView(
+      { scope: 'public' },
+      'another',
+      page([playbook('x', 'Not yours')]),
+      snapshotGeneration(),
+    );
+    const { release } = heldViews(() => page([playbook('f', 'Fresh view')]));
+    render(<PopupPage />);
+    await screen.findByRole('button', { name: 'Mine, all' });
+    fireEvent.click(screen.getByRole('button', { name: 'Public library' }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByRole('button', { name: 'Not yours' })).toBeNull();
+    release();
+    await screen.findByRole('button', { name: 'Fresh view' });
+  });
+
+  it('a view the service cannot refresh keeps the cached rows, marked failed by the worker', async () => {
+    serveMessages({
+      ...base,
+      openPopup: () => opened({ page: page([playbook('a', 'Mine, all')]) }),
+      readView: () =>
+        page([playbook('c', 'Cached view')], {
+          source: 'cache',
+          stale: { kind: 'failed', reason: 'The service could not be reached.' },
+        }),
+    });
+    render(<PopupPage />);
+    await screen.findByRole('button', { name: 'Mine, all' });
+    fireEvent.click(screen.getByRole('button', { name: 'Public library' }));
+    await screen.findByRole('button', { name: 'Cached view' });
+    expect(screen.getByText(/The service could not be reached\./)).toBeTruthy();
   });
 });
 

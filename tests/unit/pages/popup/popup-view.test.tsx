@@ -58,7 +58,7 @@ function renderPopup(props: Partial<PopupViewProps> = {}) {
   };
   render(
     <PopupView
-      state={appState({ set: true, last4: 'ab12' })}
+      state={appState({ set: true, savedAt: Date.UTC(2026, 10, 2, 9, 30) })}
       scope="mine"
       visibility="all"
       list={list()}

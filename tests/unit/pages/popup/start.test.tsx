@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { PopupOpened } from '@/lib/messaging/protocol';
 import { FIRST_FRAME_ROWS } from '@/lib/pages/popup/PopupPage';
-import { FIRST_FRAME_WAITS, startPopup } from '@/lib/pages/popup/start';
+import { FIRST_FRAME_WAITS, popupOpening, startPopup } from '@/lib/pages/popup/start';
 import { database } from '@/lib/store/db';
 import {
   clearPopupSnapshot,
@@ -120,5 +120,29 @@ describe('startPopup: the first frame is the final layout', () => {
     expect(container.querySelector('h1')?.textContent).toBe('Playbooks');
     release();
     await screen.findByRole('button', { name: 'Late' });
+  });
+
+  it('decides once what the first frame shows: the saved snapshot, else the answer, else nothing yet', async () => {
+    const release = answerWhenReleased(() => answer('Fresh'));
+    // Neither in time: nothing yet, and both still to come (whichever answers first fills it in).
+    const slowRead = new Promise<undefined>(() => undefined);
+    const neither = await popupOpening(slowRead, { snapshotMs: 0, answerMs: 0 });
+    expect(neither).toMatchObject({ fresh: false, late: expect.any(Promise) });
+    expect(neither.first).toBeUndefined();
+    release();
+    expect((await neither.answer).page?.items[0]?.title).toBe('Fresh');
+    // The snapshot in time: it, marked saved; the answer follows.
+    const saved = answer('Saved');
+    const fromSnapshot = await popupOpening(Promise.resolve(saved), PATIENT);
+    // Marked as the saved copy it is: the page shows what it is given.
+    expect(fromSnapshot).toMatchObject({
+      first: { ...saved, page: { source: 'cache', stale: { kind: 'refreshing' } } },
+      fresh: false,
+    });
+    expect(fromSnapshot.late).toBeUndefined();
+    // No snapshot: the worker's answer, marked fresh.
+    const fromAnswer = await popupOpening(Promise.resolve(undefined), PATIENT);
+    expect(fromAnswer.fresh).toBe(true);
+    expect(fromAnswer.first?.page?.items.map((item) => item.title)).toEqual(['Fresh']);
   });
 });

@@ -10,7 +10,7 @@ const NOW = Date.parse('2026-03-01T12:00:00Z');
 const state: AppState = {
   version: '0.1.0',
   settings: { serviceUrl: 'http://127.0.0.1:8787', apiUrl: 'http://127.0.0.1:8787/api/v1', pollMinutes: 5 },
-  key: { set: true, last4: 'wxyz' },
+  key: { set: true, savedAt: Date.UTC(2026, 10, 2, 9, 30) },
   hostAccess: { missingOrigins: [] },
 };
 
@@ -70,7 +70,7 @@ describe('StatusRegion', () => {
       },
     };
     render(<StatusRegion state={state} overview={overview} now={NOW} />);
-    expect(region().textContent).toContain('Stored (ends in wxyz) · valid');
+    expect(region().textContent).toContain('Stored · valid');
     expect(region().textContent).toContain('Demo Investor · pro plan');
   });
 

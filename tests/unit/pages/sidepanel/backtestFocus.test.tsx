@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Playbook } from '@/lib/api/schemas';
-import type { Backtest } from '@/lib/backtests/schema';
+import type { Backtest } from '@/lib/contract/backtest';
 import { sendMessage } from '@/lib/messaging/client';
 import { SidePanelPage } from '@/lib/pages/sidepanel/SidePanelPage';
 

@@ -1,17 +1,22 @@
 /**
  * The shapes that cross between the worker and the pages (answers, states, the wire error): types
- * only, apart from the worker's closed list of error codes. lib/messaging/protocol.ts holds the
- * messages that carry them and re-exports every name, so importers need not know the split.
+ * only, apart from the worker's closed list of error codes and the cursor bound.
+ * lib/messaging/protocol.ts holds the messages that carry them and re-exports every name, so
+ * importers need not know the split. Part of the bottom layer: lower folders (the store's popup
+ * snapshot, backtests) name these types here.
  */
-import type { KeyState } from '@/lib/store/apiKey';
-import type { ApiErrorData } from '@/lib/api/errors';
-import type { Account, Playbook, ServiceStatus } from '@/lib/api/schemas';
-import type { DeprecationNotice } from '@/lib/api/deprecations';
-import type { RateLimitState } from '@/lib/api/rateLimit';
-import type { OutboxEntry, WriteDraft } from '@/lib/store/outbox';
-import type { Backtest } from '@/lib/backtests/schema';
+import type { ApiErrorData, DeprecationNotice, RateLimitState } from './api';
+import type { Account, Playbook, ServiceStatus } from './service';
+import type { OutboxEntry, WriteDraft } from './outbox';
+import type { Backtest } from './backtest';
 
 export type OutboxEntryView = OutboxEntry;
+
+/**
+ * The longest list cursor that crosses to a page and back ("Load more"): the worker ends a list
+ * whose cursor is longer (lib/api/pagination.ts) and the messages refuse one (lib/messaging).
+ */
+export const MAX_CURSOR_LENGTH = 2048;
 
 export interface SettingsState {
   serviceUrl: string;
@@ -30,6 +35,16 @@ export interface InsecureSettingsState {
   urls: string[];
   /** The sentence the popup and the options page show. */
   message: string;
+}
+
+/**
+ * What pages may know of the stored key: that there is one, and when it was saved. Not a single
+ * character of it leaves the worker, not even the last four.
+ */
+export interface KeyState {
+  set: boolean;
+  /** When the user saved it (epoch ms), so they can tell keys apart; absent for older records. */
+  savedAt?: number;
 }
 
 export interface AppState {
@@ -166,6 +181,8 @@ export const WORKER_ERROR_CODES = [
   'settings.insecure',
   /** No service saved yet, a fresh store install (ServiceNotConfiguredError): nothing was sent. */
   'settings.not-configured',
+  /** The API URL changed between the page's Save and its key (SettingsChangedError): nothing stored. */
+  'settings.changed',
   'mcp.refused',
   'mcp.unavailable',
   'discovery.failed',

@@ -4,6 +4,7 @@
  * MAX_EQUITY_POINTS points with ascending dates, and the whole answer under MAX_BACKTEST_BYTES.
  */
 import { z } from 'zod';
+import type { FieldProblem } from './fieldProblems';
 
 export const MAX_EQUITY_POINTS = 2000;
 /** 2,000 points of `{date, value, benchmark}` are about 110 KB; anything far above is not a backtest. */
@@ -26,7 +27,13 @@ export const equitySeriesSchema = z
     // One linear pass: dates strictly ascending.
     for (let i = 1; i < points.length; i++)
       if (points[i].date <= points[i - 1].date) {
-        ctx.addIssue({ code: 'custom', message: 'dates are not ascending', path: [i, 'date'] });
+        // Named by code (FieldProblem; lib/i18n/problems.ts words it): no translations here.
+        ctx.addIssue({
+          code: 'custom',
+          message: 'dates are not ascending',
+          params: { problem: 'dates-not-ascending' satisfies FieldProblem },
+          path: [i, 'date'],
+        });
         return;
       }
   });
