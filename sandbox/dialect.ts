@@ -1,6 +1,7 @@
 /**
- * Two dialects of the same contract: `a` (the reference paths under /api/v1) and `b` (other paths,
- * a `bookId` path parameter and smaller page sizes), so that clients prove they read the document.
+ * Three dialects of the same contract, so that clients prove they read the document: `a` (the
+ * reference paths under /api/v1), `b` (other paths, a `bookId` path parameter and smaller page
+ * sizes) and `c` (AIP-136 custom methods: `/strategies/{name}:goLive`, `/strategies:batchGet`).
  */
 
 /** Every operation of the contract, by the operationId clients look it up by. */
@@ -25,8 +26,8 @@ export type OperationId =
   | 'streamEvents'
   | 'graphql';
 
-export type Dialect = 'a' | 'b';
-export const DIALECTS: readonly Dialect[] = ['a', 'b'];
+export type Dialect = 'a' | 'b' | 'c';
+export const DIALECTS: readonly Dialect[] = ['a', 'b', 'c'];
 export const isDialect = (value: string): value is Dialect => (DIALECTS as readonly string[]).includes(value);
 
 export interface DialectSpec {
@@ -38,6 +39,8 @@ export interface DialectSpec {
   limits: { min: number; max: number; default: number };
   /** Path templates relative to servers[0].url, by operationId. */
   paths: Record<OperationId, string>;
+  /** Paths end in AIP-136 custom methods (`…/{name}:goLive`), which the router sees as `…/{name}/~goLive`. */
+  customMethods?: boolean;
 }
 
 export const DIALECT_SPECS: Record<Dialect, DialectSpec> = {
@@ -93,7 +96,49 @@ export const DIALECT_SPECS: Record<Dialect, DialectSpec> = {
       graphql: '/v2/graphql',
     },
   },
+  c: {
+    apiPrefix: '/api/v3',
+    playbookParam: 'name',
+    limits: { min: 1, max: 50, default: 15 },
+    customMethods: true,
+    paths: {
+      getStatus: '/health',
+      listPublicPlaybooks: '/public/strategies',
+      getAccount: '/accounts/me',
+      listPlaybooks: '/strategies',
+      listPlaybooksLegacy: '/legacy/strategies',
+      getPlaybook: '/strategies/{name}',
+      batchGetPlaybooks: '/strategies:batchGet',
+      createPlaybook: '/strategies',
+      updatePlaybook: '/strategies/{name}',
+      runBacktest: '/strategies/{name}:backtest',
+      listBacktests: '/strategies/{name}/backtests',
+      getBacktest: '/backtests/{backtest}',
+      activatePlaybook: '/strategies/{name}:goLive',
+      pausePlaybook: '/strategies/{name}:halt',
+      createCheckoutSession: '/billing:checkout',
+      createBrokerageLink: '/brokerage:link',
+      listEvents: '/events',
+      streamEvents: '/events:stream',
+      graphql: '/graphql',
+    },
+  },
 };
+
+/**
+ * The path the sandbox's router matches for a custom-method path: each segment's last `:verb`
+ * becomes a segment of its own, `~verb` (Hono reads `:` as a parameter). Applied alike to the
+ * dialect's templates and to request paths; an encoded `%3A` stays part of the name.
+ */
+export function routingPath(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => {
+      const colon = segment.lastIndexOf(':');
+      return colon < 0 ? segment : `${segment.slice(0, colon)}/~${segment.slice(colon + 1)}`;
+    })
+    .join('/');
+}
 
 /** A per-playbook path with its parameter filled in, e.g. for Location headers. */
 export function playbookPath(spec: DialectSpec, id: OperationId, playbookId: string): string {

@@ -16,7 +16,8 @@ Usage: npm run sandbox -- [flags]        (or: tsx sandbox/main.ts [flags])
   --backtest-delay-ms <n>  time until a queued backtest completes (default 1500)
   --rate-quota <n>         token-bucket quota per API key (default 120)
   --rate-window <s>        token-bucket window in seconds (default 60)
-  --dialect <a|b>          contract dialect: a = /api/v1/playbooks/{id} (default), b = /api/v2/books/{bookId}
+  --dialect <a|b|c>        contract dialect: a = /api/v1/playbooks/{id} (default), b = /api/v2/books/{bookId},
+                           c = /api/v3/strategies/{name}:goLive (AIP-136 custom methods)
   --help                   this text
 
 Fault switches (all off by default; counters count API requests under /api/ only):

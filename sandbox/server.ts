@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { createAdmin, type RecordedRequest } from './admin';
 import { createApi } from './api';
 import { DEFAULT_COMPONENTS, type AppEnv, type SandboxContext } from './context';
-import { DIALECT_SPECS, type Dialect } from './dialect';
+import { DIALECT_SPECS, routingPath, type Dialect } from './dialect';
 import { FaultState, type FaultConfig } from './faults';
 import { createPublicMcp } from './mcp';
 import { TokenBuckets } from './ratelimit';
@@ -90,6 +90,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
   };
 
+  // Custom-method paths reach the router rewritten (dialect.ts, `routingPath`); the log keeps what was sent.
+  const sentPaths = new WeakMap<Request, string>();
+  const routed = (request: Request): Request => {
+    const url = new URL(request.url);
+    if (!ctx.dialect.customMethods || !url.pathname.startsWith(`${ctx.dialect.apiPrefix}/`)) return request;
+    const path = routingPath(url.pathname);
+    if (path === url.pathname) return request;
+    url.pathname = path;
+    const rewritten = new Request(url, request);
+    sentPaths.set(rewritten, new URL(request.url).pathname);
+    return rewritten;
+  };
+
   let recorded: RecordedRequest[] = [];
   const recorder = { list: () => recorded.slice(), clear: () => void (recorded = []) };
 
@@ -104,7 +117,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const entry: RecordedRequest = {
         at: Date.now(),
         method: c.req.method,
-        path: url.pathname,
+        path: sentPaths.get(c.req.raw) ?? url.pathname,
         query: url.search,
         headers,
         body: '',
@@ -131,7 +144,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   app.route(ctx.dialect.apiPrefix, createApi(ctx));
   app.route('/', createSite(ctx));
 
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: '127.0.0.1' }) as Server;
+  const fetchRouted: typeof app.fetch = (request, ...rest) => app.fetch(routed(request), ...rest);
+  const server = createAdaptorServer({ fetch: fetchRouted, hostname: '127.0.0.1' }) as Server;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? DEFAULT_PORT, '127.0.0.1', () => {

@@ -3,6 +3,13 @@
  * does, and a read sent by POST (batch, GraphQL) is checked against every write's route before it
  * is sent: a server routes `/playbooks/pb_1/activate` to `/playbooks/{id}/activate` whatever the
  * document calls it, so a concrete path on a write's template is that write.
+ *
+ * "Ambiguous" is decided exactly: two templates overlap only when some concrete path matches both.
+ * Each segment is a pattern of literal text and parameters (`{id}`, `{id}:start`, `v{major}.{minor}`,
+ * `{name}.json`); two segments overlap when some text matches both patterns, which is decided by a
+ * search over pairs of positions in the two patterns (their product automaton), linear in the
+ * product of their lengths. So `{name}:start` and `{name}:stop` are told apart, as AIP-136 custom
+ * methods need, and `/playbooks/{id}` still overlaps `/playbooks/batch-get`.
  */
 import { t } from '@/lib/i18n';
 import { ApiError } from './errors';
@@ -26,31 +33,126 @@ function segmentsOf(path: string): string[] {
   });
 }
 
-const hasParameter = (segment: string) => /\{[^{}]*\}/.test(segment);
-
-/** One template segment as a pattern: each `{x}` is any non-empty text within the segment. */
-function segmentPattern(segment: string): RegExp {
-  const parts = segment.split(/\{[^{}]*\}/).map((literal) => literal.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${parts.join('[^/]+')}$`, 'i');
+/**
+ * One segment as a pattern: literal text between parameters. `literals` has one more entry than
+ * there are parameters; each parameter stands for any non-empty text. A concrete segment is one
+ * literal and no parameter.
+ */
+interface SegmentPattern {
+  literals: string[];
 }
 
-function segmentsOverlap(a: string, b: string): boolean {
-  const aParam = hasParameter(a);
-  const bParam = hasParameter(b);
-  // Two templated segments may both match some text: counted as overlapping, never as distinct.
-  if (aParam && bParam) return true;
-  if (aParam) return segmentPattern(a).test(b);
-  if (bParam) return segmentPattern(b).test(a);
-  return a === b;
+const PARAMETER = /\{[^{}]*\}/;
+
+function templateSegment(segment: string): SegmentPattern {
+  return { literals: segment.split(PARAMETER) };
+}
+
+function concreteSegment(segment: string): SegmentPattern {
+  return { literals: [segment] };
+}
+
+/**
+ * How many pairs of positions one document check may visit before it stops deciding and counts
+ * the rest as overlapping (refusing the document). Honest templates are short: the literal prefix
+ * and suffix checks decide nearly every pair at once, and a search visits a few hundred pairs.
+ * Only a document built to be slow (long templated segments, thousands of them) reaches it.
+ */
+const SEARCH_BUDGET = 4_000_000;
+
+interface OverlapBudget {
+  /** Position pairs still to visit; below zero, undecided pairs count as overlapping. */
+  left: number;
+}
+
+const freshBudget = (): OverlapBudget => ({ left: SEARCH_BUDGET });
+
+function commonPrefix(a: string, b: string): boolean {
+  return a.length <= b.length ? b.startsWith(a) : a.startsWith(b);
+}
+
+function commonSuffix(a: string, b: string): boolean {
+  return a.length <= b.length ? b.endsWith(a) : a.endsWith(b);
+}
+
+/** A pattern as positions: a literal character, or a parameter's first character and its rest. */
+const ONE = -1;
+const MANY = -2;
+
+function positions(pattern: SegmentPattern): (string | number)[] {
+  const out: (string | number)[] = [];
+  pattern.literals.forEach((literal, i) => {
+    if (i > 0) out.push(ONE, MANY);
+    for (const char of literal) out.push(char);
+  });
+  return out;
+}
+
+/**
+ * Whether some text matches both segment patterns. Literal-only segments compare as text; else the
+ * literal prefixes and suffixes must agree (a fast exact filter), then a breadth-first search over
+ * pairs (i, j) of positions finds whether both patterns can end together. A step reads one
+ * character both positions accept: equal literals, a literal and a parameter, or two parameters
+ * (some character neither literal needs). A parameter's rest (`MANY`) may also be skipped.
+ */
+function segmentsOverlap(
+  a: SegmentPattern,
+  b: SegmentPattern,
+  budget: OverlapBudget = freshBudget(),
+): boolean {
+  const aPlain = a.literals.length === 1;
+  const bPlain = b.literals.length === 1;
+  if (aPlain && bPlain) return a.literals[0] === b.literals[0];
+  if (!commonPrefix(a.literals[0], b.literals[0])) return false;
+  if (!commonSuffix(a.literals[a.literals.length - 1], b.literals[b.literals.length - 1])) return false;
+  const left = positions(a);
+  const right = positions(b);
+  const width = right.length + 1;
+  const states = (left.length + 1) * width;
+  // Too large to decide within what is left of the budget: counted as overlapping, never as distinct.
+  if (states > budget.left) {
+    budget.left = -1;
+    return true;
+  }
+  budget.left -= states;
+  const seen = new Uint8Array(states);
+  const queue = new Int32Array(states);
+  let head = 0;
+  let tail = 0;
+  const visit = (i: number, j: number) => {
+    const state = i * width + j;
+    if (seen[state]) return;
+    seen[state] = 1;
+    queue[tail++] = state;
+  };
+  visit(0, 0);
+  while (head < tail) {
+    const state = queue[head++];
+    const i = Math.floor(state / width);
+    const j = state % width;
+    if (i === left.length && j === right.length) return true;
+    const x = left[i];
+    const y = right[j];
+    // A parameter's rest may match nothing.
+    if (x === MANY) visit(i + 1, j);
+    if (y === MANY) visit(i, j + 1);
+    if (x === undefined || y === undefined) continue;
+    // Read one character: a literal must equal the other side's literal; a parameter takes any.
+    if (typeof x === 'string' && typeof y === 'string' && x !== y) continue;
+    visit(x === MANY ? i : i + 1, y === MANY ? j : j + 1);
+  }
+  return false;
+}
+
+function overlapAll(left: SegmentPattern[], right: SegmentPattern[], budget: OverlapBudget): boolean {
+  return (
+    left.length === right.length && left.every((segment, i) => segmentsOverlap(segment, right[i], budget))
+  );
 }
 
 /** Whether some concrete path matches both templates (a concrete path is a template without `{x}`). */
-export function routesOverlap(a: string, b: string): boolean {
-  return segmentsMatch(segmentsOf(a), segmentsOf(b));
-}
-
-function segmentsMatch(left: string[], right: string[]): boolean {
-  return left.length === right.length && left.every((segment, i) => segmentsOverlap(segment, right[i]));
+export function routesOverlap(a: string, b: string, budget = freshBudget()): boolean {
+  return overlapAll(segmentsOf(a).map(templateSegment), segmentsOf(b).map(templateSegment), budget);
 }
 
 function refuseDocument(reason: string): never {
@@ -111,11 +213,12 @@ export function assertUnambiguousDocument(doc: OpenApiDocument, writeOperationId
         t('errors.api.writeAsRead', { operation: operationId, route: `${method} ${pathTemplate}` }),
       );
   }
-  // Each write against every operation (never all pairs): linear in the size of the document.
+  // Each write against every operation (never all pairs), within one search budget for the document.
+  const budget = freshBudget();
   for (const write of writeRoutes) {
     for (const other of [...writeRoutes, ...others]) {
       if (other === write || other.method !== write.method) continue;
-      if (routesOverlap(write.pathTemplate, other.pathTemplate))
+      if (routesOverlap(write.pathTemplate, other.pathTemplate, budget))
         refuseDocument(
           t('errors.api.overlappingRoute', {
             operation: other.name,
@@ -147,11 +250,14 @@ export function writeReachedBy(
   // The path below the server's own prefix (`/v1`), as the document's templates are written.
   if (prefix.length > 0 && prefix.every((segment, i) => path[i + 1] === segment))
     candidates.push(['', ...path.slice(prefix.length + 1)]);
+  // The request's path is concrete: a decoded `{x}` in it is text, not a parameter.
+  const concrete = candidates.map((candidate) => candidate.map(concreteSegment));
+  const budget = freshBudget();
   for (const route of routesOf(doc)) {
     if (route.method !== method || route.operationId === undefined || !writes.has(route.operationId))
       continue;
-    const template = segmentsOf(route.pathTemplate);
-    if (candidates.some((candidate) => segmentsMatch(template, candidate))) return route.operationId;
+    const template = segmentsOf(route.pathTemplate).map(templateSegment);
+    if (concrete.some((candidate) => overlapAll(template, candidate, budget))) return route.operationId;
   }
   return undefined;
 }

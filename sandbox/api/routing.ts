@@ -1,6 +1,6 @@
 /** What every route module of the API shares: problem answers, the caller, the dialect's paths. */
 import type { SandboxContext, AppContext } from '../context';
-import type { OperationId } from '../dialect';
+import { routingPath, type OperationId } from '../dialect';
 import { ListError } from '../lists';
 import { badRequest, jsonResponse, problemResponse, type ProblemDetails } from '../http';
 import type { User } from '../store';
@@ -33,7 +33,7 @@ export interface Routing {
   notFound: (c: AppContext, what?: string) => Response;
   /** The caller, or the 401/403 answer when there is none or it lacks `permission`. */
   requireUser: (c: AppContext, permission?: string) => User | Response;
-  /** The Hono route of an operation in this dialect (`{id}` becomes `:id`). */
+  /** The Hono route of an operation in this dialect (`{id}` becomes `:id`; see `routingPath`). */
   route: (id: OperationId) => string;
   /** The playbook id from the path, under the dialect's parameter name. */
   playbookId: (c: AppContext) => string;
@@ -86,7 +86,10 @@ export function createRouting(ctx: SandboxContext): Routing {
       }
       return user;
     },
-    route: (id) => ctx.dialect.paths[id].replace(/\{(\w+)\}/g, ':$1'),
+    route: (id) => {
+      const path = ctx.dialect.paths[id];
+      return (ctx.dialect.customMethods ? routingPath(path) : path).replace(/\{(\w+)\}/g, ':$1');
+    },
     playbookId: (c) => c.req.param(ctx.dialect.playbookParam) ?? '',
     rateHeaders: (remaining, reset) => ({
       'RateLimit-Policy': `"default";q=${ctx.buckets.quota};w=${ctx.buckets.windowSeconds}`,

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import { test as base, chromium, type BrowserContext, type Page, type Worker } from '@playwright/test';
 import { startSandbox, type Dialect, type Sandbox } from '../../sandbox/server';
+import { isDialect } from '../../sandbox/dialect';
 import { CHROMIUM_ARGS, findChromium } from './chromium';
 import { EXTENSION_DIR, FIXTURE_PAGES } from './paths';
 
@@ -31,7 +32,7 @@ interface WorkerFixtures {
 }
 
 interface TestFixtures {
-  /** Which dialect of the contract the sandbox serves: `test.use({dialect: 'b'})` or SANDBOX_DIALECT=b. */
+  /** Which dialect of the contract the sandbox serves: `test.use({dialect: 'c'})` or SANDBOX_DIALECT=c. */
   dialect: Dialect;
   /** Extra Chromium flags for this test's browser (e.g. --host-resolver-rules). */
   browserArgs: string[];
@@ -83,7 +84,10 @@ export function languageEnv(language: string): Record<string, string> {
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
-  dialect: [process.env.SANDBOX_DIALECT === 'b' ? 'b' : 'a', { option: true }],
+  dialect: [
+    isDialect(process.env.SANDBOX_DIALECT ?? '') ? (process.env.SANDBOX_DIALECT as Dialect) : 'a',
+    { option: true },
+  ],
   browserArgs: [[], { option: true }],
   uiLanguage: [undefined, { option: true }],
 

@@ -393,6 +393,32 @@ export function bookIdDialectDocument() {
   return doc;
 }
 
+/**
+ * A document in the AIP-136 style: writes are custom methods on the resource
+ * (`/strategies/{name}:goLive`), the batch read a custom method on the collection
+ * (`/strategies:batchGet`), under a `/v3` prefix of their own.
+ */
+export function customMethodDocument() {
+  const doc = writesDocument();
+  const paths = doc.paths;
+  const name = [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }];
+  const rename: Array<[string, string]> = [
+    ['/playbooks/{id}/activate', '/strategies/{name}:goLive'],
+    ['/playbooks/{id}/pause', '/strategies/{name}:halt'],
+    ['/playbooks/{id}/backtests', '/strategies/{name}:backtest'],
+    ['/playbooks:batchGet', '/strategies:batchGet'],
+    ['/playbooks/{id}', '/strategies/{name}'],
+    ['/playbooks', '/strategies'],
+  ];
+  for (const [from, to] of rename) {
+    const item = paths[from] as Record<string, unknown> | undefined;
+    if (!item) throw new Error(`no ${from} in the writes document`);
+    delete paths[from];
+    paths[to] = from.includes('{id}') ? { ...item, parameters: name } : item;
+  }
+  return doc;
+}
+
 /** The account the service answers getAccount with in these tests. */
 export const account = {
   id: 'u1',
