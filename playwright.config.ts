@@ -7,10 +7,13 @@ export default defineConfig({
   // Extensions need a persistent context each; two cores run two at a time at best.
   workers: process.env.CI ? 1 : 2,
   fullyParallel: false,
-  retries: 0,
+  // CI retries a failed test once and lists it (tests/retries): a test that needs it is still a defect.
+  retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  reporter: process.env.CI
+    ? [['list'], ['./tests/retries/playwrightReporter.ts']]
+    : [['list'], ['html', { open: 'never' }], ['./tests/retries/playwrightReporter.ts']],
   outputDir: 'test-results',
   use: { trace: 'retain-on-failure', screenshot: 'only-on-failure' },
 });

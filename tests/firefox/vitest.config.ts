@@ -15,6 +15,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     globalSetup: ['tests/firefox/global-setup.ts'],
-    reporters: ['verbose'],
+    // CI retries a failed test once and lists it (tests/retries): a test that needs it is still a defect.
+    retry: process.env.CI ? 1 : 0,
+    reporters: ['verbose', './tests/retries/vitestReporter.ts'],
   },
 });
