@@ -157,7 +157,7 @@ export function routesOverlap(a: string, b: string, budget = freshBudget()): boo
 
 function refuseDocument(reason: string): never {
   throw new ApiError({
-    kind: 'malformed-response',
+    kind: 'document-refused',
     operationId: 'openapi',
     message: t('errors.api.documentRefused', { reason }),
   });

@@ -39,6 +39,7 @@ const FALL_BACK_TO_CACHE = new Set([
   'rate-limited',
   'deferred',
   'malformed-response',
+  'document-refused',
 ]);
 
 type PlaybookListing = Omit<PlaybookPage, 'source' | 'fetchedAt'>;
@@ -127,7 +128,12 @@ async function freshView(view: ReadView, binding: string, readAt: number): Promi
     const kind = isApiError(error) ? error.kind : 'network';
     const cached = FALL_BACK_TO_CACHE.has(kind) ? await readCachedView(view, binding) : undefined;
     if (!cached) throw error;
-    const stale: Staleness = { kind: 'failed', reason: describeFailure(error) };
+    const wire = wireErrorOf(error);
+    const stale: Staleness = {
+      kind: 'failed',
+      reason: wire?.message ?? describeFailure(error),
+      code: wire?.code,
+    };
     const seen = confirmed.get(key);
     const fetchedAt = seen?.binding === binding ? Math.max(cached.fetchedAt, seen.at) : cached.fetchedAt;
     return { ...cached, fetchedAt, stale };

@@ -17,6 +17,8 @@ export const API_ERROR_KINDS = [
   'network',
   'timeout',
   'malformed-response',
+  // The OpenAPI document contradicts itself (lib/api/routes.ts): nothing is sent.
+  'document-refused',
   'sunset',
   'origin-refused',
   'unconfirmed-write',

@@ -73,8 +73,8 @@ export interface Freshness {
 export type Staleness =
   /** A fresh read is under way; not a failure. */
   | { kind: 'refreshing' }
-  /** The fresh read failed; `reason` is the user-facing message of why. */
-  | { kind: 'failed'; reason: string };
+  /** The fresh read failed; `reason` is the user-facing message of why, `code` the wire error's. */
+  | { kind: 'failed'; reason: string; code?: string };
 
 /** A playbook that tracks a ticker of the page in a tab, from the worker's cache of list pages. */
 export interface PageMatch {

@@ -65,6 +65,7 @@ export const WRITE_ERRORS = {
   network: meaning('retry', () => t('errors.write.network'), landed),
   timeout: meaning('retry', () => t('errors.write.timeout'), landed),
   'malformed-response': meaning('retry', () => t('errors.write.malformedResponse'), landed),
+  'document-refused': meaning('wait', () => t('errors.write.documentRefused')),
   sunset: meaning('discard', () => t('errors.write.sunset')),
   'origin-refused': meaning('fix-account', () => t('errors.write.originRefused')),
   'unconfirmed-write': meaning('review', () => t('errors.write.unconfirmedWrite')),

@@ -254,6 +254,24 @@ test.describe('a hostile OpenAPI document cannot change the confirmed write', ()
     await expectWorkerAnswers(probe);
   });
 
+  test('popup: a refused document says nothing was sent and what to do, and never calls the list empty', async ({
+    extension,
+    sandbox,
+  }) => {
+    sandbox.setFaults({ openapiTamper: ['duplicate-operation'] });
+    await extension.configure();
+    const popup = await extension.open('popup.html');
+    const alert = popup.getByRole('alert').filter({ hasText: 'could not be trusted' });
+    await expect(alert).toBeVisible();
+    await expect(alert).toContainText('Nothing was sent');
+    await expect(alert.getByRole('link', { name: 'status page' })).toHaveAttribute(
+      'href',
+      `${sandbox.baseUrl}/status`,
+    );
+    await expect(popup.getByText(/No playbooks yet/)).toHaveCount(0);
+    expect(sandbox.requests().filter((r) => r.path.startsWith('/api/v1/playbooks'))).toEqual([]);
+  });
+
   for (const tamper of ['duplicate-operation', 'writes-as-get'] as const)
     test(`a document with ${tamper} is refused: the user is told, Pause sends nothing`, async ({
       context,

@@ -6,7 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox, type Dialect, type Sandbox } from '../../sandbox/server';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The Firefox build `npm run build:firefox` made; WXT_OUT_DIR moves it for parallel work. */
@@ -152,8 +152,9 @@ function fromBidi(value: unknown): unknown {
 }
 
 /** A sandbox of its own per test: no test sees another's playbooks, events or faults. */
-export function sandboxForTest(): Promise<Sandbox> {
+export function sandboxForTest(options: { dialect?: Dialect } = {}): Promise<Sandbox> {
   return startSandbox({
+    ...options,
     port: 0,
     db: ':memory:',
     seed: 25,

@@ -19,7 +19,8 @@ export interface PlaybookListProps {
   /** Set when the latest load-more failed; the list keeps what it has. */
   moreError?: string;
   now: number;
-  emptyText: string;
+  /** What an empty list says; none while a failed read leaves the list unknown. */
+  emptyText?: string;
   onOpen: (id: string) => void;
   onLoadMore: () => void;
   onHover?: (hovered: boolean) => void;
@@ -63,7 +64,9 @@ export function PlaybookList(props: PlaybookListProps) {
         ))}
       </ul>
       {loading && items.length === 0 ? <p class="hint">{t('popup.list.loading')}</p> : null}
-      {!loading && items.length === 0 && !hasMore ? <p class="empty">{props.emptyText}</p> : null}
+      {!loading && items.length === 0 && !hasMore && props.emptyText ? (
+        <p class="empty">{props.emptyText}</p>
+      ) : null}
       <div class="pb-list-foot">
         <span class="hint">
           {items.length > 0

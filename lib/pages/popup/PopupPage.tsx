@@ -32,7 +32,13 @@ export const FIRST_FRAME_ROWS = 10;
 const EMPTY_LIST: ListView = { items: [], hasMore: false, loading: true, loadingMore: false };
 
 function listOf(page: PlaybookPage): ListView {
+  // Cached rows shown because the service's document was refused: the rows stay, and so does why.
+  const failure =
+    page.stale?.kind === 'failed' && page.stale.code
+      ? problemOf({ code: page.stale.code, message: page.stale.reason })
+      : undefined;
   return {
+    problem: failure?.kind === 'document-refused' ? failure : undefined,
     items: page.items,
     hasMore: page.hasMore,
     source: page.source,

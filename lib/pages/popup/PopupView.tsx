@@ -207,10 +207,13 @@ function PopupBody(props: PopupViewProps) {
         moreError={list.moreError}
         onHover={props.onListHover}
         now={now}
+        // Beside a failed read the list is unknown, not empty: no "No playbooks yet".
         emptyText={
-          mine
-            ? t(props.visibility === 'all' ? 'popup.empty.mine' : `popup.empty.${props.visibility}`)
-            : t('popup.empty.library')
+          list.problem
+            ? undefined
+            : mine
+              ? t(props.visibility === 'all' ? 'popup.empty.mine' : `popup.empty.${props.visibility}`)
+              : t('popup.empty.library')
         }
         onOpen={props.onOpenPlaybook}
         onLoadMore={props.onLoadMore}

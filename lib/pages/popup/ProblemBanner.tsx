@@ -48,6 +48,33 @@ export function ProblemBanner({ problem, serviceUrl, optionsUrl, onRetry }: Prob
       </div>
     );
   }
+  if (problem.kind === 'document-refused') {
+    // The list is unknown, not empty: what to do first, the document's contradiction behind Details.
+    const statusPage = serviceUrl ? `${serviceUrl}/status` : undefined;
+    return (
+      <div class="callout problem" role="alert">
+        <h2>{t('popup.problem.documentRefusedHeading')}</h2>
+        <p>
+          {withParts('popup.problem.documentRefusedBody', {
+            statusPage: statusPage ? (
+              <a href={statusPage} target="_blank" rel="noreferrer">
+                {t('popup.problem.statusPage')}
+              </a>
+            ) : (
+              t('popup.problem.statusPage')
+            ),
+          })}
+        </p>
+        <details>
+          <summary>{t('popup.problem.details')}</summary>
+          <p class="problem-details">{problem.message}</p>
+        </details>
+        <button type="button" onClick={onRetry}>
+          {t('popup.problem.retry')}
+        </button>
+      </div>
+    );
+  }
   const title =
     problem.kind === 'offline'
       ? t('popup.problem.offline')

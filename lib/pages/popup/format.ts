@@ -19,7 +19,8 @@ export function relativeTime(at: number | string, now: number): string {
 }
 
 /** What the popup shows for a failed read, decided from the wire error's code and details. */
-export type ProblemKind = 'no-key' | 'unauthorized' | 'forbidden' | 'offline' | 'rate-limited' | 'other';
+export type ProblemKind =
+  'no-key' | 'unauthorized' | 'forbidden' | 'offline' | 'rate-limited' | 'document-refused' | 'other';
 
 export interface ProblemView {
   kind: ProblemKind;
@@ -53,6 +54,7 @@ export function problemOf(error: WireLike): ProblemView {
     const retryAt = typeof details.retryAt === 'number' ? details.retryAt : undefined;
     return { kind: 'rate-limited', message: error.message, retryAt };
   }
+  if (error.code === 'api.document-refused') return { kind: 'document-refused', message: error.message };
   if (OFFLINE_KINDS.has(error.code)) return { kind: 'offline', message: error.message };
   return { kind: 'other', message: error.message, code };
 }

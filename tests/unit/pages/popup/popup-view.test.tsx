@@ -191,6 +191,47 @@ describe('PopupView', () => {
     expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
   });
 
+  it('a refused document: says nothing was sent and what to do, never "No playbooks yet"', () => {
+    const handlers = renderPopup({
+      list: list({
+        problem: { kind: 'document-refused', message: 'pausePlaybook is declared as POST /p/{id}:halt…' },
+      }),
+    });
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain("The service's description could not be trusted");
+    expect(alert.textContent).toContain('Nothing was sent');
+    expect(within(alert).getByRole('link', { name: 'status page' }).getAttribute('href')).toBe(
+      'http://127.0.0.1:8787/status',
+    );
+    // The contradiction itself is a detail, one click away.
+    expect(within(alert).getByText('Details').tagName).toBe('SUMMARY');
+    expect(screen.queryByText(/No playbooks yet/)).toBeNull();
+    fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(handlers.onRetry).toHaveBeenCalledOnce();
+  });
+
+  it('a refused document with a saved copy: the cached rows stay, marked as cached', () => {
+    renderPopup({
+      list: list({
+        items: [playbook(1)],
+        source: 'cache',
+        fetchedAt: NOW - 3 * 60_000,
+        stale: { kind: 'failed', reason: 'refused', code: 'api.document-refused' },
+        problem: { kind: 'document-refused', message: 'refused' },
+      }),
+    });
+    expect(screen.getByRole('alert').textContent).toContain('could not be trusted');
+    expect(screen.getByText('Cached')).toBeTruthy();
+    expect(screen.getByRole('listitem').textContent).toContain('Playbook 1');
+  });
+
+  it('an empty list beside any failed read says nothing of being empty', () => {
+    renderPopup({
+      list: list({ problem: { kind: 'offline', message: 'The service could not be reached.' } }),
+    });
+    expect(screen.queryByText(/No playbooks yet/)).toBeNull();
+  });
+
   it('the visibility filter and the scope buttons report the choice', () => {
     const handlers = renderPopup();
     fireEvent.change(screen.getByLabelText('Visibility'), { target: { value: 'public' } });
