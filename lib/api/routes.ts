@@ -53,19 +53,22 @@ function concreteSegment(segment: string): SegmentPattern {
 }
 
 /**
- * How many pairs of positions one document check may visit before it stops deciding and counts
- * the rest as overlapping (refusing the document). Honest templates are short: the literal prefix
- * and suffix checks decide nearly every pair at once, and a search visits a few hundred pairs.
- * Only a document built to be slow (long templated segments, thousands of them) reaches it.
+ * Bounds of the search, in time and memory. One pair of segments is searched only when its
+ * pairs of positions number at most `PAIR_STATES` (5 MB of search state, freed after), and one
+ * document check visits at most `DOCUMENT_VISITS` pairs in all. Beyond either, the pair counts
+ * as overlapping, which refuses the document: conservative. Honest templates are short, the
+ * literal prefix and suffix checks decide nearly every pair at once, and a search visits a few
+ * hundred pairs; only a document built to be slow reaches a bound.
  */
-const SEARCH_BUDGET = 4_000_000;
+const PAIR_STATES = 1_000_000;
+const DOCUMENT_VISITS = 4_000_000;
 
 interface OverlapBudget {
-  /** Position pairs still to visit; below zero, undecided pairs count as overlapping. */
+  /** Position pairs this check may still visit. */
   left: number;
 }
 
-const freshBudget = (): OverlapBudget => ({ left: SEARCH_BUDGET });
+const freshBudget = (): OverlapBudget => ({ left: DOCUMENT_VISITS });
 
 function commonPrefix(a: string, b: string): boolean {
   return a.length <= b.length ? b.startsWith(a) : a.startsWith(b);
@@ -109,12 +112,8 @@ function segmentsOverlap(
   const right = positions(b);
   const width = right.length + 1;
   const states = (left.length + 1) * width;
-  // Too large to decide within what is left of the budget: counted as overlapping, never as distinct.
-  if (states > budget.left) {
-    budget.left = -1;
-    return true;
-  }
-  budget.left -= states;
+  // Too large to decide within the bounds: counted as overlapping, never as distinct.
+  if (states > PAIR_STATES || budget.left <= 0) return true;
   const seen = new Uint8Array(states);
   const queue = new Int32Array(states);
   let head = 0;
@@ -127,6 +126,7 @@ function segmentsOverlap(
   };
   visit(0, 0);
   while (head < tail) {
+    if (--budget.left < 0) return true;
     const state = queue[head++];
     const i = Math.floor(state / width);
     const j = state % width;

@@ -140,6 +140,9 @@ describe('routesOverlap on the path styles of real services', () => {
     const template = (n: number) => `/p/x{b}s{c}${'r'.repeat(n)}x`;
     expect(routesOverlap(text(10), template(10))).toBe(false);
     expect(routesOverlap(text(1000), template(1000))).toBe(true);
+    // And a document check that has spent its visits stops deciding the same way.
+    expect(routesOverlap(text(10), template(10), { left: 5 })).toBe(true);
+    expect(routesOverlap(text(10), template(10), { left: 100_000 })).toBe(false);
   });
 });
 
