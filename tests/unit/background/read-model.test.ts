@@ -84,9 +84,16 @@ describe('the read model answers each view with one message', () => {
     };
     const cached = await ask<PlaybookPage>('readView', { scope: 'public' });
     expect(cached).toMatchObject({ source: 'cache', items: [{ title: 'Row' }], nextCursor: 'c2' });
-    expect(cached.stale).toEqual({ kind: 'failed', reason: 'Offline.' });
+    expect(cached.stale).toEqual({ kind: 'failed', reason: 'Offline.', code: 'api.network' });
     // The time shown is when the service last confirmed these rows, kept in memory.
     expect(cached.fetchedAt).toBe(fresh.fetchedAt);
+    // A refused document is no reason to hide the saved rows: they stay, with the typed reason.
+    seam.answer = () => {
+      throw new ApiError({ kind: 'document-refused', operationId: 'openapi', message: 'Refused.' });
+    };
+    const refused = await ask<PlaybookPage>('readView', { scope: 'public' });
+    expect(refused).toMatchObject({ source: 'cache', items: [{ title: 'Row' }] });
+    expect(refused.stale).toEqual({ kind: 'failed', reason: 'Refused.', code: 'api.document-refused' });
   });
 
   it('a refused key is not papered over with the cache', async () => {
