@@ -6,10 +6,12 @@
  *
  * "Ambiguous" is decided exactly: two templates overlap only when some concrete path matches both.
  * Each segment is a pattern of literal text and parameters (`{id}`, `{id}:start`, `v{major}.{minor}`,
- * `{name}.json`); two segments overlap when some text matches both patterns, which is decided by a
- * search over pairs of positions in the two patterns (their product automaton), linear in the
- * product of their lengths. So `{name}:start` and `{name}:stop` are told apart, as AIP-136 custom
- * methods need, and `/playbooks/{id}` still overlaps `/playbooks/batch-get`.
+ * `{name}.json`), each parameter any non-empty text. Two patterns that both hold a parameter share
+ * a text exactly when their leading literals agree (one starts the other) and so do their trailing
+ * ones: "longer prefix, #, one side's middles, #, the other's, #, longer suffix" matches both. A
+ * pattern against plain text is a glob match, decided by placing each middle literal leftmost. So
+ * `{name}:start` and `{name}:stop` are told apart, as AIP-136 custom methods need, in time linear
+ * in the segments (up to `MAX_SEGMENT` characters; a longer one counts as overlapping).
  */
 import { t } from '@/lib/i18n';
 import { ApiError } from './errors';
@@ -20,15 +22,22 @@ export function routeShape(pathTemplate: string): string {
   return pathTemplate.replace(/\{[^{}/]*\}/g, '{}');
 }
 
+/** Case folded one code point at a time, so a letter folds the same wherever it stands (Σ, ς). */
+function fold(text: string): string {
+  let out = '';
+  for (const char of text) out += char.toUpperCase().toLowerCase();
+  return out;
+}
+
 /** A path's segments as a server compares them: without the trailing slash, case folded, decoded. */
 function segmentsOf(path: string): string[] {
   const segments = path.split('/');
   while (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
   return segments.map((segment) => {
     try {
-      return decodeURIComponent(segment).toLowerCase();
+      return fold(decodeURIComponent(segment));
     } catch {
-      return segment.toLowerCase();
+      return fold(segment);
     }
   });
 }
@@ -40,35 +49,22 @@ function segmentsOf(path: string): string[] {
  */
 interface SegmentPattern {
   literals: string[];
+  /** Longer than `MAX_SEGMENT`: not compared, counted as overlapping. */
+  long: boolean;
 }
+
+/** Longer segments are not compared (no honest route has one): they count as overlapping. */
+const MAX_SEGMENT = 1024;
 
 const PARAMETER = /\{[^{}]*\}/;
 
 function templateSegment(segment: string): SegmentPattern {
-  return { literals: segment.split(PARAMETER) };
+  return { literals: segment.split(PARAMETER), long: segment.length > MAX_SEGMENT };
 }
 
 function concreteSegment(segment: string): SegmentPattern {
-  return { literals: [segment] };
+  return { literals: [segment], long: segment.length > MAX_SEGMENT };
 }
-
-/**
- * Bounds of the search, in time and memory. One pair of segments is searched only when its
- * pairs of positions number at most `PAIR_STATES` (5 MB of search state, freed after), and one
- * document check visits at most `DOCUMENT_VISITS` pairs in all. Beyond either, the pair counts
- * as overlapping, which refuses the document: conservative. Honest templates are short, the
- * literal prefix and suffix checks decide nearly every pair at once, and a search visits a few
- * hundred pairs; only a document built to be slow reaches a bound.
- */
-const PAIR_STATES = 1_000_000;
-const DOCUMENT_VISITS = 4_000_000;
-
-interface OverlapBudget {
-  /** Position pairs this check may still visit. */
-  left: number;
-}
-
-const freshBudget = (): OverlapBudget => ({ left: DOCUMENT_VISITS });
 
 function commonPrefix(a: string, b: string): boolean {
   return a.length <= b.length ? b.startsWith(a) : a.startsWith(b);
@@ -78,81 +74,39 @@ function commonSuffix(a: string, b: string): boolean {
   return a.length <= b.length ? b.endsWith(a) : a.endsWith(b);
 }
 
-/** A pattern as positions: a literal character, or a parameter's first character and its rest. */
-const ONE = -1;
-const MANY = -2;
-
-function positions(pattern: SegmentPattern): (string | number)[] {
-  const out: (string | number)[] = [];
-  pattern.literals.forEach((literal, i) => {
-    if (i > 0) out.push(ONE, MANY);
-    for (const char of literal) out.push(char);
-  });
-  return out;
+/** Whether `text` matches the pattern: each literal placed leftmost, each parameter at least one character. */
+function globMatches(pattern: string[], text: string): boolean {
+  const first = pattern[0];
+  const last = pattern[pattern.length - 1];
+  if (!text.startsWith(first)) return false;
+  let at = first.length;
+  for (const middle of pattern.slice(1, -1)) {
+    const found = text.indexOf(middle, at + 1);
+    if (found < 0) return false;
+    at = found + middle.length;
+  }
+  return text.length - last.length >= at + 1 && text.endsWith(last);
 }
 
-/**
- * Whether some text matches both segment patterns. Literal-only segments compare as text; else the
- * literal prefixes and suffixes must agree (a fast exact filter), then a breadth-first search over
- * pairs (i, j) of positions finds whether both patterns can end together. A step reads one
- * character both positions accept: equal literals, a literal and a parameter, or two parameters
- * (some character neither literal needs). A parameter's rest (`MANY`) may also be skipped.
- */
-function segmentsOverlap(
-  a: SegmentPattern,
-  b: SegmentPattern,
-  budget: OverlapBudget = freshBudget(),
-): boolean {
+function segmentsOverlap(a: SegmentPattern, b: SegmentPattern): boolean {
+  if (a.long || b.long) return true;
   const aPlain = a.literals.length === 1;
   const bPlain = b.literals.length === 1;
   if (aPlain && bPlain) return a.literals[0] === b.literals[0];
-  if (!commonPrefix(a.literals[0], b.literals[0])) return false;
-  if (!commonSuffix(a.literals[a.literals.length - 1], b.literals[b.literals.length - 1])) return false;
-  const left = positions(a);
-  const right = positions(b);
-  const width = right.length + 1;
-  const states = (left.length + 1) * width;
-  // Too large to decide within the bounds: counted as overlapping, never as distinct.
-  if (states > PAIR_STATES || budget.left <= 0) return true;
-  const seen = new Uint8Array(states);
-  const queue = new Int32Array(states);
-  let head = 0;
-  let tail = 0;
-  const visit = (i: number, j: number) => {
-    const state = i * width + j;
-    if (seen[state]) return;
-    seen[state] = 1;
-    queue[tail++] = state;
-  };
-  visit(0, 0);
-  while (head < tail) {
-    if (--budget.left < 0) return true;
-    const state = queue[head++];
-    const i = Math.floor(state / width);
-    const j = state % width;
-    if (i === left.length && j === right.length) return true;
-    const x = left[i];
-    const y = right[j];
-    // A parameter's rest may match nothing.
-    if (x === MANY) visit(i + 1, j);
-    if (y === MANY) visit(i, j + 1);
-    if (x === undefined || y === undefined) continue;
-    // Read one character: a literal must equal the other side's literal; a parameter takes any.
-    if (typeof x === 'string' && typeof y === 'string' && x !== y) continue;
-    visit(x === MANY ? i : i + 1, y === MANY ? j : j + 1);
-  }
-  return false;
+  if (aPlain) return globMatches(b.literals, a.literals[0]);
+  if (bPlain) return globMatches(a.literals, b.literals[0]);
+  return commonPrefix(a.literals[0], b.literals[0]) && commonSuffix(a.literals.at(-1)!, b.literals.at(-1)!);
 }
 
-function overlapAll(left: SegmentPattern[], right: SegmentPattern[], budget: OverlapBudget): boolean {
-  return (
-    left.length === right.length && left.every((segment, i) => segmentsOverlap(segment, right[i], budget))
-  );
+function overlapAll(left: SegmentPattern[], right: SegmentPattern[]): boolean {
+  return left.length === right.length && left.every((segment, i) => segmentsOverlap(segment, right[i]));
 }
+
+const patternOf = (pathTemplate: string) => segmentsOf(pathTemplate).map(templateSegment);
 
 /** Whether some concrete path matches both templates (a concrete path is a template without `{x}`). */
-export function routesOverlap(a: string, b: string, budget = freshBudget()): boolean {
-  return overlapAll(segmentsOf(a).map(templateSegment), segmentsOf(b).map(templateSegment), budget);
+export function routesOverlap(a: string, b: string): boolean {
+  return overlapAll(patternOf(a), patternOf(b));
 }
 
 function refuseDocument(reason: string): never {
@@ -213,12 +167,15 @@ export function assertUnambiguousDocument(doc: OpenApiDocument, writeOperationId
         t('errors.api.writeAsRead', { operation: operationId, route: `${method} ${pathTemplate}` }),
       );
   }
-  // Each write against every operation (never all pairs), within one search budget for the document.
-  const budget = freshBudget();
+  // Each write against every operation (never all pairs), each template parsed once: linear in
+  // the size of the document, times the handful of writes.
+  const patterns = new Map<Route, SegmentPattern[]>();
+  const parsed = (route: Route) =>
+    patterns.get(route) ?? patterns.set(route, patternOf(route.pathTemplate)).get(route)!;
   for (const write of writeRoutes) {
     for (const other of [...writeRoutes, ...others]) {
       if (other === write || other.method !== write.method) continue;
-      if (routesOverlap(write.pathTemplate, other.pathTemplate, budget))
+      if (overlapAll(parsed(write), parsed(other)))
         refuseDocument(
           t('errors.api.overlappingRoute', {
             operation: other.name,
@@ -232,8 +189,30 @@ export function assertUnambiguousDocument(doc: OpenApiDocument, writeOperationId
 }
 
 /**
- * The write a request of `method` to `url` would reach, if any: `url`'s path (without the server's
- * own path prefix) against every write's route of that method.
+ * The ways a server may read a request path: as sent, decoded before it is split (an encoded `/`
+ * becomes one), without `;…` parameters in a segment (Servlet containers), and with runs of `/`
+ * merged (nginx's merge_slashes). Each is checked, with and without the server's own prefix.
+ */
+function pathReadings(pathname: string): string[][] {
+  let decoded = pathname;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    // Left as sent: the segment-wise reading below decodes what it can.
+  }
+  const asSent = segmentsOf(pathname);
+  return [
+    asSent,
+    segmentsOf(decoded.replaceAll('%', '%25')),
+    asSent.map((segment) => (segment.includes(';') ? segment.slice(0, segment.indexOf(';')) : segment)),
+    segmentsOf(pathname.replace(/\/{2,}/g, '/')),
+  ];
+}
+
+/**
+ * The write a request of `method` to `url` would reach, if any: `url`'s path, in each way a server
+ * may read it (`pathReadings`) and also without the server's own path prefix, against every
+ * write's route of that method.
  */
 export function writeReachedBy(
   doc: OpenApiDocument,
@@ -244,20 +223,21 @@ export function writeReachedBy(
 ): string | undefined {
   if (SAFE_METHODS.has(method)) return undefined;
   const writes = new Set(writeOperationIds);
-  const path = segmentsOf(new URL(url).pathname);
   const prefix = segmentsOf(new URL(serverUrl).pathname).filter(Boolean);
-  const candidates = [path];
-  // The path below the server's own prefix (`/v1`), as the document's templates are written.
-  if (prefix.length > 0 && prefix.every((segment, i) => path[i + 1] === segment))
-    candidates.push(['', ...path.slice(prefix.length + 1)]);
+  const candidates: string[][] = [];
+  for (const path of pathReadings(new URL(url).pathname)) {
+    candidates.push(path);
+    // The path below the server's own prefix (`/v1`), as the document's templates are written.
+    if (prefix.length > 0 && prefix.every((segment, i) => path[i + 1] === segment))
+      candidates.push(['', ...path.slice(prefix.length + 1)]);
+  }
   // The request's path is concrete: a decoded `{x}` in it is text, not a parameter.
   const concrete = candidates.map((candidate) => candidate.map(concreteSegment));
-  const budget = freshBudget();
   for (const route of routesOf(doc)) {
     if (route.method !== method || route.operationId === undefined || !writes.has(route.operationId))
       continue;
-    const template = segmentsOf(route.pathTemplate).map(templateSegment);
-    if (concrete.some((candidate) => overlapAll(template, candidate, budget))) return route.operationId;
+    const template = patternOf(route.pathTemplate);
+    if (concrete.some((candidate) => overlapAll(template, candidate))) return route.operationId;
   }
   return undefined;
 }

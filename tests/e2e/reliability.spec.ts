@@ -183,7 +183,11 @@ test('malformed JSON, a wrong content type and an oversized answer are reported,
       // A good list is cached by now: it is shown, marked stale, with the reason; the garbage is not.
       const page = valueOf<PageOf>(answer);
       expect(page.source).toBe('cache');
-      expect(page.stale).toEqual({ kind: 'failed', reason: expect.stringMatching(message) as unknown });
+      expect(page.stale).toEqual({
+        kind: 'failed',
+        reason: expect.stringMatching(message) as unknown,
+        code: 'api.malformed-response',
+      });
     }
     // The next answer is good again and is shown.
     expect((await probe.value<PageOf>('listPlaybooks', { visibility: 'public' })).source).toBe('network');
