@@ -24,7 +24,14 @@ import {
   type ResolvedOperation,
 } from './operations';
 import { buildOperationUrl, type UrlArguments } from './urls';
-import { assertUnambiguousDocument, writeReachedBy } from './routes';
+import {
+  assertUnambiguousDocument,
+  declaredWriteRoutes,
+  postReadRefusal,
+  type PostReadRefusal,
+  type WriteRoute,
+} from './routes';
+import { SeenIds } from './seenIds';
 import {
   createPagination,
   type GraphQLPaginateOptions,
@@ -99,6 +106,8 @@ export interface ApiClientDeps {
   deadlineMs?: number;
   maxBodyBytes?: number;
   maxInWorkerWaitMs?: number;
+  /** Write routes of earlier trusted documents of this service, for writes this document leaves out. */
+  rememberedWriteRoutes?: readonly WriteRoute[];
 }
 
 export interface CallOptions extends UrlArguments {
@@ -127,6 +136,8 @@ export interface ApiClient {
   write(entry: ClaimedWrite, options?: { signal?: AbortSignal }): Promise<ApiResponse<unknown>>;
   deprecations(): DeprecationNotice[];
   rateLimitState(): RateLimitState;
+  /** The routes this document declares for the contract's writes, to remember for later documents. */
+  declaredWriteRoutes(): WriteRoute[];
 }
 
 /** Operations that use POST but only read, per CONTRACT.md section 2. */
@@ -153,6 +164,17 @@ function responseSchemaFor(requestedId: string, operation: ResolvedOperation): z
   return knownResponseSchema(requestedId) ?? knownResponseSchema(operation.operationId);
 }
 
+function refusalReason(refusal: PostReadRefusal): string {
+  switch (refusal.reason) {
+    case 'write-route':
+      return t('errors.api.writeRoute', { write: refusal.write });
+    case 'write-word':
+      return t('errors.api.writeWord', { word: refusal.word });
+    case 'seen-id':
+      return t('errors.api.seenId');
+  }
+}
+
 function withoutStream({ response: _unused, ...result }: AttemptResult): ApiResponse<unknown> {
   return result;
 }
@@ -174,6 +196,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   const budget = deps.retryBudget ?? new RetryBudget({ capacity: 10, refillPerSecond: 0.5, now });
   const deprecationRecord = new DeprecationRecord();
   const inFlightReads = new Map<string, Promise<AttemptResult>>();
+  const seenIds = new SeenIds();
   let document: OpenApiDocument | undefined;
   let resolveRead: OperationResolver | undefined;
 
@@ -273,7 +296,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     try {
       key ??= await keyFor(plan.operation);
       const deadline = now() + deadlineMs;
-      return await withRetries(() => transport.attempt(plan, key), {
+      const result = await withRetries(() => transport.attempt(plan, key), {
         operationId: plan.operation.operationId,
         policy,
         budget,
@@ -284,6 +307,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         deadline,
         maxInWorkerWaitMs,
       });
+      seenIds.addResponse(result.data);
+      return result;
     } catch (error) {
       if (!isApiError(error)) {
         // Anything unexpected still leaves as an ApiError naming the operation, never as a raw message.
@@ -318,18 +343,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       });
     }
     const url = buildOperationUrl(operation, options);
-    // The URL as built, not only the template: a POST read never lands on a write's route.
-    const reached = writeReachedBy(openApi(), WRITE_OPERATIONS, operation.method, url, operation.serverUrl);
-    if (reached !== undefined) {
-      throw new ApiError({
-        kind: 'unconfirmed-write',
-        operationId: operation.operationId,
-        message: t('errors.api.notSent', {
-          operation: operation.operationId,
-          reason: t('errors.api.writeRoute', { write: reached }),
-        }),
-      });
-    }
+    seenIds.addArguments(options);
+    if (postRead) refuseWriteShapedRead(operation, url, options.body);
     if (options.body !== undefined || operation.requestBodyRequired)
       validateRequestBody(openApi(), operation, options.body);
     return {
@@ -341,6 +356,25 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       expect,
       responseSchema: responseSchemaFor(operationId, operation),
     };
+  }
+
+  /** The URL as built, not only the template: a POST read never lands where a write could be (routes.ts). */
+  function refuseWriteShapedRead(operation: ResolvedOperation, url: string, body: unknown): void {
+    seenIds.addBody(body);
+    const refusal = postReadRefusal({
+      doc: openApi(),
+      writeOperationIds: WRITE_OPERATIONS,
+      url,
+      serverUrl: operation.serverUrl,
+      remembered: deps.rememberedWriteRoutes,
+      isSeenId: (piece) => seenIds.has(piece),
+    });
+    if (refusal === undefined) return;
+    throw new ApiError({
+      kind: 'unconfirmed-write',
+      operationId: operation.operationId,
+      message: t('errors.api.notSent', { operation: operation.operationId, reason: refusalReason(refusal) }),
+    });
   }
 
   async function call<K extends string>(
@@ -417,5 +451,6 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     // A page shows these: a successor link the service built from the key must not carry it there.
     deprecations: () => maskSecretsDeep(deprecationRecord.list()),
     rateLimitState: () => gate.state(),
+    declaredWriteRoutes: () => declaredWriteRoutes(openApi(), WRITE_OPERATIONS),
   };
 }

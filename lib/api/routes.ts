@@ -23,7 +23,7 @@ export function routeShape(pathTemplate: string): string {
 }
 
 /** Case folded one code point at a time, so a letter folds the same wherever it stands (Σ, ς). */
-function fold(text: string): string {
+export function fold(text: string): string {
   let out = '';
   for (const char of text) out += char.toUpperCase().toLowerCase();
   return out;
@@ -209,10 +209,31 @@ function pathReadings(pathname: string): string[][] {
   ];
 }
 
+/** A write's route as a document declared it, kept after that document is gone (`lib/api/service.ts`). */
+export interface WriteRoute {
+  operationId: string;
+  method: HttpMethod;
+  pathTemplate: string;
+}
+
+/** The routes a document declares for the writes of `writeOperationIds`. */
+export function declaredWriteRoutes(
+  doc: OpenApiDocument,
+  writeOperationIds: readonly string[],
+): WriteRoute[] {
+  const writes = new Set(writeOperationIds);
+  const routes: WriteRoute[] = [];
+  for (const { operationId, method, pathTemplate } of routesOf(doc))
+    if (operationId !== undefined && writes.has(operationId))
+      routes.push({ operationId, method, pathTemplate });
+  return routes;
+}
+
 /**
  * The write a request of `method` to `url` would reach, if any: `url`'s path, in each way a server
  * may read it (`pathReadings`) and also without the server's own path prefix, against every
- * write's route of that method.
+ * write's route of that method: those the document declares, and `remembered` ones (a write's
+ * route in an earlier document) for the writes this document leaves out.
  */
 export function writeReachedBy(
   doc: OpenApiDocument,
@@ -220,9 +241,29 @@ export function writeReachedBy(
   method: HttpMethod,
   url: string,
   serverUrl: string,
+  remembered: readonly WriteRoute[] = [],
 ): string | undefined {
   if (SAFE_METHODS.has(method)) return undefined;
-  const writes = new Set(writeOperationIds);
+  const declared = declaredWriteRoutes(doc, writeOperationIds);
+  const routes = [
+    ...declared,
+    ...remembered.filter((route) => !declared.some((d) => d.operationId === route.operationId)),
+  ];
+  const concrete = concreteReadings(url, serverUrl);
+  for (const route of routes) {
+    if (route.method !== method) continue;
+    const template = patternOf(route.pathTemplate);
+    if (concrete.some((candidate) => overlapAll(template, candidate))) return route.operationId;
+  }
+  return undefined;
+}
+
+/** Every way a server may read `url`'s path, with and without the server's own prefix, as concrete patterns. */
+function concreteReadings(url: string, serverUrl: string): SegmentPattern[][] {
+  return pathCandidates(url, serverUrl).map((candidate) => candidate.map(concreteSegment));
+}
+
+function pathCandidates(url: string, serverUrl: string): string[][] {
   const prefix = segmentsOf(new URL(serverUrl).pathname).filter(Boolean);
   const candidates: string[][] = [];
   for (const path of pathReadings(new URL(url).pathname)) {
@@ -231,13 +272,93 @@ export function writeReachedBy(
     if (prefix.length > 0 && prefix.every((segment, i) => path[i + 1] === segment))
       candidates.push(['', ...path.slice(prefix.length + 1)]);
   }
-  // The request's path is concrete: a decoded `{x}` in it is text, not a parameter.
-  const concrete = candidates.map((candidate) => candidate.map(concreteSegment));
-  for (const route of routesOf(doc)) {
-    if (route.method !== method || route.operationId === undefined || !writes.has(route.operationId))
-      continue;
-    const template = patternOf(route.pathTemplate);
-    if (concrete.some((candidate) => overlapAll(template, candidate))) return route.operationId;
+  return candidates;
+}
+
+/** A word as a route spells it, compared without case, `-` or `_`: `go-live`, `goLive` and `GO_LIVE` are one. */
+function word(text: string): string {
+  return fold(text).replace(/[-_]/g, '');
+}
+
+/** A segment's pieces: the whole, and its parts between the separators routes use (`:verb`, `.json`, `;v=1`). */
+function piecesOf(segment: string): string[] {
+  return [segment, ...segment.split(/[:.;,@!$+=~*'()]/)].filter(Boolean);
+}
+
+/** `createCheckoutSession` → create, checkout, session: the words of the contract's writes. */
+function contractWriteWords(writeOperationIds: readonly string[]): Set<string> {
+  const words = new Set<string>();
+  for (const operationId of writeOperationIds) {
+    words.add(word(operationId));
+    for (const part of operationId.split(/(?=[A-Z])/)) {
+      // Every read names playbooks too: the resource is not a write's word, the verbs are.
+      if (word(part) === 'playbook') continue;
+      words.add(word(part));
+      words.add(`${word(part)}s`);
+    }
+  }
+  return words;
+}
+
+/**
+ * The action words of a write route: a custom method's verb (`{name}:goLive`, `/billing:checkout`)
+ * and any literal that follows a parameter (`/{id}/activate`, `/{id}/backtests`).
+ */
+function actionWordsOf(pathTemplate: string): string[] {
+  const words: string[] = [];
+  let afterParameter = false;
+  for (const segment of pathTemplate.split('/')) {
+    const literals = segment.split(PARAMETER);
+    const verb = literals.at(-1)!.split(':').slice(1).join(':');
+    if (verb) words.push(word(verb));
+    if (afterParameter && literals.length === 1) words.push(...piecesOf(segment).map(word));
+    if (literals.length > 1) afterParameter = true;
+  }
+  return words.filter(Boolean);
+}
+
+/** Why a POST read may not go to `url`, or undefined when it may. */
+export type PostReadRefusal =
+  | { reason: 'write-route'; write: string }
+  | { reason: 'write-word'; word: string }
+  | { reason: 'seen-id'; id: string };
+
+export interface PostReadCheck {
+  doc: OpenApiDocument;
+  writeOperationIds: readonly string[];
+  url: string;
+  serverUrl: string;
+  /** Write routes of earlier trusted documents (`declaredWriteRoutes`), for writes this one leaves out. */
+  remembered?: readonly WriteRoute[];
+  /** Whether a (decoded, case-folded) path piece is an id the client has seen. */
+  isSeenId: (piece: string) => boolean;
+}
+
+/**
+ * Where a read sent by POST (batch, GraphQL) may go, held by route and by shape at once:
+ * - not to any write's route, declared here or remembered from an earlier document (`writeReachedBy`);
+ * - not to a path with a piece that names a write: a word of the contract's writes (`activate`,
+ *   `pause`, `backtests`, `checkout`, …) or an action word of a write route this document or an
+ *   earlier one declared (`goLive`, `halt`), whether or not this document declares that write;
+ * - not to a path with a literal piece that is an id the client has seen (a playbook's or a
+ *   backtest's): a read acts on a collection, and only a write names one playbook in its path.
+ * Each reading of the path a server may make is checked (`pathReadings`). Linear in the path,
+ * times the handful of writes.
+ */
+export function postReadRefusal(check: PostReadCheck): PostReadRefusal | undefined {
+  const { doc, writeOperationIds, url, serverUrl, remembered = [] } = check;
+  const write = writeReachedBy(doc, writeOperationIds, 'POST', url, serverUrl, remembered);
+  if (write !== undefined) return { reason: 'write-route', write };
+  const words = contractWriteWords(writeOperationIds);
+  for (const route of [...declaredWriteRoutes(doc, writeOperationIds), ...remembered])
+    for (const action of actionWordsOf(route.pathTemplate)) words.add(action);
+  for (const path of pathCandidates(url, serverUrl)) {
+    for (const segment of path) {
+      for (const piece of piecesOf(segment)) {
+        if (words.has(word(piece))) return { reason: 'write-word', word: piece };
+        if (check.isSeenId(piece)) return { reason: 'seen-id', id: piece };
+      }
+    }
   }
   return undefined;
 }

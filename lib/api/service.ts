@@ -1,4 +1,5 @@
 import { createApiClient, type ApiClient } from './client';
+import type { WriteRoute } from './routes';
 import {
   clearDiscoveryCache,
   getOpenApiDocument,
@@ -21,6 +22,15 @@ import { clearPopupSnapshot } from '@/lib/store/snapshot';
  */
 
 const REPORT_KEY = 'discovery-report';
+/** The write routes of the service's earlier documents, per API origin (`rememberWriteRoutes`). */
+const WRITE_ROUTES_KEY = 'write-routes';
+/** A longer template is not remembered: no honest route has one. */
+const MAX_TEMPLATE = 2048;
+
+interface RememberedWriteRoutes {
+  apiOrigin: string;
+  routes: WriteRoute[];
+}
 /** How long a built client is used before the OpenAPI document is looked at again. */
 const DOCUMENT_RECHECK_MS = 60_000;
 let current: { settingsKey: string; documentText: string; checkedAt: number; client: ApiClient } | undefined;
@@ -62,6 +72,8 @@ export async function serviceClient(
     current.checkedAt = Date.now();
     return current.client;
   }
+  const apiOrigin = new URL(active.apiUrl).origin;
+  const remembered = await rememberedWriteRoutes(apiOrigin);
   const client = createApiClient({
     apiUrl: active.apiUrl,
     siteUrl: active.serviceUrl,
@@ -69,9 +81,39 @@ export async function serviceClient(
     openApiUrl: openApi.url,
     fetch: fetchFromWorker,
     getApiKey: loadApiKey,
+    rememberedWriteRoutes: remembered,
   });
+  await rememberWriteRoutes(apiOrigin, remembered, client);
   current = { settingsKey, documentText, checkedAt: Date.now(), client };
   return client;
+}
+
+async function rememberedWriteRoutes(apiOrigin: string): Promise<WriteRoute[]> {
+  const stored = await readState<RememberedWriteRoutes>(WRITE_ROUTES_KEY);
+  return stored?.apiOrigin === apiOrigin ? stored.routes : [];
+}
+
+/**
+ * Keeps, per write, the route the newest document that declared it gave: a later document that
+ * leaves the write out cannot make a read land on that route (`postReadRefusal`). A refused
+ * document declares nothing.
+ */
+async function rememberWriteRoutes(
+  apiOrigin: string,
+  remembered: WriteRoute[],
+  client: ApiClient,
+): Promise<void> {
+  let declared: WriteRoute[];
+  try {
+    declared = client.declaredWriteRoutes().filter((route) => route.pathTemplate.length <= MAX_TEMPLATE);
+  } catch {
+    return;
+  }
+  const byWrite = new Map(remembered.map((route) => [route.operationId, route]));
+  for (const route of declared) byWrite.set(route.operationId, route);
+  const routes = [...byWrite.values()];
+  if (JSON.stringify(routes) !== JSON.stringify(remembered))
+    await writeState<RememberedWriteRoutes>(WRITE_ROUTES_KEY, { apiOrigin, routes });
 }
 
 export async function discover(): Promise<DiscoveryReport> {
