@@ -1,5 +1,5 @@
 /**
- * The article capture (issue 15): Readability's extraction time on a 1 MB article page, in Node
+ * The article capture: Readability's extraction time on a 1 MB article page, in Node
  * with happy-dom (no browser), and the gzipped bytes of the content script every finance page
  * loads against the extractor it imports only on a click (what loading it eagerly would add).
  */

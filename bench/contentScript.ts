@@ -1,5 +1,5 @@
 /**
- * What a finance page pays for the content script (issue 23), measured the way the issue does:
+ * What a finance page pays for the content script, measured as a finance page feels it:
  * the same page in three browsers, without the extension, with it, and with a do-nothing content
  * script (the floor), opened in interleaved turns. Per sample, CDP `Performance.getMetrics` of
  * the page's target: ScriptDuration (all JavaScript on its main thread, every world included) and
@@ -239,7 +239,7 @@ export async function benchContentScript(
 
 export function printContentScript(figures: ContentScriptFigures, eagerGzip?: number): void {
   console.log(
-    '\nWhat a finance page pays for the content script (issue 23 goal: script ≤ +1.5 ms, task within 3 ms of the floor, ≤ 8 KB gzip eager)',
+    '\nWhat a finance page pays for the content script (goal: script ≤ +1.5 ms, task within 3 ms of the floor, ≤ 8 KB gzip eager)',
   );
   console.table(
     Object.fromEntries(

@@ -1,6 +1,6 @@
 /**
  * `BENCH_ONLY=idb`: what each step writes to the extension's IndexedDB, read off the profile's own
- * IndexedDB folder (issue 25): which backend Chromium uses for it, how many bytes setup, a cold and
+ * IndexedDB folder: which backend Chromium uses for it, how many bytes setup, a cold and
  * a warm discovery run, a popup open and an event batch add, and what the blank page then pays to
  * reopen the database after the worker stopped and the database went idle.
  */

@@ -1,5 +1,5 @@
 /**
- * `BENCH_ONLY=popup`: what the popup waits on when the worker is asleep (issue 25). Three
+ * `BENCH_ONLY=popup`: what the popup waits on when the worker is asleep. Three
  * conditions, interleaved round by round so the machine's drift falls on all of them alike: the
  * worker running; the worker just stopped (what the main bench calls "worker stopped"); and the
  * worker stopped with no extension context holding the database for a few seconds, which is how a

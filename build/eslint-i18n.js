@@ -2,7 +2,7 @@
 /**
  * A local ESLint plugin: page components show no literal language. Text in JSX and the
  * user-visible attributes (aria-label, title, placeholder…) come from locales/ through t() or
- * plural() (lib/i18n), so every page is in the user's language (issue 26).
+ * plural() (lib/i18n), so every page is in the user's language.
  *
  * Flagged: JSX text containing a letter (\p{L}), and string literals (also in a plain
  * `{'…'}` expression or a template without expressions) as the value of a visible attribute.

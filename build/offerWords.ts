@@ -9,7 +9,7 @@ const RESOLVED = `\0${OFFER_WORDS_MODULE}`;
 
 /**
  * The offer's eager words of every locale, read from locales/*.yml with @wxt-dev/i18n's own
- * parser, so the content script need not ask browser.i18n on every page (issue 23). A locale
+ * parser, so the content script need not ask browser.i18n on every page. A locale
  * without one of the words is left out: the browser's own i18n answers for it then.
  */
 export function offerWordTable(localesDir: string): OfferWordTable {

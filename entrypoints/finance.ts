@@ -9,7 +9,7 @@ import { startOffer, whenShownAndIdle } from '@/lib/pages/offer/offer';
  * The content script of finance pages (declared in wxt.config.ts, `content_scripts`). An
  * unlisted script rather than `defineContentScript`: WXT's content-script context announces
  * itself to the page with `window.postMessage` (the extension's id in the message) and can be
- * stopped by a page that forges that message (issue 23). This runs once the page is shown and the
+ * stopped by a page that forges that message. This runs once the page is shown and the
  * browser is idle.
  */
 export default defineUnlistedScript(() =>

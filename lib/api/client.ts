@@ -180,7 +180,7 @@ function withoutStream({ response: _unused, ...result }: AttemptResult): ApiResp
 }
 
 export function createApiClient(deps: ApiClientDeps): ApiClient {
-  // No client exists for an API URL that would carry the key over plain http (point 4 of issue 11).
+  // No client exists for an API URL that would carry the key over plain http.
   assertServiceUrlAllowed(deps.apiUrl);
   const now = deps.now ?? Date.now;
   const sleep = deps.sleep ?? abortableSleep;

@@ -12,7 +12,7 @@ import { sanitizeDraft } from '@/lib/finance/schema';
 export async function captureArticleDraft(tabId: number, selection: string): Promise<unknown> {
   try {
     // No frame ids: the top frame of the page the tab shows. A prerendered page the user opened
-    // keeps the other frame id it had while prerendering (w3c/webextensions#396, issue 23).
+    // keeps the other frame id it had while prerendering (w3c/webextensions#396).
     const target = { tabId };
     await browser.scripting.executeScript({ target, files: [ARTICLE_CAPTURE_FILE] });
     const [answer] = await browser.scripting.executeScript({

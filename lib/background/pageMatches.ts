@@ -14,8 +14,7 @@ import { PAGE_TICKERS_QUERY } from '@/lib/messaging/pageTickers';
  * "On this page" and the tab's badge: the tickers the tab's content script finds on its page,
  * matched against the playbooks of the worker's read cache (no network). Nothing is kept per tab
  * but the last report. Titles go only to the extension's own pages and the count only to the
- * toolbar badge of that tab: nothing the page can observe depends on what the user tracks
- * (issue 23).
+ * toolbar badge of that tab: nothing the page can observe depends on what the user tracks.
  */
 const MAX_MATCHES = 20;
 
@@ -113,7 +112,7 @@ export function registerPageMatchHandlers(registry: HandlerRegistry, rereads?: R
     rereads,
   );
   // Answered at once and the same way whatever the user tracks: the count goes to the tab's
-  // badge, where only the user sees it (issue 23).
+  // badge, where only the user sees it.
   registry.register('countPageMatches', ({ tickers }, sender) => {
     if (sender.kind === 'content-script') {
       report(sender.tabId, tickers);

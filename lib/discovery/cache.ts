@@ -23,7 +23,7 @@ export interface DocumentCache {
   set(document: CachedDocument): Promise<void>;
   /**
    * The server confirmed the cached copy (a 304, or the same bytes again) at `fetchedAt`: only
-   * that time is written, in a record of its own, never the document again (issue 25: every write
+   * that time is written, in a record of its own, never the document again (every write
    * is replayed when Chromium next reopens the database; openapi.json alone is ~200 KB stored).
    */
   touch(url: string, fetchedAt: number): Promise<void>;

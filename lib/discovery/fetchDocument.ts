@@ -166,7 +166,7 @@ export async function fetchDiscoveryDocument(
   deps: DocumentFetchDeps,
 ): Promise<FetchedDocument> {
   const maxBytes = deps.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
-  // Plain http only to loopback: a hostile network must not feed discovery (issue 11, point 4).
+  // Plain http only to loopback: a hostile network must not feed discovery.
   if (serviceUrlProblem(url) !== undefined) return failed(url, t('errors.settings.insecure'));
   const cached = await deps.cache.get(url).catch(() => undefined);
   const headers = new Headers({ Accept: accept });

@@ -2,7 +2,7 @@
  * The discovery report as the worker stores it between runs: the parsed OpenAPI document (about
  * two thirds of the report) is not stored again, since the discovery cache holds the same bytes
  * under its URL; the stored report names it, and reading the report back parses it from there.
- * Every byte written is replayed when Chromium next reopens the database (issue 25), and a run
+ * Every byte written is replayed when Chromium next reopens the database, and a run
  * stores the report every time.
  */
 import { idbDocumentCache, type DocumentCache } from './cache';

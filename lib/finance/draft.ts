@@ -145,7 +145,7 @@ function thesisOf(parts: DraftParts, fallback: string): string {
 
 /**
  * "Notes from example.com" in the UI language: the draft's title when the page names none. This
- * runs in the page's capture script, which carries no polyfill (issue 23), so it asks the
+ * runs in the page's capture script, which carries no polyfill, so it asks the
  * browser's i18n directly; outside an extension (the drafting's unit tests) it says the English
  * source words.
  */

@@ -3,7 +3,7 @@
  * done at most once per `intervalMs` per key (a tab, or the one page a content script runs on):
  * a burst becomes one read once it has been quiet `settleMs`, and the answer of a read that a
  * newer request overtook is dropped (it describes an older view). How often we read is then the
- * same whatever the user tracks, and bounded whatever the page does (issue 23).
+ * same whatever the user tracks, and bounded whatever the page does.
  */
 export interface RereadOptions {
   settleMs: number;

@@ -1,6 +1,6 @@
 /**
  * One message read from a browser's own i18n API. It imports nothing at run time, so the scripts
- * that run in pages (the offer, the article capture) use it without the polyfill (issue 23), and
+ * that run in pages (the offer, the article capture) use it without the polyfill, and
  * lib/i18n's `t` reads through it too.
  */
 

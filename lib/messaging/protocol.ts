@@ -303,7 +303,7 @@ export const messages = {
    * The content script's report of the tickers its page names now (loaded, or a single-page app
    * moved on). The worker counts the playbooks that track them, at most once per interval per
    * tab, and puts the count on the tab's toolbar badge: the answer is the same whatever the user
-   * tracks, so the page learns nothing (issue 23).
+   * tracks, so the page learns nothing.
    */
   countPageMatches: message<{ scheduled: true }>()({
     request: z.strictObject({ tickers: pageTickerList }),
@@ -315,7 +315,7 @@ export const messages = {
     request: z.strictObject({ tabId: z.number().int().min(0).optional() }),
     senders: EXTENSION_PAGES,
   }),
-  // --- Events (issue 7: side panel Events tab; lib/events) ---
+  // --- Events (side panel Events tab; lib/events) ---
   /** The recent events with how each arrived, the unread count and whether a stream is live. */
   getEventFeed: message<EventFeed & { streaming: boolean }>()({
     request: z.strictObject({}),

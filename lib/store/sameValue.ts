@@ -1,7 +1,7 @@
 /**
  * Whether two stored values are the same data (plain objects, arrays and primitives, as the
  * stores hold them): what lets a writer skip a write that would change nothing. Every write is
- * replayed when Chromium next reopens the database (issue 25), so an unchanged value is not put.
+ * replayed when Chromium next reopens the database, so an unchanged value is not put.
  * Anything else (a Date, a Map, a typed array) is never called the same, so it is always written.
  */
 export function sameValue(a: unknown, b: unknown): boolean {

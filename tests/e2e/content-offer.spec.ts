@@ -42,7 +42,7 @@ test('the offer sits in a closed shadow root, fixed to the corner, without movin
   const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
   expect(box?.left).toBeGreaterThan(viewport.width / 2);
   expect(box?.top).toBeGreaterThan(viewport.height / 2);
-  // The offer shows only its own words, the same on every page (issue 23); the detected ticker
+  // The offer shows only its own words, the same on every page; the detected ticker
   // goes to the user's "On this page".
   expect(await axNodes(page, 'StaticText', 'AAPL')).toHaveLength(0);
   expect(await tickersSeen(extension, page)).toEqual(['AAPL']);

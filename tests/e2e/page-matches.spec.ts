@@ -83,7 +83,7 @@ test('"On this page" lists the playbooks that track the page in the popup and th
   await expect(popupSection.getByRole('button', { name: TRACKED })).toBeVisible();
   // It came after the rows were painted, pinned at the bottom: not one row moved for it.
   expect(await layoutShift(popup)).toBe(0);
-  // The count is on the tab's toolbar badge too, which only the user sees (issue 23).
+  // The count is on the tab's toolbar badge too, which only the user sees.
   const badge = await extension.open('options.html');
   await finance.bringToFront();
   await expect

@@ -331,7 +331,7 @@ test('the service worker stopped mid-write: the draft survives and the retry wri
     expect(entry.id).toBe(draftId);
     expect(entry.error?.code).toBe('interrupted');
 
-    // Retry resends the confirmed bytes under the same key (issue 21: never a bare confirmWrite).
+    // Retry resends the confirmed bytes under the same key (never a bare confirmWrite).
     const retried = await probe.value<{ outcome: string; entry?: { status: string } }>('retryWrite', {
       id: draftId,
     });

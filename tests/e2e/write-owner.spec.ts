@@ -66,7 +66,7 @@ async function draftIdOf(probe: Probe): Promise<string> {
   return draft.id;
 }
 
-test.describe('nothing is sent that no window showed (issue 21)', () => {
+test.describe('nothing is sent that no window showed', () => {
   test('after an "operation changed" refusal, Retry sends nothing; the window shows the new route first', async ({
     context,
     extension,

@@ -22,7 +22,7 @@ export interface OfferLook {
 }
 
 /**
- * The content script on every finance page, kept to what the page must carry (issue 23): no UI
+ * The content script on every finance page, kept to what the page must carry: no UI
  * library, no detection, no drafting. It draws the same offer whatever the user tracks, once the
  * browser is idle. Ticker detection is imported when the user asks about the page ("On this page"
  * in the popup or side panel), and reported again, rate-limited, when a single-page app moves on;
@@ -105,7 +105,7 @@ export async function startOffer(
   if (!api || !shouldOffer()) return;
   // "On this page" and the badge work even where the offer is hidden.
   // Detection is imported only once the user asks about this page (the popup or the side panel's
-  // "On this page"): a page the user only reads pays for the offer alone (issue 23). From then on,
+  // "On this page"): a page the user only reads pays for the offer alone. From then on,
   // a single-page app's new views are reported too, rate-limited, so the tab's badge follows.
   let following = false;
   const rereads = createRereads(
@@ -156,7 +156,7 @@ export function drawOffer(api: ExtensionApi, look: OfferLook): HTMLElement {
     status.textContent = message;
   };
   // The hit test, the opacity walk and the visibility watch read layout: none of them runs before
-  // the pointer or the focus reaches the offer (issue 23: a page the user only reads pays nothing).
+  // the pointer or the focus reaches the offer (a page the user only reads pays nothing).
   const visibility = lazyVisibility(offer);
   host.addEventListener('pointerover', visibility.start);
   host.addEventListener('focusin', visibility.start);
@@ -258,7 +258,7 @@ interface LazyVisibility {
 /**
  * IntersectionObserver v2 on the drawn offer (the host is an empty box), started only when the
  * user comes near it: observing with `trackVisibility` makes the browser compute occlusion on
- * every frame, which a page the user only reads should not pay for (issue 23).
+ * every frame, which a page the user only reads should not pay for.
  */
 function lazyVisibility(target: Element): LazyVisibility {
   let observer: IntersectionObserver | undefined;

@@ -6,7 +6,7 @@ import { browserMessage } from '@/lib/i18n/browserMessage';
 /**
  * The few browser APIs the content script uses, taken from the browser itself: `browser` on
  * Firefox, `chrome` on Chromium (MV3: both answer with promises). No polyfill, so the script every
- * finance page carries stays small (issue 23); `lib/messaging/client.ts` is the extension pages'
+ * finance page carries stays small; `lib/messaging/client.ts` is the extension pages'
  * equivalent of `sendToWorker`.
  */
 export type ExtensionApi = Pick<typeof browser, 'runtime' | 'storage' | 'i18n'>;
@@ -16,7 +16,7 @@ export type OfferKey = Extract<TextKey, `offer.${string}`>;
 
 /**
  * One of the offer's messages in the browser's UI language, read from browser.i18n directly:
- * lib/i18n would bring the polyfill into the script every finance page carries (issue 23). The
+ * lib/i18n would bring the polyfill into the script every finance page carries. The
  * words depend on the UI language only, which the page already knows, never on what the user tracks.
  */
 export function offerText(api: ExtensionApi, key: OfferKey): string {

@@ -3,7 +3,7 @@
  * UI language (build/offerWords.ts reads them from locales/*.yml). The first `i18n.getMessage` of
  * a page makes Chromium fetch and parse the extension's whole message catalogue on the page's main
  * thread, synchronously: about 8 ms of script and 30 ms of main-thread task on every finance page
- * (issue 23, measured with a CPU profile of the bench page). The words after a click (refusals,
+ * (measured with a CPU profile of the bench page). The words after a click (refusals,
  * "Draft saved") are read from browser.i18n then, when the user has acted.
  */
 export const EAGER_OFFER_KEYS = ['group', 'turn', 'hide'] as const;

@@ -21,7 +21,7 @@ export interface SidePanelViewProps {
   panels: Record<SidePanelTab, ComponentChildren>;
   /**
    * Drawn below the tab panels ("On this page"): it comes and goes as the user browses, and
-   * nothing under the pointer or the focus may move when it does (issue 23).
+   * nothing under the pointer or the focus may move when it does.
    */
   below?: ComponentChildren;
 }

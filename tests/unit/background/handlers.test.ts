@@ -19,7 +19,7 @@ beforeEach(async () => {
 });
 
 describe('saveSettings', () => {
-  it('reschedules the polling alarm when the interval changes (issue 13)', async () => {
+  it('reschedules the polling alarm when the interval changes', async () => {
     await schedulePolling(5);
     const answer = await registry.dispatch(
       {

@@ -925,7 +925,7 @@ describe('drafts from a page are bounded per tab', () => {
  * before lib/writes owned the lifecycle: the popup's Retry (then a bare confirmWrite) and a stale
  * window's Confirm sent a route no window showed, and a deprecated read was sent as a POST.
  */
-describe('nothing is sent that no window showed (issue 21)', () => {
+describe('nothing is sent that no window showed', () => {
   it('a token goes only to the draft’s window; once that window is gone, a tab showing the draft becomes it', async () => {
     const id = (
       await value<{ draftId: string }>('requestWrite', { operationId: 'createPlaybook', body: pageDraft })
@@ -1089,7 +1089,7 @@ describe('nothing is sent that no window showed (issue 21)', () => {
   });
 });
 
-describe('pages learn of draft changes by push (issue 21)', () => {
+describe('pages learn of draft changes by push', () => {
   it('every transition of a draft is pushed over the events port, without the window’s token', async () => {
     const id = await queueAction('pausePlaybook', { playbookId: 'pb_1' });
     failWith(503);

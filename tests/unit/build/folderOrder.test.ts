@@ -52,7 +52,7 @@ tester.run('layers/folder-order', rule, {
     { filename: file('lib/events/index.ts'), code: "export { log } from '@/lib/log';" },
   ]),
   invalid: withOrder([
-    // The back edges this order removed (issue 25), each as it was written.
+    // The back edges this order removed, each as it was written.
     {
       filename: file('lib/store/outbox.ts'),
       code: "import type { ConfirmedIntent, WriteOperation } from '@/lib/api/writeOperations';",

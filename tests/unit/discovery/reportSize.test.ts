@@ -5,7 +5,7 @@ import { REPORT_LIMITS, runDiscovery } from '@/lib/discovery/run';
 import { FakeService, healthyDocuments, sha256, steppingClock } from './fakeService';
 
 /**
- * Sizes a service can inflate (issue 22, point 5): one report is stored, sent over messaging and
+ * Sizes a service can inflate: one report is stored, sent over messaging and
  * lexed when the side panel opens, so what it keeps is bounded whatever the service serves.
  */
 beforeEach(() => clearDiscoveryCache());

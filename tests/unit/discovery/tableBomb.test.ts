@@ -5,7 +5,7 @@ import { pricingRows } from '@/lib/discovery/pricing';
 import { TABLE_BOMBS } from '../../fixtures/hostile/tableBomb';
 
 /**
- * The table bomb (issue 22, point 1), bounded where the memory goes: the cells marked's lexer
+ * The table bomb, bounded where the memory goes: the cells marked's lexer
  * builds are counted as it builds them, and must stay linear in the document and bounded.
  */
 let lexedCells = 0;

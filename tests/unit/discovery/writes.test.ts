@@ -23,7 +23,7 @@ const documentPuts = (writes: ReturnType<typeof recordIdbWrites>) =>
 
 beforeEach(() => clearDiscoveryCache());
 
-describe('discovery writes (issue 25: a reopen replays every write)', () => {
+describe('discovery writes (a reopen replays every write)', () => {
   it('a warm run whose documents all answer 304 writes no document again, only their times', async () => {
     const service = new FakeService();
     const now = manualClock();

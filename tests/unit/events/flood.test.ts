@@ -8,7 +8,7 @@ import { mergeById } from '@/lib/pages/sidepanel/eventsPort';
 import { clearState } from '@/lib/store/state';
 
 /**
- * An event flood (issue 22, point 2): notifications are rate-limited across batches and summed
+ * An event flood: notifications are rate-limited across batches and summed
  * up, a title is looked up once per notification at most, and the stream reader waits for each
  * batch to be stored before it reads on (backpressure), so ingestions never pile up.
  */
@@ -136,7 +136,7 @@ describe('an event flood', () => {
   });
 });
 
-describe('a flood reaches an open panel in few, small messages (issue 22)', () => {
+describe('a flood reaches an open panel in few, small messages', () => {
   it('one post per batch, each event reduced to its short scalar fields', async () => {
     const posted: EventsPortMessage[] = [];
     const port = {

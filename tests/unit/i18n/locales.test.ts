@@ -31,7 +31,7 @@ const en = readLocale(LOCALES, 'en');
  */
 const SAME_IN_EVERY_LANGUAGE = new Set(['manifest.name']);
 
-/** The languages the extension ships (issue 26): a file lost from locales/ is a failure. */
+/** The languages the extension ships: a file lost from locales/ is a failure. */
 const SHIPPED = ['ar', 'de', 'en', 'es', 'fr', 'ja', 'pt_BR', 'zh_CN'];
 
 describe('locales/', () => {

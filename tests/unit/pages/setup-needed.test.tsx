@@ -9,7 +9,7 @@ import { clearState } from '@/lib/store/state';
 import { serveMessages, type StubHandlers } from './support';
 
 /**
- * A fresh store install before the first-run setup (issue 22): the popup and the side panel, served
+ * A fresh store install before the first-run setup: the popup and the side panel, served
  * by the worker's real handlers, point to the setup and send nothing to any service. Store mode is
  * simulated as tests/unit/store/firstRun.test.ts does; every module is loaded in it per test.
  */

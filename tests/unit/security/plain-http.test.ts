@@ -14,7 +14,7 @@ import {
 import { clientFor, json, rejection } from '../api/support';
 import { database } from '@/lib/store/db';
 
-/** The key travels only over https, unless the host is this computer (issue 11, point 4). */
+/** The key travels only over https, unless the host is this computer. */
 const HTTPS_ONLY = 'Use https for a service that is not on this computer.';
 
 describe('serviceUrlProblem', () => {

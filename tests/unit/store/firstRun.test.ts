@@ -4,7 +4,7 @@ import { database } from '@/lib/store/db';
 import { clearState } from '@/lib/store/state';
 
 /**
- * The store build has no default service (issue 22, point 6): a fresh install opens the first-run
+ * The store build has no default service: a fresh install opens the first-run
  * setup and sends nothing until a service is saved. Modules are loaded in store mode per test.
  */
 async function inStoreMode() {

@@ -10,7 +10,7 @@ beforeEach(() => clearState());
 const statePuts = (writes: ReturnType<typeof recordIdbWrites>) =>
   writes.filter((write) => write.store === 'state' && write.op === 'put');
 
-describe('writeState (issue 25: a write that changes nothing is not made)', () => {
+describe('writeState (a write that changes nothing is not made)', () => {
   it('does not put a value equal to the stored one, and puts one that differs anywhere', async () => {
     const value = { events: [{ id: 'a', data: { n: 1, tags: ['x'] } }], unread: 2 };
     await writeState('k', value);

@@ -1,5 +1,5 @@
 /**
- * Adversarial review of lib/writes (issue 21): each test drives the real worker handlers (or the
+ * Adversarial review of lib/writes: each test drives the real worker handlers (or the
  * real API client) against a fake service and asserts the contract. Each one failing is a hole.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -215,8 +215,8 @@ describe('one token, one send', () => {
     expect((await first).ok).toBe(false); // the 502: the write may have landed
     slow.release();
     await second;
-    // Hole: the claim does not check (or spend) the token, so the second Confirm claims the
-    // failed draft and sends again with a fresh Idempotency-Key: a possible duplicate playbook.
+    // The claim checks and spends the token: a second Confirm of the failed draft must not send
+    // again with a fresh Idempotency-Key (a duplicate playbook).
     expect(seam.sent.map((write) => write.idempotencyKey)).toHaveLength(1);
   });
 
@@ -230,8 +230,8 @@ describe('one token, one send', () => {
     expect((await getOutboxEntry<WriteDraft>(id))?.status).toBe('sent');
     slow.release();
     const reloaded = await reload;
-    // Hole: showWrite moves the entry it read before the send (no compare-and-swap), so the
-    // stored draft is 'pending' again, without its key or result, and carries a fresh token.
+    // showWrite moves the entry only while it is still as it read it (compare-and-swap): a
+    // reload must not make the sent draft 'pending' again, without its key or result.
     const status = (await getOutboxEntry<WriteDraft>(id))?.status;
     const token2 = reloaded.ok ? (reloaded.value as PendingWrite).token : undefined;
     if (token2) await dispatch('confirmWrite', { id, token: token2 });
@@ -251,7 +251,7 @@ describe('one token, one send', () => {
     const pending = await dispatch('getPendingWrite', { id }, EXTENSION_PAGE);
     const token = pending.ok ? (pending.value as PendingWrite).token : undefined;
     await dispatch('confirmWrite', { id, token }, EXTENSION_PAGE);
-    // Hole (defence in depth): the token is not bound to the sender's tab/window.
+    // The token is bound to the draft's confirm window (defence in depth): no other page may spend it.
     expect(seam.sent).toHaveLength(0);
   });
 });
@@ -282,7 +282,7 @@ describe('a deferred resend', () => {
       'x-replaced-by': 'activatePlaybook',
     });
     await resendDeferredWrite(id);
-    // CONTRACT/issue 21: "a deferred resend whose OpenAPI document or key changed" opens the window.
+    // CONTRACT: "a deferred resend whose OpenAPI document or key changed" opens the window.
     expect(seam.sent).toHaveLength(1);
   });
 });
@@ -307,8 +307,8 @@ describe('a POST read never lands on a write route', () => {
       openApi: documentWith('batchGetPlaybooks', '/playbooks/pb_1/activate'),
     });
     await client.batchGet(['pb_1']).catch(() => undefined);
-    // Hole: routeShape('/playbooks/pb_1/activate') differs from '/playbooks/{}/activate', so the
-    // document is accepted and the batch read POSTs, with the bearer key, to the live-execution URL.
+    // A concrete path on a write's template is that write: routeShape('/playbooks/pb_1/activate')
+    // differs from '/playbooks/{}/activate', yet the batch read must not POST there with the key.
     expect(requests.filter((request) => request.url.endsWith('/activate'))).toEqual([]);
   });
 

@@ -11,7 +11,7 @@ const unused = () => {
   throw new Error('browser.i18n asked although the table has the words');
 };
 
-describe("the offer's bundled first words (issue 23: no i18n call on a page)", () => {
+describe("the offer's bundled first words (no i18n call on a page)", () => {
   it('hold, for every locale, what browser.i18n would say', () => {
     expect(Object.keys(table)).toEqual(localeFiles(LOCALES));
     for (const file of localeFiles(LOCALES)) {

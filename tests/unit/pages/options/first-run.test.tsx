@@ -7,7 +7,7 @@ import { STORE_MODE } from '@/lib/contract/buildMode';
 
 afterEach(cleanup);
 
-/** The options page as a fresh store install opens it: no service yet (issue 22, point 6). */
+/** The options page as a fresh store install opens it: no service yet. */
 function renderFirstRun() {
   const onSave = vi.fn();
   const onTestConnection = vi.fn();
