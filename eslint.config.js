@@ -76,6 +76,7 @@ const onlyTheOwnerWrites = [
       'transitionOutboxEntry',
       'claimForSending',
       'removeFromOutbox',
+      'removeOutboxEntryIf',
     ],
     message:
       'Only lib/writes changes a draft (its state machine): call lib/writes/owner.ts, or send a message to the worker.',

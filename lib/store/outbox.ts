@@ -100,6 +100,25 @@ export function claimForSending<T>(
   );
 }
 
+/**
+ * Removes the entry in one IndexedDB transaction, only while `mayRemove` holds for what is stored
+ * now (a discard cannot remove an entry a send claimed between its read and its delete). Whether
+ * it was removed; `absent` when there was nothing to remove.
+ */
+export async function removeOutboxEntryIf<T>(
+  id: string,
+  mayRemove: (current: OutboxEntry<T>) => boolean,
+): Promise<'removed' | 'kept' | 'absent'> {
+  const transaction = (await database()).transaction('outbox', 'readwrite');
+  const current = (await transaction.store.get(id)) as OutboxEntry<T> | undefined;
+  if (!current || !mayRemove(current)) {
+    await transaction.done;
+    return current ? 'kept' : 'absent';
+  }
+  await Promise.all([transaction.store.delete(id), transaction.done]);
+  return 'removed';
+}
+
 export async function removeFromOutbox(id: string): Promise<void> {
   await (await database()).delete('outbox', id);
 }

@@ -40,6 +40,22 @@ export const TRANSITIONS = {
   refused: ['shown'],
 } as const satisfies Record<WriteState, readonly WriteState[]>;
 
+/**
+ * The states an entry may leave the outbox from: the user's Discard, or the purge of a settled
+ * write. Never while claimed: its request may be on the wire, and the answer needs the entry.
+ */
+export const DISCARDS_FROM = [
+  'drafted',
+  'shown',
+  'failed',
+  'refused',
+  'settled',
+] as const satisfies readonly WriteState[];
+
+export function canDiscard(from: WriteState): boolean {
+  return (DISCARDS_FROM as readonly WriteState[]).includes(from);
+}
+
 export function canMove(from: WriteState, to: WriteState): boolean {
   return (TRANSITIONS[from] as readonly WriteState[]).includes(to);
 }
@@ -47,7 +63,7 @@ export function canMove(from: WriteState, to: WriteState): boolean {
 export class IllegalTransitionError extends Error {
   constructor(
     readonly from: WriteState,
-    readonly to: WriteState,
+    readonly to: WriteState | 'discarded',
   ) {
     super(`A write cannot move from ${from} to ${to}.`);
     this.name = 'IllegalTransitionError';

@@ -27,7 +27,7 @@ import {
   getOutboxEntry,
   listOutbox,
   playbookIdOf,
-  removeFromOutbox,
+  removeOutboxEntryIf,
   updateOutboxEntry,
   type DraftOrigin,
   type WriteDraft,
@@ -37,7 +37,7 @@ import { keyFingerprint } from '@/lib/store/apiKey';
 import { getSettings } from '@/lib/store/settings';
 import { serviceClient } from '@/lib/api/service';
 import { meaningOf, WRITE_ERRORS } from './errors';
-import { assertTransition, stateOf } from './lifecycle';
+import { assertTransition, canDiscard, stateOf } from './lifecycle';
 import {
   accountOf,
   bareResolution,
@@ -378,14 +378,17 @@ export async function recoverInterruptedWrites(): Promise<void> {
         error: { message: WRITE_ERRORS.interrupted.message, code: 'interrupted' },
       });
     } else if (state === 'settled' && Date.now() - Date.parse(entry.updatedAt) > SENT_KEPT_MS) {
-      await removeFromOutbox(entry.id);
+      // The purge: the same checked step as a discard.
+      await removeOutboxEntryIf<WriteDraft>(entry.id, (current) => canDiscard(stateOf(current as Entry)));
     }
   }
 }
 
 /** The user discards a draft (its window's Cancel, the popup's Discard). */
 export async function discardWrite(id: string): Promise<{ discarded: true }> {
-  await removeFromOutbox(id);
+  // A named step of the lifecycle: refused while the write is being sent (`canDiscard`).
+  const outcome = await removeOutboxEntryIf<WriteDraft>(id, (current) => canDiscard(stateOf(current)));
+  if (outcome === 'kept') throw refusal('write-in-progress', t('errors.write.busyDiscard'));
   log.info('draft.discarded', { draftId: id });
   announce({ id, removed: true });
   return { discarded: true };

@@ -65,7 +65,10 @@ export async function sendConfirmed(
 ): Promise<Entry> {
   const id = entry.id;
   const operationId: WriteOperation = entry.operationId;
-  assertTransition(stateOf(entry) === 'failed' ? 'failed' : 'confirmed', 'claimed');
+  // A window's Confirm moves shown → confirmed → claimed, a resend failed → claimed; an entry
+  // read in any other state (claimed, settled, refused, never shown) is not sent.
+  const from = stateOf(entry);
+  assertTransition(from === 'shown' ? 'confirmed' : from, 'claimed');
   const claimed = await claimForSending<WriteDraft>(id, draft, mayClaim);
   if (!claimed) {
     const now = await getOutboxEntry<WriteDraft>(id);

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { API_ERROR_KINDS } from '@/lib/api/errors';
 import { isWriteErrorCode, meaningOf, needsReview, refusalCode, WRITE_ERRORS } from '@/lib/writes/errors';
-import { canMove, stateOf, TRANSITIONS, WRITE_STATES, type WriteState } from '@/lib/writes/lifecycle';
+import {
+  canDiscard,
+  canMove,
+  stateOf,
+  TRANSITIONS,
+  WRITE_STATES,
+  type WriteState,
+} from '@/lib/writes/lifecycle';
 import { bodyDigest, differenceFrom, type ShownWrite } from '@/lib/writes/token';
 import type { OutboxEntry, WriteDraft } from '@/lib/store/outbox';
 
@@ -17,6 +24,10 @@ describe('the write state machine', () => {
     expect(canMove('refused', 'claimed')).toBe(false);
     expect(canMove('refused', 'confirmed')).toBe(false);
     expect(canMove('drafted', 'confirmed')).toBe(false);
+  });
+
+  it('an entry leaves the outbox from any state but claimed', () => {
+    expect(WRITE_STATES.filter((from) => !canDiscard(from))).toEqual(['confirmed', 'claimed', 'sent']);
   });
 
   it('a settled write is final', () => {

@@ -1,6 +1,7 @@
 // First: the harness registers the worker's mocks before anything imports what they replace.
 import {
   seam,
+  answer,
   API_URL,
   serviceDocument,
   EXTENSION_PAGE,
@@ -202,5 +203,45 @@ describe('pages learn of draft changes by push', () => {
     for (const message of mine) expect(message.change?.draft?.shown?.token ?? '').toBe('');
     await value('discardDraft', { id });
     expect(seam.pushed.at(-1)).toEqual({ type: 'outbox', change: { id, removed: true } });
+  });
+});
+
+describe('a write being sent keeps its entry', () => {
+  it('discarding it is refused until the service has answered, and the answer still settles it', async () => {
+    const id = await queueAction('pausePlaybook', { playbookId: 'pb_1' });
+    let release: () => void = () => undefined;
+    const held = new Promise<Response>((resolve) => {
+      release = () => resolve(answer({ id: 'pb_1' }));
+    });
+    // The fake service awaits what an answer gives, so this request stays on the wire until released.
+    seam.answers.push(() => held as unknown as Response);
+    const confirming = send('confirmWrite', { id, typed: seam.playbookTitle });
+    await vi.waitFor(() => expect(seam.sent).toHaveLength(1), { timeout: 20_000, interval: 5 });
+    const discard = await send('discardDraft', { id });
+    expect(discard.ok ? undefined : discard.error.code).toBe('write-in-progress');
+    expect((await getOutboxEntry(id))?.status).toBe('sending');
+    release();
+    expect((await confirming).ok).toBe(true);
+    expect((await getOutboxEntry(id))?.status).toBe('sent');
+    // Once settled, the entry may go.
+    expect((await send('discardDraft', { id })).ok).toBe(true);
+    expect(await getOutboxEntry(id)).toBeUndefined();
+  });
+});
+
+describe('the send checks the state it was handed', () => {
+  it.each([
+    ['sending', {}],
+    ['sent', {}],
+    ['pending', {}],
+  ] as const)('an entry read as %s is not sent', async (status, draft) => {
+    const { sendConfirmed } = await import('@/lib/writes/send');
+    const { IllegalTransitionError } = await import('@/lib/writes/lifecycle');
+    const entry = { id: 'x', origin: 'extension-page', operationId: 'pausePlaybook', status, draft } as const;
+    const client = { write: () => Promise.reject(new Error('must not be reached')) };
+    await expect(
+      sendConfirmed({ ...entry, createdAt: '', updatedAt: '' }, {}, client as never, () => true),
+    ).rejects.toBeInstanceOf(IllegalTransitionError);
+    expect(seam.sent).toEqual([]);
   });
 });
