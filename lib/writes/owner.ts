@@ -379,7 +379,7 @@ export async function recoverInterruptedWrites(): Promise<void> {
       });
     } else if (state === 'settled' && Date.now() - Date.parse(entry.updatedAt) > SENT_KEPT_MS) {
       // The purge: the same checked step as a discard.
-      await removeOutboxEntryIf<WriteDraft>(entry.id, (current) => canDiscard(stateOf(current as Entry)));
+      await removeOutboxEntryIf<WriteDraft>(entry.id, (current) => canDiscard(stateOf(current)));
     }
   }
 }
