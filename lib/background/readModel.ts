@@ -5,6 +5,7 @@ import type { PlaybookPage, ServiceOverview } from '@/lib/messaging';
 import type { AppState, PopupOpened, Staleness } from '@/lib/messaging/protocol';
 import { openWrites } from '@/lib/writes/owner';
 import { log } from '@/lib/log';
+import { apiCode, meaningOf } from '@/lib/messaging/errors';
 import { keyFingerprint } from '@/lib/store/apiKey';
 import { getSettings, isServiceConfigured } from '@/lib/store/settings';
 import { discover, lastDiscoveryReport, serviceClient } from '@/lib/api/service';
@@ -32,15 +33,6 @@ import { readAppState } from './state';
  */
 
 const PAGE_SIZE = 20;
-const FALL_BACK_TO_CACHE = new Set([
-  'network',
-  'timeout',
-  'server',
-  'rate-limited',
-  'deferred',
-  'malformed-response',
-  'document-refused',
-]);
 
 type PlaybookListing = Omit<PlaybookPage, 'source' | 'fetchedAt'>;
 
@@ -126,7 +118,7 @@ async function freshView(view: ReadView, binding: string, readAt: number): Promi
     return page;
   } catch (error) {
     const kind = isApiError(error) ? error.kind : 'network';
-    const cached = FALL_BACK_TO_CACHE.has(kind) ? await readCachedView(view, binding) : undefined;
+    const cached = meaningOf(apiCode(kind)).cachedStandsIn ? await readCachedView(view, binding) : undefined;
     if (!cached) throw error;
     const wire = wireErrorOf(error);
     const stale: Staleness = {

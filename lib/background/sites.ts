@@ -64,11 +64,11 @@ export function registerSiteHandlers(registry: HandlerRegistry): void {
     const parsed = parseSitePattern(site);
     if (!parsed.ok) {
       const message = siteProblemText(parsed.problem, parsed.input);
-      throw new HandledError({ code: 'invalid-site', message, fields: { site: message } });
+      throw new HandledError({ code: 'site.invalid', message, fields: { site: message } });
     }
     if (!(await granted(parsed.pattern))) {
       throw new HandledError({
-        code: 'permission-missing',
+        code: 'site.permission-missing',
         message: t('errors.worker.accessNotGranted', { host: parsed.host }),
       });
     }

@@ -5,7 +5,8 @@
  * importers need not know the split. Part of the bottom layer: lower folders (the store's popup
  * snapshot, backtests) name these types here.
  */
-import type { ApiErrorData, DeprecationNotice, RateLimitState } from './api';
+import type { ApiErrorData, ApiErrorKind, DeprecationNotice, RateLimitState } from './api';
+import type { LifecycleCode } from './writes';
 import type { Account, Playbook, ServiceStatus } from './service';
 import type { OutboxEntry, WriteDraft } from './outbox';
 import type { Backtest } from './backtest';
@@ -162,19 +163,29 @@ export interface PendingWrite {
   token?: string;
 }
 
-export type MessageErrorCode =
-  | 'unknown-message'
-  | 'malformed-message'
-  | 'sender-not-allowed'
-  | 'no-handler'
-  | 'context-invalidated'
-  | 'internal'
-  | WorkerErrorCode
-  | (string & {});
+/** The messaging layer's own failures (lib/messaging/dispatch.ts, client.ts). */
+export const MESSAGING_ERROR_CODES = [
+  'unknown-message',
+  'malformed-message',
+  'sender-not-allowed',
+  'no-handler',
+  'context-invalidated',
+  'internal',
+] as const;
+export type MessagingErrorCode = (typeof MESSAGING_ERROR_CODES)[number];
+
+/** The API client's error kinds as codes: one spelling, on the wire and in the outbox. */
+export type ApiErrorCode = `api.${ApiErrorKind}`;
 
 /**
- * The worker's own failure codes beside the API client's `api.<kind>` ones: one closed union,
- * which lib/background/errors.ts gives out and pages compare against, never a message's text.
+ * Every code a page may be answered with: closed, so a code no table knows is a compile error.
+ * What each means is lib/messaging/errors.ts (`ERRORS`).
+ */
+export type MessageErrorCode = MessagingErrorCode | WorkerErrorCode | ApiErrorCode | LifecycleCode;
+
+/**
+ * The worker's own failure codes beside the API client's `api.<kind>` ones and a write's
+ * lifecycle codes, which lib/background/errors.ts and the handlers give out.
  */
 export const WORKER_ERROR_CODES = [
   /** A saved URL may not carry the key (InsecureServiceUrlError): nothing was sent. */
@@ -186,6 +197,15 @@ export const WORKER_ERROR_CODES = [
   'mcp.refused',
   'mcp.unavailable',
   'discovery.failed',
+  /** A backtest larger than the worker shows, or one that is not of the contract's shape. */
+  'backtest.too-large',
+  'backtest.malformed',
+  /** A site the user typed is not a site pattern, or its access was not granted (or was denied). */
+  'site.invalid',
+  'site.permission-missing',
+  'site.permission-denied',
+  /** The playbook a page needs could not be read. */
+  'playbook.unavailable',
 ] as const;
 export type WorkerErrorCode = (typeof WORKER_ERROR_CODES)[number];
 

@@ -16,7 +16,7 @@ import { log } from '@/lib/log';
 import { claimForSending, getOutboxEntry, playbookIdOf, type WriteDraft } from '@/lib/store/outbox';
 import { ALARMS, NOTIFICATIONS } from '@/lib/store/inventory';
 import { clearPopupSnapshot } from '@/lib/store/snapshot';
-import { meaningOf, refusalCode, WRITE_ERRORS, type WriteErrorCode } from './errors';
+import { apiCode, meaningOf, refusalCode, WRITE_ERRORS, type WriteErrorCode } from './errors';
 import { assertTransition, stateOf } from './lifecycle';
 import { announce, move, refusal, refuse, settle, type Entry } from './transitions';
 
@@ -87,13 +87,13 @@ export async function sendConfirmed(
       throw error;
     }
     const retryAt = isApiError(error) ? error.retryAt : undefined;
-    const code: WriteErrorCode = isApiError(error) ? error.kind : 'internal';
+    const code: WriteErrorCode = isApiError(error) ? apiCode(error.kind) : 'internal';
     const meaning = meaningOf(code);
     const waits = meaning.next === 'wait' && retryAt !== undefined;
     const message = !isApiError(error)
       ? WRITE_ERRORS.internal.message
-      : code === 'idempotency-mismatch'
-        ? WRITE_ERRORS['idempotency-mismatch'].message
+      : code === 'api.idempotency-mismatch'
+        ? WRITE_ERRORS['api.idempotency-mismatch'].message
         : error.message;
     if (waits) {
       await browser.alarms.create(writeRetryAlarm(id), { when: Math.max(retryAt, Date.now() + 1_000) });

@@ -86,7 +86,7 @@ export function refusal(
  */
 export async function refuse(
   entry: Entry,
-  code: LifecycleCode | 'unconfirmed-write',
+  code: LifecycleCode | 'api.unconfirmed-write',
   message: string,
 ): Promise<void> {
   await move(entry, 'refused', (current) => ({

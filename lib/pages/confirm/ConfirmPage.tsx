@@ -66,7 +66,7 @@ async function load(draftId: string): Promise<Loaded> {
     // Without the playbook as it is now, the form would start from blanks and an update could
     // clear fields the user never touched: show the failure instead of the form.
     throw new MessageError({
-      code: 'playbook-unavailable',
+      code: 'playbook.unavailable',
       message: t('confirm.playbookUnavailable', { error: errorText(error) }),
     });
   }

@@ -112,7 +112,7 @@ export function OptionsPage() {
       .then((ok) => {
         if (!ok)
           throw new MessageError({
-            code: 'permission-denied',
+            code: 'site.permission-denied',
             message: t('options.siteDenied', { host: parsed.host }),
           });
         return sendMessage('addSite', { site: parsed.pattern });
@@ -169,7 +169,7 @@ export function OptionsPage() {
         void run(
           async () => {
             if (!(await access))
-              throw new MessageError({ code: 'permission-denied', message: t('options.accessDenied') });
+              throw new MessageError({ code: 'site.permission-denied', message: t('options.accessDenied') });
             return sendMessage('getState', {});
           },
           () => t('options.accessGranted'),

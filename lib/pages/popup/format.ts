@@ -1,5 +1,6 @@
 /** Pure helpers shared by the popup's components: no browser APIs but browser.i18n, easy to table-test. */
 import { formatClock, formatDate, formatRelative, plural, t } from '@/lib/i18n';
+import { meaningOf } from '@/lib/messaging/errors';
 
 const JUST_NOW_MS = 45_000;
 const RELATIVE_DAYS = 7;
@@ -38,25 +39,30 @@ export interface WireLike {
   details?: Record<string, unknown>;
 }
 
-const OFFLINE_KINDS = new Set(['api.network', 'api.timeout', 'api.server', 'internal']);
-
+/** How the popup shows a failure: the one table's `problem` for its code (lib/messaging/errors.ts). */
 export function problemOf(error: WireLike): ProblemView {
   const details = error.details ?? {};
   const link = typeof details.link === 'string' ? details.link : undefined;
   const code = typeof details.code === 'string' ? details.code : undefined;
-  if (error.code === 'api.unauthorized') {
-    // No status: the client refused to send without a key, so this is a first run, not a rejection.
-    if (details.status === undefined) return { kind: 'no-key', message: error.message, link };
-    return { kind: 'unauthorized', message: error.message, link };
+  const problem = meaningOf(error.code).problem;
+  switch (problem) {
+    case 'unauthorized':
+      // No status: the client refused to send without a key, so this is a first run, not a rejection.
+      if (details.status === undefined) return { kind: 'no-key', message: error.message, link };
+      return { kind: 'unauthorized', message: error.message, link };
+    case 'forbidden':
+      return { kind: 'forbidden', message: error.message, code };
+    case 'rate-limited': {
+      const retryAt = typeof details.retryAt === 'number' ? details.retryAt : undefined;
+      return { kind: 'rate-limited', message: error.message, retryAt };
+    }
+    case 'document-refused':
+    case 'offline':
+      return { kind: problem, message: error.message };
+    case 'conflict':
+    case 'other':
+      return { kind: 'other', message: error.message, code };
   }
-  if (error.code === 'api.forbidden') return { kind: 'forbidden', message: error.message, code };
-  if (error.code === 'api.rate-limited' || error.code === 'api.deferred') {
-    const retryAt = typeof details.retryAt === 'number' ? details.retryAt : undefined;
-    return { kind: 'rate-limited', message: error.message, retryAt };
-  }
-  if (error.code === 'api.document-refused') return { kind: 'document-refused', message: error.message };
-  if (OFFLINE_KINDS.has(error.code)) return { kind: 'offline', message: error.message };
-  return { kind: 'other', message: error.message, code };
 }
 
 /**

@@ -7,6 +7,7 @@ import { BacktestsSection, type BacktestsSectionProps } from './BacktestsSection
 import { formatDateTime, joinSentences, t, type TextKey, formatList } from '@/lib/i18n';
 import { playbookStatusText } from './PlaybookListPanel';
 import { VISIBILITIES } from '@/lib/contract/visibility';
+import { meaningOf } from '@/lib/messaging/errors';
 
 const VISIBILITY_TEXT: Record<Playbook['visibility'], TextKey> = {
   private: 'sidepanel.visibility.private',
@@ -81,7 +82,8 @@ function ActionStatus({
       </p>
     );
   }
-  if (action.code === 'precondition-failed')
+  const problem = meaningOf(action.code).problem;
+  if (problem === 'conflict')
     return (
       <div role="alert" class="stack conflict">
         <p class="error">{t('sidepanel.action.conflict')}</p>
@@ -92,7 +94,7 @@ function ActionStatus({
     );
   if (
     writeSpec(action.operationId).class === 'live-execution' &&
-    (action.problemCode === 'brokerage_not_linked' || (action.code === 'forbidden' && !action.problemCode))
+    (action.problemCode === 'brokerage_not_linked' || (problem === 'forbidden' && !action.problemCode))
   )
     return (
       <div role="alert" class="stack">

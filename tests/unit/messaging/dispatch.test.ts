@@ -27,7 +27,7 @@ beforeEach(() => {
     throw new Error('boom with sk_live_secret_value inside');
   });
   registry.register('removeApiKey', () => {
-    throw new HandledError({ code: 'nothing-stored', message: 'No key is stored.' });
+    throw new HandledError({ code: 'draft-not-found', message: 'No key is stored.' });
   });
 });
 
@@ -110,7 +110,7 @@ describe('dispatch delivers what is allowed', () => {
     try {
       expect(await registry.dispatch({ type: 'removeApiKey', payload: {} }, page)).toEqual({
         ok: false,
-        error: { code: 'nothing-stored', message: 'No key is stored.' },
+        error: { code: 'draft-not-found', message: 'No key is stored.' },
       });
       const hidden = await registry.dispatch({ type: 'getState', payload: {} }, page);
       expect(hidden).toMatchObject({ ok: false, error: { code: 'internal' } });

@@ -58,18 +58,26 @@ describe('the write state machine', () => {
 
 describe('the table of write errors', () => {
   it('has a meaning for every API error kind', () => {
-    for (const kind of API_ERROR_KINDS) expect(isWriteErrorCode(kind)).toBe(true);
+    for (const kind of API_ERROR_KINDS) expect(isWriteErrorCode(`api.${kind}`)).toBe(true);
+    // One spelling: the bare kind is not a code.
+    expect(isWriteErrorCode('timeout')).toBe(false);
   });
 
   it('keeps the key after every failure that may have landed, and resends only those and waits', () => {
     const landed = Object.entries(WRITE_ERRORS)
       .filter(([, meaning]) => meaning.mayHaveLanded)
       .map(([code]) => code);
-    expect(landed.sort()).toEqual(['interrupted', 'malformed-response', 'network', 'server', 'timeout']);
+    expect(landed.sort()).toEqual([
+      'api.malformed-response',
+      'api.network',
+      'api.server',
+      'api.timeout',
+      'interrupted',
+    ]);
     const retryable = Object.entries(WRITE_ERRORS)
       .filter(([, meaning]) => meaning.retryable)
       .map(([code]) => code);
-    expect(retryable.sort()).toEqual([...landed, 'deferred', 'rate-limited'].sort());
+    expect(retryable.sort()).toEqual([...landed, 'api.deferred', 'api.rate-limited'].sort());
   });
 
   it.each([
@@ -85,8 +93,10 @@ describe('the table of write errors', () => {
     expect(needsReview(code)).toBe(review);
   });
 
-  it('reads codes as they cross messaging (api.<kind>)', () => {
-    expect(meaningOf('api.timeout')).toBe(WRITE_ERRORS.timeout);
+  it('reads codes in their one spelling (api.<kind>), and a bare kind an earlier version stored', () => {
+    expect(meaningOf('api.timeout')).toBe(WRITE_ERRORS['api.timeout']);
+    expect(meaningOf('timeout')).toBe(WRITE_ERRORS['api.timeout']);
+    expect(meaningOf('no-such-code')).toBe(WRITE_ERRORS.internal);
   });
 });
 
@@ -128,8 +138,8 @@ describe('the code an unsent write is refused with', () => {
   it.each([
     ['operation-changed', 'operation-changed'],
     ['account-changed', 'account-changed'],
-    [undefined, 'unconfirmed-write'],
-    ['api.server', 'unconfirmed-write'],
-    ['anything else', 'unconfirmed-write'],
+    [undefined, 'api.unconfirmed-write'],
+    ['api.server', 'api.unconfirmed-write'],
+    ['anything else', 'api.unconfirmed-write'],
   ] as const)('%s gives %s', (code, refused) => expect(refusalCode(code)).toBe(refused));
 });

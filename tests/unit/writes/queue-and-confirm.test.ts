@@ -104,7 +104,7 @@ describe('confirming', () => {
     const failed = await send('confirmWrite', { id, body: { title: 'Kept title' } });
     expect(failed).toMatchObject({ ok: false });
     const entry = await getOutboxEntry<WriteDraft>(id);
-    expect(entry).toMatchObject({ status: 'failed', error: { code: 'server' } });
+    expect(entry).toMatchObject({ status: 'failed', error: { code: 'api.server' } });
     expect(entry?.draft.body).toMatchObject({ title: 'Kept title' });
 
     // Retry (popup, side panel or window) resends the confirmed bytes: no window, no new token.
@@ -119,7 +119,7 @@ describe('confirming', () => {
     failWith(403, { detail: 'Link a brokerage account first.', code: 'brokerage_not_linked' });
     await send('confirmWrite', { id, typed: seam.playbookTitle });
     expect((await getOutboxEntry(id))?.error).toMatchObject({
-      code: 'forbidden',
+      code: 'api.forbidden',
       problemCode: 'brokerage_not_linked',
     });
   });

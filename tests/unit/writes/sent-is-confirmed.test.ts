@@ -154,7 +154,7 @@ describe('the write that is sent is the write that was confirmed', () => {
     const { updateOutboxEntry } = await import('@/lib/store/outbox');
     await updateOutboxEntry(entry.id, {
       status: 'failed',
-      error: { message: 'Wait.', code: 'deferred', retryAt: Date.now() },
+      error: { message: 'Wait.', code: 'api.deferred', retryAt: Date.now() },
     });
     await fakeBrowser.alarms.onAlarm.trigger({ name: `write-retry:${entry.id}`, scheduledTime: Date.now() });
     await vi.waitFor(async () =>
