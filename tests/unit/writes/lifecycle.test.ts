@@ -3,6 +3,7 @@ import { API_ERROR_KINDS } from '@/lib/api/errors';
 import { isWriteErrorCode, meaningOf, needsReview, refusalCode, WRITE_ERRORS } from '@/lib/writes/errors';
 import { canMove, stateOf, TRANSITIONS, WRITE_STATES, type WriteState } from '@/lib/writes/lifecycle';
 import { bodyDigest, differenceFrom, type ShownWrite } from '@/lib/writes/token';
+import { LIFECYCLE_CODES } from '@/lib/contract/writes';
 import type { OutboxEntry, WriteDraft } from '@/lib/store/outbox';
 
 describe('the write state machine', () => {
@@ -46,8 +47,17 @@ describe('the write state machine', () => {
 });
 
 describe('the table of write errors', () => {
-  it('has a meaning for every API error kind', () => {
-    for (const kind of API_ERROR_KINDS) expect(isWriteErrorCode(kind)).toBe(true);
+  it('accepts exactly the codes its table gives a meaning, API error kinds included', () => {
+    const withoutMeaning = [...API_ERROR_KINDS, ...LIFECYCLE_CODES].filter(
+      (code) => !Object.hasOwn(WRITE_ERRORS, code),
+    );
+    expect(withoutMeaning).toEqual([]);
+    for (const [code, meaning] of Object.entries(WRITE_ERRORS)) {
+      expect(isWriteErrorCode(code), code).toBe(true);
+      expect(meaningOf(code), code).toBe(meaning);
+    }
+    for (const stranger of ['toString', '__proto__', 'constructor', '', 'api.server', 'Server'])
+      expect(isWriteErrorCode(stranger), stranger).toBe(false);
   });
 
   it('keeps the key after every failure that may have landed, and resends only those and waits', () => {
