@@ -10,6 +10,7 @@ import {
   type WriteState,
 } from '@/lib/writes/lifecycle';
 import { bodyDigest, differenceFrom, type ShownWrite } from '@/lib/writes/token';
+import { LIFECYCLE_CODES } from '@/lib/contract/writes';
 import type { OutboxEntry, WriteDraft } from '@/lib/store/outbox';
 
 describe('the write state machine', () => {
@@ -57,10 +58,24 @@ describe('the write state machine', () => {
 });
 
 describe('the table of write errors', () => {
-  it('has a meaning for every API error kind', () => {
-    for (const kind of API_ERROR_KINDS) expect(isWriteErrorCode(`api.${kind}`)).toBe(true);
-    // One spelling: the bare kind is not a code.
-    expect(isWriteErrorCode('timeout')).toBe(false);
+  it('accepts exactly the codes its table gives a meaning, API error kinds included', () => {
+    const writeCodes = [...API_ERROR_KINDS.map((kind) => `api.${kind}` as const), ...LIFECYCLE_CODES];
+    expect(writeCodes.filter((code) => !Object.hasOwn(WRITE_ERRORS, code))).toEqual([]);
+    for (const code of writeCodes) {
+      expect(isWriteErrorCode(code), code).toBe(true);
+      expect(meaningOf(code), code).toBe(WRITE_ERRORS[code]);
+    }
+    // One spelling: a bare kind is not a code; nor is a messaging code a write's.
+    for (const stranger of [
+      'toString',
+      '__proto__',
+      'constructor',
+      '',
+      'Server',
+      'timeout',
+      'unknown-message',
+    ])
+      expect(isWriteErrorCode(stranger), stranger).toBe(false);
   });
 
   it('keeps the key after every failure that may have landed, and resends only those and waits', () => {
