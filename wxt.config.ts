@@ -122,7 +122,7 @@ export default defineConfig({
     ],
     // What the offer imports when the browser is idle or the user clicks (lib/pages/offer/lazy.ts).
     // On Chromium, `use_dynamic_url`: reachable only at an address made anew every session, so no
-    // page can probe for the extension at its fixed id (README, Decisions). Firefox's addresses
+    // page can probe for the extension at its fixed id (docs/decisions.md). Firefox's addresses
     // hold a random id per installation already. Any http(s) page: sites the user adds run it too.
     web_accessible_resources: LAZY_OFFER_FILES(browser),
     optional_host_permissions: optionalHosts(mode),
