@@ -99,6 +99,8 @@ export const LIB_LAYERS = [
   ['mcp', 'backtests'],
   'events',
   'messaging',
+  // Pure Preact components: they render what pages hand them, and import nothing above this.
+  'components',
   'writes',
   'pages',
   'background',
@@ -283,7 +285,7 @@ export default tseslint.config(
   },
   {
     // The one folder order of lib/ (LIB_LAYERS): no folder imports one above it, so no cycle between folders.
-    files: ['lib/**'],
+    files: ['lib/**', 'components/**'],
     plugins: { layers },
     rules: { 'layers/folder-order': ['error', { layers: LIB_LAYERS }] },
   },

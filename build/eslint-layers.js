@@ -11,11 +11,21 @@
  *
  * Checked: `import … from`, `import type`, `export … from`, `import('…')` and `typeof import('…')`
  * in types, written as `@/lib/…` (and the other root aliases `~/`, `@@/`, `~~/`) or relative
- * (`../store/db`). Libraries and paths outside lib/ are not this rule's business.
+ * (`../store/db`). components/ (the pure Preact components) is placed in the order like a lib
+ * folder: a component may not import writes, pages or the worker. Libraries and other paths
+ * (entrypoints/, tests) are not this rule's business.
  */
 import path from 'node:path';
 
 const ROOT_ALIAS = /^(?:@|~|@@|~~)\//;
+/** components/ sits in the order like a lib folder: a component imports only what is below it. */
+const COMPONENTS = 'components';
+
+/** @param {string} folder @param {string} file */
+function isInside(folder, file) {
+  const relative = path.relative(folder, file);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+}
 const SOURCE_EXTENSION = /\.[cm]?[jt]sx?$/;
 
 /**
@@ -67,8 +77,12 @@ const folderOrder = {
     options.layers.forEach((layer, index) => {
       for (const folder of Array.isArray(layer) ? layer : [layer]) rank.set(folder, index);
     });
-    const lib = path.join(options.root ?? context.cwd, 'lib');
-    const from = folderOf(path.relative(lib, context.filename));
+    const root = options.root ?? context.cwd;
+    const lib = path.join(root, 'lib');
+    const components = path.join(root, 'components');
+    /** The unit of a file path: a lib folder, `components` (pure Preact, placed in the order too), or undefined. @param {string} file */
+    const unitOf = (file) => (isInside(components, file) ? COMPONENTS : folderOf(path.relative(lib, file)));
+    const from = unitOf(context.filename);
     if (from === undefined) return {};
     const fromRank = rank.get(from);
     if (fromRank === undefined)
@@ -85,15 +99,11 @@ const folderOrder = {
      */
     function check(node, specifier) {
       if (typeof specifier !== 'string') return;
-      let target;
-      if (ROOT_ALIAS.test(specifier)) {
-        const rest = specifier.replace(ROOT_ALIAS, '');
-        if (!rest.startsWith('lib/')) return;
-        target = rest.slice('lib/'.length);
-      } else if (specifier.startsWith('.')) {
-        target = path.relative(lib, path.resolve(path.dirname(context.filename), specifier));
-      } else return;
-      const to = folderOf(target);
+      let resolved;
+      if (ROOT_ALIAS.test(specifier)) resolved = path.join(root, specifier.replace(ROOT_ALIAS, ''));
+      else if (specifier.startsWith('.')) resolved = path.resolve(path.dirname(context.filename), specifier);
+      else return;
+      const to = unitOf(resolved);
       if (to === undefined || to === from) return;
       const toRank = rank.get(to);
       if (toRank === undefined) {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { RuleTester } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
+import { bottomFirst, findLoop, folderGraph } from '../../../build/folderGraph';
 // @ts-expect-error: a plain JS ESLint plugin, typed by its JSDoc only.
 import plugin from '../../../build/eslint-layers.js';
 // @ts-expect-error: the plain JS config, typed by its JSDoc only.
@@ -47,8 +48,12 @@ tester.run('layers/folder-order', rule, {
     { filename: file('lib/api/writes.ts'), code: "import { t } from '../api/errors';" },
     { filename: file('lib/contract/wire.ts'), code: "import { z } from 'zod';" },
     { filename: file('lib/pages/popup/start.tsx'), code: "import { Spinner } from '@/components/Spinner';" },
-    // The rule is about lib/: a component may import any of it.
-    { filename: file('components/Chart.tsx'), code: "import { t } from '@/lib/background/index';" },
+    // A component imports what is below it; entrypoints and tests are not the rule's business.
+    { filename: file('components/Chart.tsx'), code: "import { t } from '@/lib/i18n';" },
+    {
+      filename: file('entrypoints/popup/main.tsx'),
+      code: "import { startBackground } from '@/lib/background';",
+    },
     { filename: file('lib/events/index.ts'), code: "export { log } from '@/lib/log';" },
   ]),
   invalid: withOrder([
@@ -99,6 +104,37 @@ tester.run('layers/folder-order', rule, {
       code: "type Kinds = typeof import('../api/errors').API_ERROR_KINDS;",
       errors: [{ messageId: 'upward', data: { from: 'log', to: 'api' } }],
     },
+    // The four the layering must never allow again.
+    {
+      filename: file('lib/store/apiKey.ts'),
+      code: "import { isApiError } from '@/lib/api';",
+      errors: [{ messageId: 'upward', data: { from: 'store', to: 'api' } }],
+    },
+    {
+      filename: file('lib/discovery/run.ts'),
+      code: "import { announce } from '@/lib/writes/transitions';",
+      errors: [{ messageId: 'upward', data: { from: 'discovery', to: 'writes' } }],
+    },
+    {
+      filename: file('lib/log/index.ts'),
+      code: "import type { WireError } from '@/lib/messaging';",
+      errors: [{ messageId: 'upward', data: { from: 'log', to: 'messaging' } }],
+    },
+    {
+      filename: file('components/ErrorMessage.tsx'),
+      code: "import { meaningOf } from '@/lib/writes/errors';",
+      errors: [{ messageId: 'upward', data: { from: 'components', to: 'writes' } }],
+    },
+    {
+      filename: file('components/Chart.tsx'),
+      code: "import { t } from '../lib/background/index';",
+      errors: [{ messageId: 'upward', data: { from: 'components', to: 'background' } }],
+    },
+    {
+      filename: file('lib/messaging/client.ts'),
+      code: "import { Spinner } from '@/components/Spinner';",
+      errors: [{ messageId: 'upward', data: { from: 'messaging', to: 'components' } }],
+    },
     // A root file of lib/ is a folder; side by side is no better than upward.
     {
       filename: file('lib/digest.ts'),
@@ -130,11 +166,37 @@ describe('eslint.config.js', () => {
       (entry) => entry.rules?.['layers/folder-order'] !== undefined,
     );
     expect(entries.map((entry) => [entry.files, entry.rules?.['layers/folder-order']])).toEqual([
-      [['lib/**'], ['error', { layers: LIB_LAYERS }]],
+      [
+        ['lib/**', 'components/**'],
+        ['error', { layers: LIB_LAYERS }],
+      ],
     ]);
     const folders = (LIB_LAYERS as (string | string[])[]).flat();
     expect(new Set(folders).size).toBe(folders.length);
-    const onDisk = readdirSync(path.join(root, 'lib')).map((name) => name.replace(/\.tsx?$/, ''));
+    const onDisk = [
+      ...readdirSync(path.join(root, 'lib')).map((name) => name.replace(/\.tsx?$/, '')),
+      'components',
+    ];
     expect([...onDisk].sort()).toEqual([...folders].sort());
+  });
+});
+
+describe('the folder graph of lib/ and components/ (build/folderGraph.ts)', () => {
+  it('has no loop, type-only imports counted', () => {
+    const graph = folderGraph(root);
+    expect(findLoop(graph)).toBeUndefined();
+    // The order the code has agrees with the one the rule is given.
+    const rank = new Map(
+      (LIB_LAYERS as (string | string[])[]).flatMap((layer, i) => [layer].flat().map((f) => [f, i])),
+    );
+    for (const [from, targets] of graph)
+      for (const to of targets) expect(rank.get(to)!, `${from} → ${to}`).toBeLessThan(rank.get(from)!);
+  });
+
+  it('finds a loop when there is one', () => {
+    const graph = folderGraph(root);
+    graph.get('store')!.add('writes');
+    expect(findLoop(graph)).toEqual(expect.arrayContaining(['store', 'writes']));
+    expect(bottomFirst(graph)).toBeUndefined();
   });
 });
