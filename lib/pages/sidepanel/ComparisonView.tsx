@@ -52,6 +52,7 @@ export function ComparisonView({ playbooks, loading, error, onClose }: Compariso
     }
     const rebased = rebaseToCommonStart(drawable);
     for (const label of rebased.skipped) notes.push(t('backtests.comparison.endsEarly', { title: label }));
+    for (const label of rebased.refused) notes.push(t('backtests.comparison.outOfRange', { title: label }));
     return { start: rebased.start, ...alignSeries(rebased.series), notes };
   }, [playbooks]);
 
