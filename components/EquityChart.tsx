@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import { t } from '@/lib/i18n';
-import { chartScale, linePath, type ChartLine } from '@/lib/backtests/series';
+import { chartScale, isDrawnValue, linePath, type ChartLine } from '@/lib/backtests/series';
 
 export interface EquityChartLine extends ChartLine {
   /** What the legend says (the table's column header is `label`). */
@@ -21,6 +21,11 @@ export interface EquityChartProps {
 }
 
 const SERIES_CLASSES = ['series-0', 'series-1', 'series-2', 'series-3'];
+
+/** A value as the readout and the table say it: "–" where the line has none or none it can draw (never ∞ or NaN). */
+function shownValue(value: number | null | undefined, formatValue: (value: number) => string): string {
+  return isDrawnValue(value) ? formatValue(value) : t('backtests.chart.noValue');
+}
 
 /**
  * Right to left: the SVG keeps `dir="ltr"` and time runs left to right in every language, as on
@@ -44,8 +49,7 @@ export function EquityChart({ name, tableName, dates, lines, formatDate, formatV
       ? undefined
       : `${formatDate(dates[active])}: ${lines
           .map((line) => {
-            const value = line.values[active];
-            return `${line.legend ?? line.label} ${value === null || value === undefined ? t('backtests.chart.noValue') : formatValue(value)}`;
+            return `${line.legend ?? line.label} ${shownValue(line.values[active], formatValue)}`;
           })
           .join(', ')}`;
   const baseline = scale.y(1);
@@ -140,16 +144,9 @@ export function EquityChart({ name, tableName, dates, lines, formatDate, formatV
                   <td>
                     <time dateTime={date}>{formatDate(date)}</time>
                   </td>
-                  {lines.map((line) => {
-                    const value = line.values[i];
-                    return (
-                      <td key={line.label}>
-                        {value === null || value === undefined
-                          ? t('backtests.chart.noValue')
-                          : formatValue(value)}
-                      </td>
-                    );
-                  })}
+                  {lines.map((line) => (
+                    <td key={line.label}>{shownValue(line.values[i], formatValue)}</td>
+                  ))}
                 </tr>
               ))}
             </tbody>

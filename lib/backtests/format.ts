@@ -6,17 +6,30 @@
 import { formatDate, formatFixed, formatPercent as percent, t } from '@/lib/i18n';
 import { backtestCompletedSchema } from '@/lib/contract/backtest';
 
+/**
+ * Beyond this magnitude a figure is no backtest's (a return of 100,000,000 %, a Sharpe ratio or a
+ * growth of a million): it is shown as "–", like a non-finite one, never as ∞, NaN or 400 digits.
+ * The schema lets only finite numbers through; this keeps every formatter safe on its own.
+ */
+const MAX_FIGURE = 1_000_000;
+
+function figure(value: number, format: (value: number) => string): string {
+  return Number.isFinite(value) && Math.abs(value) <= MAX_FIGURE
+    ? format(value)
+    : t('backtests.chart.noValue');
+}
+
 /** A fraction as a percentage to one decimal place (CONTRACT.md section 6): 0.123 → "12.3%" / "12,3 %". */
 export function formatPercent(fraction: number, signed = false): string {
-  return percent(fraction, 1, signed);
+  return figure(fraction, (value) => percent(value, 1, signed));
 }
 
 export function formatRatio(value: number): string {
-  return formatFixed(value, 2);
+  return figure(value, (v) => formatFixed(v, 2));
 }
 
 export function formatGrowth(value: number): string {
-  return formatFixed(value, 3);
+  return figure(value, (v) => formatFixed(v, 3));
 }
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -5,6 +5,7 @@
  * bounded in size before they leave the worker.
  */
 import { isApiError } from '@/lib/api';
+import { log } from '@/lib/log';
 import { serviceClient } from '@/lib/api/service';
 import { t } from '@/lib/i18n';
 import { backtestResultLine } from './format';
@@ -17,6 +18,7 @@ const PAGE_SIZE = 20;
 const LATEST_MAX_PAGES = 5;
 export const BACKTEST_TOO_LARGE = 'backtest.too-large';
 export const BACKTEST_MALFORMED = 'backtest.malformed';
+export const BACKTEST_OTHER_PLAYBOOK = 'backtest.other-playbook';
 
 function bounded<T>(value: T): T {
   if (JSON.stringify(value).length > MAX_BACKTEST_BYTES)
@@ -27,7 +29,17 @@ function bounded<T>(value: T): T {
   return value;
 }
 
-function checkedItems(items: unknown[]): Backtest[] {
+/**
+ * A backtest read for a playbook belongs to it: one that names another playbook is refused, with a
+ * message, never shown, compared or notified under this one (a service may answer with anyone's).
+ */
+function ownedBy(backtest: Backtest, playbookId: string): Backtest {
+  if (backtest.playbook_id !== playbookId)
+    throw new HandledError({ code: BACKTEST_OTHER_PLAYBOOK, message: t('backtests.otherPlaybookList') });
+  return backtest;
+}
+
+function checkedItems(items: unknown[], playbookId: string): Backtest[] {
   return items.map((item) => {
     const parsed = backtestSchema.safeParse(item);
     if (!parsed.success)
@@ -35,7 +47,7 @@ function checkedItems(items: unknown[]): Backtest[] {
         code: BACKTEST_MALFORMED,
         message: t('backtests.unreadableList'),
       });
-    return parsed.data;
+    return ownedBy(parsed.data, playbookId);
   });
 }
 
@@ -44,7 +56,7 @@ export async function listBacktests(playbookId: string, cursor?: string): Promis
   const page = await client.listPage('listBacktests', { playbookId, query: { cursor }, pageSize: PAGE_SIZE });
   const leadsOn = page.stopReason === undefined || page.stopReason === 'missing-cursor';
   return bounded({
-    items: checkedItems(page.items),
+    items: checkedItems(page.items, playbookId),
     nextCursor: leadsOn ? page.nextCursor : null,
     hasMore: page.hasMore,
   });
@@ -64,8 +76,8 @@ export async function latestBacktest(playbookId: string): Promise<LatestBacktest
       pageSize: PAGE_SIZE,
       maxPages: LATEST_MAX_PAGES,
     })) {
-      const completed = checkedItems(page.items).find((item) => item.status === 'completed');
-      if (completed) return { playbookId, backtest: await getBacktest(completed.id) };
+      const completed = checkedItems(page.items, playbookId).find((item) => item.status === 'completed');
+      if (completed) return { playbookId, backtest: ownedBy(await getBacktest(completed.id), playbookId) };
     }
     return { playbookId };
   } catch (error) {
@@ -75,15 +87,23 @@ export async function latestBacktest(playbookId: string): Promise<LatestBacktest
   }
 }
 
-/** The one line a `backtest.completed` notification says, with the benchmark's name when it can be read. */
-export async function backtestNotificationLine(data: unknown): Promise<string | undefined> {
+/**
+ * The one line a `backtest.completed` notification says, only when the event's backtest is tied to
+ * the event's playbook: the backtest it names is read, and must be that backtest of that playbook.
+ * Then the event's figures are said, with the benchmark's name. A backtest that cannot be read, or
+ * that is another playbook's, gives no line: the notification only names the playbook, and the
+ * panel a click opens reads and checks the backtest itself.
+ */
+export async function backtestNotificationLine(
+  data: unknown,
+  playbookId: string,
+): Promise<string | undefined> {
   const id = backtestIdOf(data);
-  const benchmark =
-    id !== undefined
-      ? await getBacktest(id).then(
-          (backtest) => backtest.benchmark,
-          () => undefined,
-        )
-      : undefined;
-  return backtestResultLine(data, benchmark);
+  if (id === undefined) return undefined;
+  const backtest = await getBacktest(id).catch(() => undefined);
+  if (backtest?.id !== id || backtest.playbook_id !== playbookId) {
+    if (backtest) log.warn('backtests.notified-other-playbook');
+    return undefined;
+  }
+  return backtestResultLine(data, backtest.benchmark);
 }

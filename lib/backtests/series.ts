@@ -33,34 +33,67 @@ export interface ComparedSeries {
 }
 
 /**
+ * The one rule for every number the chart draws, rebased or not: a growth of 1.0 that is finite
+ * and in (0, MAX_DRAWN_GROWTH]. The schema holds raw values to (0, 10,000], but rebasing divides by
+ * a base that may be as small as 5e-324: a ratio can overflow to Infinity or underflow to 0, and one
+ * such value stretches the common scale until every curve, the honest ones too, is NaN. So a series
+ * with any rebased value outside the range is refused whole (a message for that series; the others
+ * still draw), never clipped: a clipped curve would be another curve. ×1,000,000 is far beyond any
+ * real backtest (the schema's raw bound is ×10,000) and keeps the scale's span, and so every
+ * coordinate, finite. Values of 5e-324 are drawn (at the bottom) as long as their ratio is in range.
+ */
+export const MAX_DRAWN_GROWTH = 1_000_000;
+
+export function isDrawnValue(value: number | null | undefined): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_DRAWN_GROWTH;
+}
+
+/** A series' points from `baseIndex` on, divided by its value there; undefined if any ratio leaves the drawn range. */
+function rebased(
+  points: readonly EquityPoint[],
+  baseIndex: number,
+  start: string,
+): ComparedSeries['points'] | undefined {
+  const base = points[baseIndex].value;
+  const result = [{ date: start, value: 1 }];
+  for (let i = baseIndex + 1; i < points.length; i++) {
+    const value = points[i].value / base;
+    if (!isDrawnValue(value)) return undefined;
+    result.push({ date: points[i].date, value });
+  }
+  return result;
+}
+
+/**
  * Rebases each playbook's curve to 1.0 on the first date every series has reached (the latest
- * start), dropping earlier points; a series that ends before that date is left out. Each series
- * holds its last value on or before the common start as the base.
+ * start), dropping earlier points; a series that ends before that date is left out (`skipped`),
+ * and so is one whose rebased values leave the drawn range (`refused`, see MAX_DRAWN_GROWTH). Each
+ * series holds its last value on or before the common start as the base.
  */
 export function rebaseToCommonStart(series: { label: string; points: EquityPoint[] }[]): {
   start: string | undefined;
   series: ComparedSeries[];
   skipped: string[];
+  refused: string[];
 } {
   const drawable = series.filter((s) => s.points.length > 0);
-  if (drawable.length === 0) return { start: undefined, series: [], skipped: series.map((s) => s.label) };
+  const skipped: string[] = series.filter((s) => s.points.length === 0).map((s) => s.label);
+  if (drawable.length === 0) return { start: undefined, series: [], skipped, refused: [] };
   const start = drawable.reduce((latest, s) => (s.points[0].date > latest ? s.points[0].date : latest), '');
   const result: ComparedSeries[] = [];
-  const skipped: string[] = series.filter((s) => s.points.length === 0).map((s) => s.label);
+  const refused: string[] = [];
   for (const s of drawable) {
     let baseIndex = -1;
     for (let i = 0; i < s.points.length && s.points[i].date <= start; i++) baseIndex = i;
-    const base = s.points[baseIndex];
-    if (!base || s.points[s.points.length - 1].date < start) {
+    if (baseIndex < 0 || s.points[s.points.length - 1].date < start) {
       skipped.push(s.label);
       continue;
     }
-    const points = [{ date: start, value: 1 }];
-    for (let i = baseIndex + 1; i < s.points.length; i++)
-      points.push({ date: s.points[i].date, value: s.points[i].value / base.value });
-    result.push({ label: s.label, points });
+    const points = rebased(s.points, baseIndex, start);
+    if (points) result.push({ label: s.label, points });
+    else refused.push(s.label);
   }
-  return { start, series: result, skipped };
+  return { start, series: result, skipped, refused };
 }
 
 export interface ChartLine {
@@ -83,13 +116,13 @@ export const CHART_WIDTH = 600;
 export const CHART_HEIGHT = 240;
 const PAD = 8;
 
-/** x by index (one point per trading day or coarser), y over the range of every line. */
+/** x by index (one point per trading day or coarser), y over the range of every line's drawn values (isDrawnValue). */
 export function chartScale(count: number, lines: readonly ChartLine[]): ChartScale {
   let min = Infinity;
   let max = -Infinity;
   for (const line of lines)
     for (const value of line.values) {
-      if (value === null) continue;
+      if (!isDrawnValue(value)) continue;
       if (value < min) min = value;
       if (value > max) max = value;
     }
@@ -108,13 +141,16 @@ export function chartScale(count: number, lines: readonly ChartLine[]): ChartSca
   };
 }
 
-/** An SVG path `d` for one line, built in one pass, two decimals per coordinate; a null starts a new stretch. */
+/**
+ * An SVG path `d` for one line, built in one pass, two decimals per coordinate; a null, or a value
+ * outside the drawn range (isDrawnValue), starts a new stretch, so no coordinate is ever NaN or ∞.
+ */
 export function linePath(values: readonly (number | null)[], scale: ChartScale): string {
   const parts: string[] = [];
   let drawing = false;
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
-    if (value === null) {
+    if (!isDrawnValue(value)) {
       drawing = false;
       continue;
     }

@@ -162,7 +162,10 @@ async function notifyBatch(notified: readonly RecentEvent[]): Promise<void> {
   if (notified.length === 1 && playbooks === 1 && only) {
     const text = notificationFor(only.type, await playbookTitle(only.playbook_id));
     // The result in one line, from validated numbers and a ticker-shaped benchmark only (lib/backtests).
-    const result = only.type === 'backtest.completed' ? await backtestNotificationLine(only.data) : undefined;
+    const result =
+      only.type === 'backtest.completed'
+        ? await backtestNotificationLine(only.data, only.playbook_id)
+        : undefined;
     await showNotification(eventNotificationId(only), {
       title: text.title,
       message: result ? withResult(result, text.message) : text.message,

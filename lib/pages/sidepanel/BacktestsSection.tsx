@@ -131,7 +131,8 @@ export function BacktestsSection(props: BacktestsSectionProps) {
           {t('backtests.more')}
         </button>
       ) : null}
-      <ErrorMessage message={props.shownError} />
+      {/* One refusal (another playbook's backtests) can fail the list and the shown result alike: said once. */}
+      <ErrorMessage message={props.shownError === props.error ? undefined : props.shownError} />
       {props.shown ? <ShownResult backtest={props.shown} chosen={props.chosenId === props.shown.id} /> : null}
       {items?.length || props.shown ? <PastResults /> : null}
     </section>

@@ -37,11 +37,14 @@ export function ComparisonView({ playbooks, loading, error, onClose }: Compariso
     const drawable: { label: string; points: { date: string; value: number; benchmark: number }[] }[] = [];
     for (const playbook of playbooks) {
       if (!playbook.backtest) {
+        // The worker's messages are sentences with their own full stop; "no completed backtest yet" is not.
         notes.push(
-          t('backtests.comparison.note', {
-            title: playbook.title,
-            reason: playbook.error ?? t('backtests.comparison.noCompleted'),
-          }),
+          playbook.error
+            ? t('backtests.comparison.seriesNote', { title: playbook.title, reason: playbook.error })
+            : t('backtests.comparison.note', {
+                title: playbook.title,
+                reason: t('backtests.comparison.noCompleted'),
+              }),
         );
         continue;
       }
@@ -52,6 +55,7 @@ export function ComparisonView({ playbooks, loading, error, onClose }: Compariso
     }
     const rebased = rebaseToCommonStart(drawable);
     for (const label of rebased.skipped) notes.push(t('backtests.comparison.endsEarly', { title: label }));
+    for (const label of rebased.refused) notes.push(t('backtests.comparison.outOfRange', { title: label }));
     return { start: rebased.start, ...alignSeries(rebased.series), notes };
   }, [playbooks]);
 
