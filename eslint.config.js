@@ -95,7 +95,7 @@ export const LIB_LAYERS = [
   'store',
   'discovery',
   'api',
-  ['mcp', 'backtests'],
+  ['mcp', 'backtests', 'catalysts'],
   'events',
   'messaging',
   'writes',
