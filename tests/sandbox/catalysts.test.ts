@@ -1,5 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalystSchema, performanceSchema } from '../../lib/contract/catalyst';
 import { tickerPerformance } from '../../sandbox/catalystModel';
 import type { Sandbox } from '../../sandbox/server';
 import { DEMO_USER_ID, OTHER_USER_ID } from '../../sandbox/store';
@@ -70,6 +71,8 @@ describe('listCatalysts', () => {
     expect(byId.get('cat_lly_fda_decision')).toMatchObject({ all_day: true, status: 'cancelled' });
     expect(byId.get('cat_amd_q_earnings')).toMatchObject({ status: 'estimated', session: 'unknown' });
     expect(byId.get('cat_7203_earnings')!.title).toMatch(/^トヨタ自動車/);
+    // What the extension's worker accepts (lib/contract/catalyst.ts), unchanged by its parsing.
+    for (const item of items) expect(catalystSchema.parse(item)).toEqual(item);
   });
 
   it("playbook_ids: the caller's playbooks that track the ticker, newest first; none of another user's", async () => {
@@ -157,6 +160,7 @@ describe('getPlaybookPerformance', () => {
     const mean = body.tickers.reduce((s: number, t: Json) => s + t.return, 0) / body.tickers.length;
     expect(body.return).toBeCloseTo(mean, 6);
     expect(body.benchmark.symbol).toBe('SPY');
+    expect(performanceSchema.parse(body)).toEqual(body);
     // Pinned, so a change to the model shows here: the same ticker and day always give these.
     expect(body.tickers.find((t: Json) => t.symbol === 'NVDA')).toEqual({
       symbol: 'NVDA',
