@@ -51,8 +51,11 @@ export interface ReminderSettings {
   lead: ReminderLead;
   /** Off by default (absent or null). */
   quietHours?: QuietHours | null;
-  /** IANA zone, e.g. `Europe/Berlin`; an unknown one reads as UTC. */
-  timeZone: string;
+  /**
+   * IANA zone, e.g. `Europe/Berlin`; an unknown one reads as UTC. Absent: the browser's own zone,
+   * the cheap case (Date's offsets, no Intl formatter to build when the worker wakes).
+   */
+  timeZone?: string;
 }
 
 /** Catalyst id → the `sequence` last shown. */

@@ -2,8 +2,8 @@
  * Local dates and times in an IANA time zone without a library. Intl gives the zone's offset at an
  * instant; since a zone changes its offset at most once a day, a UTC day whose first and last
  * millisecond share an offset has that offset throughout, and it is cached. So a check of 200
- * catalysts asks Intl about a few dozen days, not 600 instants (one formatToParts is ~7 µs, and
- * building a zone's formatter ~15 ms once per worker life). No browser API beyond Intl.
+ * catalysts asks Intl about a few dozen days, not 600 instants. The browser's own zone needs no
+ * Intl at all (Date's offsets). No browser API beyond Intl and Date.
  */
 
 const DAY_MS = 86_400_000;
@@ -21,28 +21,24 @@ export interface WallClock extends LocalDate {
   minutes: number;
 }
 
-export class Zone {
-  private readonly format: Intl.DateTimeFormat;
-  /** UTC day number → the offset all day, or null on a day the offset changes. */
-  private readonly days = new Map<number, number | null>();
+/** The offset from UTC at an instant, in ms (positive east of Greenwich). */
+type OffsetAt = (ms: number) => number;
 
-  constructor(readonly timeZone: string) {
-    this.format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-  }
-
-  /** The offset from UTC at `ms`, in ms (positive east of Greenwich), straight from Intl. */
-  private exactOffset(ms: number): number {
+/** A zone's offsets straight from Intl: building the formatter costs ~15 ms once, each read ~7 µs. */
+function intlOffsets(timeZone: string): OffsetAt {
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+  return (ms) => {
     const parts: Record<string, number> = {};
-    for (const part of this.format.formatToParts(ms))
+    for (const part of format.formatToParts(ms))
       if (part.type !== 'literal') parts[part.type] = Number(part.value);
     const wall = Date.UTC(
       parts.year,
@@ -53,7 +49,14 @@ export class Zone {
       parts.second,
     );
     return wall - (ms - (((ms % 1000) + 1000) % 1000));
-  }
+  };
+}
+
+export class Zone {
+  /** UTC day number → the offset all day, or null on a day the offset changes. */
+  private readonly days = new Map<number, number | null>();
+
+  constructor(private readonly exactOffset: OffsetAt) {}
 
   offsetAt(ms: number): number {
     const day = Math.floor(ms / DAY_MS);
@@ -89,16 +92,24 @@ export class Zone {
   }
 }
 
-const zones = new Map<string, Zone>();
+/** The browser's own zone, from Date's offsets: no Intl formatter to build (tens of ms when cold). */
+export const systemZone = new Zone((ms) => -new Date(ms).getTimezoneOffset() * 60_000);
+const utcZone = new Zone(() => 0);
+const zones = new Map<string, Zone>([['UTC', utcZone]]);
 
-/** The zone by IANA name, cached for the life of the worker; an unknown name reads as UTC. */
-export function zoneFor(timeZone: string): Zone {
+/**
+ * The zone by IANA name, cached for the life of the worker; no name is the browser's own zone,
+ * and a name Intl does not know reads as UTC.
+ */
+export function zoneFor(timeZone?: string): Zone {
+  if (timeZone === undefined) return systemZone;
   let zone = zones.get(timeZone);
   if (!zone) {
+    if (zones.size > 16) zones.clear(); // names come from settings: a handful in a worker's life
     try {
-      zone = new Zone(timeZone);
+      zone = new Zone(intlOffsets(timeZone));
     } catch {
-      zone = zones.get('UTC') ?? new Zone('UTC');
+      zone = utcZone;
     }
     zones.set(timeZone, zone);
   }

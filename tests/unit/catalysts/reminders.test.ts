@@ -239,6 +239,18 @@ describe('zone arithmetic (cached per UTC day)', () => {
     expect(ny.instant({ year: 2026, month: 11, day: 2 }, 0)).toBe(at('2026-11-02T05:00:00Z'));
   });
 
+  it("no zone named is the browser's own, read from Date without Intl, and agrees with Intl's", () => {
+    const own = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    for (const iso of ['2026-01-15T12:00:00Z', '2026-07-15T12:00:00Z', '2026-03-29T01:30:00Z']) {
+      const ms = at(iso);
+      expect(zoneFor().offsetAt(ms)).toBe(-new Date(ms).getTimezoneOffset() * 60_000);
+      expect(zoneFor().wallClock(ms)).toEqual(zoneFor(own).wallClock(ms));
+    }
+    const now = at('2026-03-04T08:00:00Z');
+    const unnamed = plan({ now, settings: { lead: '1-week' } });
+    expect(unnamed).toEqual(plan({ now, settings: { lead: '1-week', timeZone: own } }));
+  });
+
   it('a zone east of UTC: Tokyo midnight is 15:00Z the day before', () => {
     expect(zoneFor('Asia/Tokyo').instant({ year: 2026, month: 3, day: 5 }, 0)).toBe(
       at('2026-03-04T15:00:00Z'),
