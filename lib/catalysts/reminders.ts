@@ -176,6 +176,27 @@ function recordShown(notified: NotifiedRecord, shown: readonly DueReminder[]): M
   return record;
 }
 
+/**
+ * The record as stored: `[id, sequence]` pairs, oldest first (an object would reorder ids that
+ * look like numbers, and the bound drops the oldest). Reading takes what storage gives back as
+ * untrusted: anything that is not such a pair is skipped, and at most MAX_RECORD_ENTRIES are kept.
+ */
+export function recordToStored(record: NotifiedRecord): [string, number][] {
+  return [...record];
+}
+
+export function recordFromStored(stored: unknown): Map<string, number> {
+  const record = new Map<string, number>();
+  if (!Array.isArray(stored)) return record;
+  for (const pair of stored.slice(-MAX_RECORD_ENTRIES)) {
+    if (!Array.isArray(pair) || pair.length !== 2) continue;
+    const [id, sequence] = pair as unknown[];
+    if (typeof id === 'string' && id.length > 0 && id.length <= 200 && Number.isSafeInteger(sequence))
+      record.set(id, sequence as number);
+  }
+  return record;
+}
+
 const earliest = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
 
 export function planReminders(input: ReminderInput): ReminderPlan {

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { catalystSchema, type Catalyst } from '@/lib/contract/catalyst';
 import {
+  MAX_RECORD_ENTRIES,
   planReminders,
   QUIET_GRACE_MS,
+  recordFromStored,
+  recordToStored,
   type NotifiedRecord,
   type ReminderInput,
   type ReminderSettings,
@@ -40,7 +43,7 @@ function plan(partial: Partial<ReminderInput> & { now: number }) {
 
 /** The record as the worker stores it (JSON in storage) and reads it back after a restart. */
 const restart = (record: NotifiedRecord): NotifiedRecord =>
-  new Map(Object.entries(JSON.parse(JSON.stringify(Object.fromEntries(record))) as Record<string, number>));
+  recordFromStored(JSON.parse(JSON.stringify(recordToStored(record))));
 
 const shownIds = (p: ReturnType<typeof planReminders>) =>
   p.notice === null
@@ -94,6 +97,35 @@ describe('once per catalyst and sequence', () => {
     expect(plan({ now, catalysts: [cancelled] }).record.size).toBe(0);
     const told = plan({ now, catalysts: [cancelled], notified: new Map([['cat_amd', 1]]) });
     expect(told.notice).toMatchObject({ kind: 'single', reminder: { reason: 'changed' } });
+  });
+});
+
+describe('the stored record', () => {
+  it('keeps its order (ids that look like numbers too) and skips what is not an [id, sequence] pair', () => {
+    const record = new Map([
+      ['b', 1],
+      ['10', 2],
+      ['2', 3],
+    ]);
+    expect([...restart(record)]).toEqual([...record]);
+    expect([
+      ...recordFromStored([['a', 1], ['b', '2'], ['', 1], 'c', ['d', 1.5], ['e', 2, 3], ['f', 4]]),
+    ]).toEqual([
+      ['a', 1],
+      ['f', 4],
+    ]);
+    expect(recordFromStored({ a: 1 }).size).toBe(0);
+  });
+
+  it('is bounded: the newest MAX_RECORD_ENTRIES are kept, when read and when grown', () => {
+    const many = Array.from({ length: MAX_RECORD_ENTRIES + 5 }, (_, i) => [`c${i}`, 1]);
+    const read = recordFromStored(many);
+    expect(read.size).toBe(MAX_RECORD_ENTRIES);
+    expect(read.has('c0')).toBe(false);
+    const grown = plan({ now: at('2026-03-04T08:00:00Z'), notified: read }).record;
+    expect(grown.size).toBe(MAX_RECORD_ENTRIES);
+    expect([...grown.keys()].at(-1)).toBe('cat_amd');
+    expect(grown.has('c5')).toBe(false);
   });
 });
 
