@@ -96,7 +96,7 @@ export const LIB_LAYERS = [
   'store',
   'discovery',
   'api',
-  ['mcp', 'backtests'],
+  ['mcp', 'backtests', 'catalysts'],
   'events',
   'messaging',
   // Pure Preact components: they render what pages hand them, and import nothing above this.

@@ -13,7 +13,8 @@
  * build, such as main's, in the same turns; BENCH_CONTENT_STEPS=1 adds the offer's steps, each a content
  * script alone: a storage read, a constant button, in the top layer, before the first paint); BENCH_ONLY=idb what each step writes to the extension's
  * IndexedDB folder and what a reopen then costs (bench/idbWrites.ts; BENCH_IDB_FILLER_KB=0,1024,... then
- * writes that much filler, cumulative, and times BENCH_IDB_REOPENS reopens after each). With BENCH_ONLY,
+ * writes that much filler, cumulative, and times BENCH_IDB_REOPENS reopens after each); BENCH_ONLY=reminders
+ * the catalyst reminder check of 200 catalysts (bench/reminders.ts; no build, no sandbox). With BENCH_ONLY,
  * results.json is left as it was.
  */
 import { execFileSync } from 'node:child_process';
@@ -32,6 +33,7 @@ import { measureBundles, type BundleFigure } from './bundles';
 import { composition, type ChunkModules, type CompositionRow } from './moduleSizes';
 import { benchDiscovery, benchPaging, type DiscoveryFigures, type PagingFigures } from './client';
 import { benchParsers, printParsers, type ParserFigure } from './parsers';
+import { benchReminders, type ReminderFigures } from './reminders';
 import { describe, kb, ms, type Spread } from './stats';
 
 const OUTPUT = `${process.env.WXT_OUT_DIR ?? '.output'}/chrome-mv3`;
@@ -201,11 +203,26 @@ function printChart(figures: ChartFigures): void {
   });
 }
 
+function printReminders(figures: ReminderFigures): void {
+  console.log(
+    `\nThe reminder check (lib/catalysts/reminders.ts): ${figures.catalysts} catalysts, target under ${figures.budgetMs} ms`,
+  );
+  console.table({
+    'first check (own zone, cold process)': { ms: ms(figures.firstCheckMs) },
+    'first check in a named zone (builds its formatter)': { ms: ms(figures.firstNamedZoneCheckMs) },
+    'every later check': describe(figures.warm),
+  });
+}
+
 async function main(): Promise<void> {
   // The library logs every response; the bench measures the work, not the console.
   setLogSink(() => undefined);
   if (process.env.BENCH_ONLY === 'chart') {
     printChart(await benchChart());
+    return;
+  }
+  if (process.env.BENCH_ONLY === 'reminders') {
+    printReminders(benchReminders());
     return;
   }
   if (process.env.BENCH_ONLY === 'paging') {
@@ -354,6 +371,8 @@ async function main(): Promise<void> {
     printPaging(paging);
     const discovery = await benchDiscovery(sandbox);
     printDiscovery(discovery);
+    const reminders = benchReminders();
+    printReminders(reminders);
     let browser: BrowserFigures | undefined;
     let chart: ChartFigures | undefined;
     let contentScript: ContentScriptFigures | undefined;
@@ -377,6 +396,7 @@ async function main(): Promise<void> {
       parsers,
       paging,
       discovery,
+      reminders,
       browser,
       chart,
       contentScript,

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { DEFAULT_COMPONENTS, type AppEnv, type SandboxContext } from './context';
+import { CATALYST_KINDS, CATALYST_SESSIONS, CATALYST_STATUSES, utcDateTime } from './catalystModel';
 import { faultConfigSchema } from './faults';
 import { isLoopback, jsonResponse, problemResponse, readJsonBody } from './http';
 
@@ -35,10 +36,48 @@ const eventBody = z
       'backtest.completed',
       'execution.started',
       'execution.stopped',
+      'catalyst.changed',
     ]),
     data: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
+
+const fullDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+/** `at` as stored: a full-date when all-day, else a date-time normalised to UTC whole seconds. */
+const catalystAt = z.union([
+  fullDate,
+  z.iso.datetime({ offset: true }).transform((at) => utcDateTime(Date.parse(at))),
+]);
+const atMatchesAllDay = (c: { at?: string; all_day?: boolean }) =>
+  c.at === undefined || c.all_day === undefined || fullDate.safeParse(c.at).success === c.all_day;
+const catalystChangeBody = z
+  .object({
+    at: catalystAt.optional(),
+    all_day: z.boolean().optional(),
+    status: z.enum(CATALYST_STATUSES).optional(),
+    session: z.enum(CATALYST_SESSIONS).optional(),
+    title: z.string().min(1).max(300).optional(),
+  })
+  .strict()
+  .refine((c) => Object.keys(c).length > 0, 'at least one field to change')
+  .refine(atMatchesAllDay, { message: 'a full-date exactly when all_day', path: ['at'] });
+const catalystCreateBody = z
+  .object({
+    id: z.string().regex(/^[\w-]{1,64}$/),
+    ticker: z.string().regex(/^[A-Z0-9][A-Z0-9.-]{0,11}$/),
+    kind: z.enum(CATALYST_KINDS),
+    title: z.string().min(1).max(300),
+    at: catalystAt,
+    all_day: z.boolean(),
+    status: z.enum(CATALYST_STATUSES),
+    session: z.enum(CATALYST_SESSIONS).optional(),
+    source_url: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .optional(),
+  })
+  .strict()
+  .refine(atMatchesAllDay, { message: 'a full-date exactly when all_day', path: ['at'] });
 
 function tokenMatches(header: string | undefined, token: string): boolean {
   const given = Buffer.from(/^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1] ?? '');
@@ -109,6 +148,27 @@ export function createAdmin(
       body.value.data ?? { synthetic: true },
     );
     return jsonResponse(201, event);
+  });
+  // Move, confirm or cancel a catalyst: `sequence` grows when the date, time or status changes, and
+  // every user tracking the ticker gets a catalyst.changed event.
+  admin.post('/catalysts/:id', async (c) => {
+    const body = await readJsonBody(c, catalystChangeBody);
+    if (!body.ok) return problemResponse(ctx.baseUrl, c.req.path, body.problem);
+    const current = ctx.store.catalysts.get(c.req.param('id'));
+    if (!current) return problem(c.req.path, 404, 'not_found', 'No such catalyst.');
+    if (!atMatchesAllDay({ at: body.value.at ?? current.at, all_day: body.value.all_day ?? current.all_day }))
+      return problem(c.req.path, 400, 'invalid_request', 'at must be a full-date exactly when all_day.');
+    return jsonResponse(200, ctx.store.changeCatalyst(current.id, body.value, ctx.now()));
+  });
+  // A new catalyst (sequence 1), e.g. many due at once for a summary; no event, as if always listed.
+  admin.post('/catalysts', async (c) => {
+    const body = await readJsonBody(c, catalystCreateBody);
+    if (!body.ok) return problemResponse(ctx.baseUrl, c.req.path, body.problem);
+    if (ctx.store.catalysts.get(body.value.id))
+      return problem(c.req.path, 409, 'conflict', 'A catalyst with this id exists.');
+    const record = { ...body.value, sequence: 1, updated_at: utcDateTime(ctx.now()) };
+    ctx.store.catalysts.insert(record);
+    return jsonResponse(201, ctx.store.catalysts.get(record.id));
   });
   admin.all('*', (c) => problem(c.req.path, 404, 'not_found', 'Unknown admin route.'));
   return admin;

@@ -5,6 +5,7 @@
 import { Hono } from 'hono';
 import type { AppEnv, SandboxContext } from './context';
 import { addBacktestRoutes } from './api/backtests';
+import { addCatalystRoutes } from './api/catalysts';
 import { addEventRoutes } from './api/events';
 import {
   apiCors,
@@ -29,6 +30,7 @@ export function createApi(ctx: SandboxContext): Hono<AppEnv> {
 
   addReadRoutes(api, ctx, routing);
   addBacktestRoutes(api, ctx, routing);
+  addCatalystRoutes(api, ctx, routing);
   addEventRoutes(api, ctx, routing);
   addWriteRoutes(api, ctx, routing);
 

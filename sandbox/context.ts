@@ -28,6 +28,8 @@ export interface SandboxContext {
   /** Aborted when the sandbox closes: ends SSE streams, hangs and timers. */
   closing: AbortSignal;
   timers: Set<NodeJS.Timeout>;
+  /** The clock catalysts and performance figures read "today" from (epoch ms). */
+  now: () => number;
   /** Report unexpected errors on stderr (off under `quiet`). */
   reportError: (event: string, error: unknown) => void;
 }

@@ -22,6 +22,8 @@ export type OperationId =
   | 'pausePlaybook'
   | 'createCheckoutSession'
   | 'createBrokerageLink'
+  | 'listCatalysts'
+  | 'getPlaybookPerformance'
   | 'listEvents'
   | 'streamEvents'
   | 'graphql';
@@ -65,6 +67,8 @@ export const DIALECT_SPECS: Record<Dialect, DialectSpec> = {
       pausePlaybook: '/playbooks/{id}/pause',
       createCheckoutSession: '/billing/checkout-sessions',
       createBrokerageLink: '/brokerage/links',
+      listCatalysts: '/catalysts',
+      getPlaybookPerformance: '/playbooks/{id}/performance',
       listEvents: '/events',
       streamEvents: '/events/stream',
       graphql: '/graphql',
@@ -91,6 +95,8 @@ export const DIALECT_SPECS: Record<Dialect, DialectSpec> = {
       pausePlaybook: '/v2/books/{bookId}/live/stop',
       createCheckoutSession: '/v2/billing/checkout',
       createBrokerageLink: '/v2/brokerage/link-sessions',
+      listCatalysts: '/v2/calendar/catalysts',
+      getPlaybookPerformance: '/v2/books/{bookId}/since-capture',
       listEvents: '/v2/changes',
       streamEvents: '/v2/changes/stream',
       graphql: '/v2/graphql',
@@ -118,6 +124,8 @@ export const DIALECT_SPECS: Record<Dialect, DialectSpec> = {
       pausePlaybook: '/strategies/{name}:halt',
       createCheckoutSession: '/billing:checkout',
       createBrokerageLink: '/brokerage:link',
+      listCatalysts: '/catalysts',
+      getPlaybookPerformance: '/strategies/{name}/performance',
       listEvents: '/events',
       streamEvents: '/events:stream',
       graphql: '/graphql',

@@ -32,6 +32,9 @@ Admin routes (loopback only, Authorization: Bearer <admin token>; never counted 
   POST   /__admin/status           {"status": "degraded"|"outage"|"operational", "components"?: [{name, status}]}
   POST   /__admin/keys/revoke      {"key": "<api key>"}: later calls with it get 401
   POST   /__admin/events           {"playbook_id", "type", "data"?}: emit a synthetic event
+  POST   /__admin/catalysts/<id>   {"at"?, "all_day"?, "status"?, "session"?, "title"?}: move, confirm or
+                                   cancel a catalyst (sequence grows; catalyst.changed to its trackers)
+  POST   /__admin/catalysts        a new catalyst {id, ticker, kind, title, at, all_day, status, session?}
 
 On start it prints "demo API key: …", "admin token: …", "listening on …" and the demo sign-in for /apikey.
 `;

@@ -5,7 +5,7 @@ import { DISCLAIMER, SERVICE_NAME, SERVICE_VERSION, SUMMARY } from './identity';
 import type { DialectSpec, OperationId } from './dialect';
 import type { OpenApiTamper } from './faults';
 import { OPERATIONS, type OperationSpec } from './operationTable';
-import { BATCH_MAX, componentSchemas } from './schemas';
+import { BATCH_MAX, CATALYST_TICKERS_MAX, componentSchemas } from './schemas';
 
 export { OPERATIONS, operation, type OperationSpec } from './operationTable';
 
@@ -54,6 +54,28 @@ function listParameters(limits: DialectSpec['limits']): JsonObject[] {
       description: 'Opaque cursor from next_cursor.',
       schema: { type: 'string', maxLength: 512 },
     },
+  ];
+}
+
+function catalystParameters(): JsonObject[] {
+  const fullDate = { type: 'string', format: 'date' };
+  return [
+    {
+      name: 'playbook_id',
+      in: 'query',
+      required: false,
+      description: "The catalysts of this playbook's tickers.",
+      schema: { type: 'string', maxLength: 64 },
+    },
+    {
+      name: 'tickers',
+      in: 'query',
+      required: false,
+      description: `Comma-separated ticker symbols, 1–${CATALYST_TICKERS_MAX}.`,
+      schema: { type: 'string', maxLength: CATALYST_TICKERS_MAX * 13 },
+    },
+    { name: 'from', in: 'query', required: false, description: 'First date, inclusive.', schema: fullDate },
+    { name: 'to', in: 'query', required: false, description: 'Last date, inclusive.', schema: fullDate },
   ];
 }
 
@@ -212,6 +234,30 @@ function buildOperation(
       success = [
         '201',
         { description: 'A linking page to open', headers: rateHeaders, content: json(ref('BrokerageLink')) },
+      ];
+      break;
+    case 'listCatalysts':
+      parameters.push(...listParameters(dialect.limits), ...catalystParameters());
+      op.description =
+        'Exactly one of playbook_id (its tickers) or tickers. Ascending by `at`; `from` defaults to today (UTC), so a passed catalyst is not listed. A cancelled one stays listed until its date passes.';
+      success = [
+        '200',
+        {
+          description: 'A page of catalysts, ascending by date',
+          headers: rateHeaders,
+          content: json(ref('CatalystList')),
+        },
+      ];
+      responses['404'] = problemResponse('No playbook with this playbook_id, or not visible to the caller');
+      break;
+    case 'getPlaybookPerformance':
+      success = [
+        '200',
+        {
+          description: 'Returns since the playbook was created, against its benchmark',
+          headers: rateHeaders,
+          content: json(ref('Performance')),
+        },
       ];
       break;
     case 'listEvents':

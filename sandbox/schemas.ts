@@ -4,6 +4,12 @@
  */
 import { z } from 'zod';
 import { VISIBILITIES } from '../lib/contract/visibility';
+import {
+  CATALYST_KINDS,
+  CATALYST_SESSIONS,
+  CATALYST_STATUSES,
+  MAX_CATALYST_PLAYBOOKS,
+} from './catalystModel';
 
 export type { Visibility } from '../lib/contract/visibility';
 
@@ -16,8 +22,8 @@ export const PLANS = ['starter', 'pro', 'team'] as const;
 
 export const visibilitySchema = z.enum(VISIBILITIES);
 export const playbookStatusSchema = z.enum(['draft', 'active', 'paused', 'archived']);
-const ticker = z.string().regex(/^[A-Z0-9][A-Z0-9.-]{0,11}$/, 'a ticker symbol such as AAPL or BRK.B');
-const isoDate = z
+export const ticker = z.string().regex(/^[A-Z0-9][A-Z0-9.-]{0,11}$/, 'a ticker symbol such as AAPL or BRK.B');
+export const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD')
   .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), 'a real calendar date');
@@ -103,10 +109,54 @@ const event = z.object({
     'backtest.completed',
     'execution.started',
     'execution.stopped',
+    'catalyst.changed',
   ]),
   playbook_id: z.string(),
   at: z.iso.datetime(),
-  data: z.record(z.string(), z.unknown()),
+  data: z
+    .record(z.string(), z.unknown())
+    .describe('For catalyst.changed: {catalyst_id, ticker, at, status}; playbook_id tracks the ticker.'),
+});
+
+/** At most this many tickers in one `listCatalysts` query. */
+export const CATALYST_TICKERS_MAX = 50;
+
+const catalyst = z.object({
+  id: z.string().max(64),
+  ticker: z.string().max(12),
+  kind: z.enum(CATALYST_KINDS),
+  title: z.string().max(300),
+  at: z.string().max(40).describe('A full-date when all_day, else an RFC 3339 date-time.'),
+  all_day: z.boolean(),
+  status: z.enum(CATALYST_STATUSES),
+  session: z.enum(CATALYST_SESSIONS).optional(),
+  source_url: z.string().max(2048).optional(),
+  playbook_ids: z
+    .array(z.string().max(64))
+    .max(MAX_CATALYST_PLAYBOOKS)
+    .describe("The caller's playbooks that track the ticker, newest first."),
+  sequence: z.number().int().min(0).describe('Grows each time the date, time or status changes.'),
+  updated_at: z.iso.datetime(),
+});
+
+const tickerPerformance = z.object({
+  symbol: z.string().max(12),
+  currency: z.string().length(3),
+  start_price: z.number().positive(),
+  last_price: z.number().positive(),
+  return: z.number(),
+});
+
+const performance = z.object({
+  playbook_id: z.string(),
+  since: z.string().describe('YYYY-MM-DD: the day the playbook was created.'),
+  as_of: z.string().describe('YYYY-MM-DD: the last close used.'),
+  return: z
+    .number()
+    .nullable()
+    .describe("Equal-weighted mean of the tickers' returns; null without tickers."),
+  benchmark: z.object({ symbol: z.string().max(12), return: z.number() }),
+  tickers: z.array(tickerPerformance).max(25),
 });
 
 const backtest = z.object({
@@ -180,6 +230,13 @@ export const componentSchemas = {
     has_more: z.boolean(),
     next_cursor: z.string().nullable(),
   }),
+  Catalyst: catalyst,
+  CatalystList: z.object({
+    data: z.array(catalyst),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable(),
+  }),
+  Performance: performance,
   CheckoutSession: z.object({ checkout_url: z.url() }),
   BrokerageLink: z.object({ link_url: z.url() }),
   CreatePlaybookRequest: createPlaybookBody,

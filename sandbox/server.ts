@@ -33,6 +33,11 @@ export interface SandboxOptions {
   /** Token bucket per key: quota requests per window seconds (defaults 120 / 60). */
   rateQuota?: number;
   rateWindowSeconds?: number;
+  /**
+   * The clock for catalysts and performance (seeded dates, the default `from`, `as_of`), so tests
+   * can pin "today"; the system clock when absent.
+   */
+  now?: () => number;
   /** Which dialect of the contract to serve (paths, parameter names, page sizes); default `a`. */
   dialect?: Dialect;
 }
@@ -62,7 +67,10 @@ const MAX_RECORDED_BODY = 1024 * 1024;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const store = new Store(options.db ?? DEFAULT_DB);
-  if (store.isEmpty()) store.seed(options.seed ?? DEFAULT_SEED);
+  const now = options.now ?? Date.now;
+  if (store.isEmpty()) store.seed(options.seed ?? DEFAULT_SEED, now());
+  // A store from before catalysts existed gets them too, dated from today.
+  else if (store.catalysts.isEmpty()) store.catalysts.seed(now());
   const demoKey = options.demoKey ?? newApiKey();
   store.addApiKey(DEMO_USER_ID, demoKey, options.demoKey ? 'demo key (given)' : 'demo key');
   const otherUserKey = newApiKey();
@@ -85,6 +93,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     closing: closing.signal,
     timers: new Set(),
+    now,
     reportError: (event, error) => {
       if (!options.quiet) console.error(event, error instanceof Error ? error.message : error);
     },

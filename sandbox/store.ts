@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { BacktestStore } from './backtestStore';
+import type { CatalystRecord } from './catalystModel';
+import { CatalystStore, type CatalystChange } from './catalystStore';
 import type { Visibility } from './schemas';
 import { otherUserPlaybooks, samplePlaybook, type SeedPlaybook } from './seed';
 import {
@@ -41,6 +43,7 @@ export * from './storeRows';
 export class Store {
   readonly db: Database.Database;
   readonly backtests: BacktestStore;
+  readonly catalysts: CatalystStore;
   private readonly eventListeners = new Set<(ownerId: string, event: ServiceEvent) => void>();
 
   constructor(path: string) {
@@ -50,6 +53,7 @@ export class Store {
     this.db.pragma('foreign_keys = ON');
     this.db.exec(SCHEMA);
     this.backtests = new BacktestStore(this.db);
+    this.catalysts = new CatalystStore(this.db);
   }
 
   close(): void {
@@ -61,8 +65,11 @@ export class Store {
     return row.n === 0;
   }
 
-  /** Seeds the demo user, the second user and `count` sample playbooks in one transaction. */
-  seed(count: number): void {
+  /**
+   * Seeds the demo user, the second user, `count` sample playbooks and the catalysts (dated from
+   * the UTC day of `now`) in one transaction.
+   */
+  seed(count: number, now = Date.now()): void {
     const insertUser = this.db.prepare(
       'INSERT INTO users (id, name, email, plan, permissions, brokerage_linked, password_hash) VALUES (?, ?, ?, ?, ?, 0, ?)',
     );
@@ -109,6 +116,7 @@ export class Store {
         );
       }
       this.backtests.seedDemo(DEMO_USER_ID, demoIds.reverse(), base + count * 3_600_000);
+      this.catalysts.seed(now);
     })();
   }
 
@@ -360,6 +368,28 @@ export class Store {
   onEvent(listener: (ownerId: string, event: ServiceEvent) => void): () => void {
     this.eventListeners.add(listener);
     return () => this.eventListeners.delete(listener);
+  }
+
+  // --- catalysts --------------------------------------------------------------------------------
+
+  /**
+   * Changes a catalyst and, in the same transaction, tells every user whose playbooks track its
+   * ticker with one `catalyst.changed` event (on their newest such playbook). Null for an unknown id.
+   */
+  changeCatalyst(id: string, change: CatalystChange, now = Date.now()): CatalystRecord | null {
+    return this.transaction(() => {
+      const changed = this.catalysts.change(id, change, now);
+      if (!changed) return null;
+      const { record } = changed;
+      for (const { ownerId, playbookId } of this.catalysts.trackers(record.ticker))
+        this.appendEvent(ownerId, 'catalyst.changed', playbookId, {
+          catalyst_id: record.id,
+          ticker: record.ticker,
+          at: record.at,
+          status: record.status,
+        });
+      return record;
+    });
   }
 
   // --- idempotency ------------------------------------------------------------------------------

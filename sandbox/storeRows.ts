@@ -4,7 +4,12 @@ import type { Visibility } from './schemas';
 
 export type PlaybookStatus = 'draft' | 'active' | 'paused' | 'archived';
 export type EventType =
-  'playbook.created' | 'playbook.updated' | 'backtest.completed' | 'execution.started' | 'execution.stopped';
+  | 'playbook.created'
+  | 'playbook.updated'
+  | 'backtest.completed'
+  | 'execution.started'
+  | 'execution.stopped'
+  | 'catalyst.changed';
 
 export interface User {
   id: string;

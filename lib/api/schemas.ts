@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { backtestSchema } from '@/lib/contract/backtest';
+import { catalystSchema, performanceSchema } from '@/lib/contract/catalyst';
 import {
   accountSchema,
   playbookSchema,
@@ -21,6 +22,14 @@ export {
   visibilitySchema,
 } from '@/lib/contract/service';
 export type { Account, Playbook, ServiceStatus } from '@/lib/contract/service';
+export {
+  catalystChangedSchema,
+  catalystSchema,
+  performanceSchema,
+  type Catalyst,
+  type CatalystChanged,
+  type Performance,
+} from '@/lib/contract/catalyst';
 
 export const problemSchema = z.looseObject({
   type: z.string().optional(),
@@ -51,6 +60,7 @@ export const eventTypeSchema = z.enum([
   'backtest.completed',
   'execution.started',
   'execution.stopped',
+  'catalyst.changed',
 ]);
 // Ids are echoed back (Last-Event-ID, notification ids) and stored: an event with an oversized one is refused.
 export const serviceEventSchema = z.object({
@@ -121,6 +131,8 @@ export const knownResponseSchemas = {
   getBacktest: backtestSchema,
   createCheckoutSession: checkoutSessionSchema,
   createBrokerageLink: brokerageLinkSchema,
+  listCatalysts: listPageSchema(catalystSchema),
+  getPlaybookPerformance: performanceSchema,
   listEvents: listPageSchema(serviceEventSchema),
   graphql: graphQLResponseSchema,
 } satisfies Record<string, z.ZodType>;

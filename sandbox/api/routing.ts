@@ -12,6 +12,7 @@ const KNOWN_QUERY: Partial<Record<OperationId, string[]>> = {
   listPublicPlaybooks: ['limit', 'cursor'],
   listEvents: ['limit', 'cursor'],
   listBacktests: ['limit', 'cursor'],
+  listCatalysts: ['limit', 'cursor', 'playbook_id', 'tickers', 'from', 'to'],
 };
 
 function rejectUnknownQuery(c: AppContext, id: OperationId): void {

@@ -19,6 +19,7 @@ const EVENT_LABELS: Record<RecentEvent['type'], TextKey> = {
   'backtest.completed': 'sidepanel.events.type.backtestCompleted',
   'execution.started': 'sidepanel.events.type.executionStarted',
   'execution.stopped': 'sidepanel.events.type.executionStopped',
+  'catalyst.changed': 'sidepanel.events.type.catalystChanged',
 };
 
 const STREAM_TEXT: Record<EventListProps['stream'], TextKey> = {
