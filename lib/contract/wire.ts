@@ -200,6 +200,8 @@ export const WORKER_ERROR_CODES = [
   /** A backtest larger than the worker shows, or one that is not of the contract's shape. */
   'backtest.too-large',
   'backtest.malformed',
+  /** The service answered with another playbook's backtest where this playbook's was asked for. */
+  'backtest.other-playbook',
   /** A site the user typed is not a site pattern, or its access was not granted (or was denied). */
   'site.invalid',
   'site.permission-missing',

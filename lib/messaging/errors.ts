@@ -84,6 +84,7 @@ export const ERRORS = {
   'discovery.failed': meaning('retry', generic),
   'backtest.too-large': meaning('nothing', () => t('backtests.unreadableList')),
   'backtest.malformed': meaning('nothing', () => t('backtests.unreadableList')),
+  'backtest.other-playbook': meaning('nothing', () => t('backtests.otherPlaybookList')),
   'site.invalid': meaning('fix-fields', generic),
   'site.permission-missing': meaning('fix-fields', generic),
   'site.permission-denied': meaning('fix-fields', generic),
