@@ -1,5 +1,5 @@
 import { browser, type Browser } from 'wxt/browser';
-import { buildDraftFromContext } from '@/lib/finance/draft';
+import { buildDraftFromContext } from '@/lib/finance/contextDraft';
 import { t } from '@/lib/i18n';
 import { log } from '@/lib/log';
 import { queuePageDraft } from './writes';

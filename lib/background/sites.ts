@@ -1,8 +1,7 @@
 import { t } from '@/lib/i18n';
 import { browser } from 'wxt/browser';
-import { MatchPattern } from 'wxt/utils/match-patterns';
 import { OFFER_SCRIPT } from '@/lib/finance/captureGlobal';
-import { parseSitePattern } from '@/lib/finance/sites';
+import { parseSitePattern, urlMatchesPattern } from '@/lib/finance/sites';
 import { siteProblemText } from '@/lib/i18n/problems';
 import { log } from '@/lib/log';
 import { HandledError, type HandlerRegistry } from '@/lib/messaging';
@@ -26,15 +25,13 @@ async function granted(pattern: string): Promise<boolean> {
   return browser.permissions.contains({ origins: [pattern] });
 }
 
-/** True when revoking `pattern` would also cut the extension off its own service or API origin. */
+/**
+ * True when revoking `pattern` would also cut the extension off its own service or API origin.
+ * Listed sites are parseSitePattern's `scheme://host/*` patterns, where lib/finance's matcher
+ * answers as the browser does (tests/unit/background/sites.test.ts); one matcher in the worker.
+ */
 async function coversServiceOrigin(pattern: string): Promise<boolean> {
-  let match: MatchPattern;
-  try {
-    match = new MatchPattern(pattern);
-  } catch {
-    return false; // Not a pattern: the browser cannot hold a grant for it.
-  }
-  return serviceOrigins(await getSettings()).some((origin) => match.includes(`${origin}/`));
+  return serviceOrigins(await getSettings()).some((origin) => urlMatchesPattern(`${origin}/`, pattern));
 }
 
 /** Registers the content script on every extra site the user still grants; drops the rest. */

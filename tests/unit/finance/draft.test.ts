@@ -272,6 +272,54 @@ describe('buildDraftFromContext (right-click, no DOM)', () => {
   });
 });
 
+/**
+ * The right-click drafts with lib/finance/contextDraft.ts alone (the worker bundles no DOM reader):
+ * it must draft what the page's `buildDraft` drafts of the same click with no document.
+ */
+describe('buildDraftFromContext drafts as buildDraft does with no document', () => {
+  const clicks = [
+    {
+      pageUrl: 'https://news.example/a',
+      pageTitle: ' EV\u200b roundup ',
+      selectionText: 'Short $TSLA, NYSE: BRK.B',
+    },
+    { pageUrl: 'https://finance.yahoo.com/quote/GC=F/', pageTitle: 'Gold Jun 25 (GC=F) Stock Price' },
+    {
+      pageUrl: 'https://www.marketwatch.com/investing/stock/aapl?mod=x',
+      selectionText: 'APPLE AND MSFT RALLY HARD TODAY ON NEWS',
+    },
+    { pageUrl: 'https://news.example/?symbol=nvda', selectionText: 'I like AMD and (INTC) here' },
+    { pageUrl: 'https://news.example/', linkUrl: 'https://www.cnbc.com/quotes/.SPX', selectionText: '$AAPL' },
+    {
+      pageUrl: 'https://news.example/',
+      linkUrl: 'https://x.example/',
+      linkText: 'Nvidia (NASDAQ: NVDA) beats',
+    },
+    {
+      pageUrl: 'https://news.example/',
+      selectionText: `${'word '.repeat(3_000)}$NVDA ${'x'.repeat(20_000)} $AMD`,
+    },
+    { pageUrl: 'https://news.example/' },
+  ];
+
+  it.each(clicks.map((click, index) => [index, click] as const))('click %i', (_index, click) => {
+    const link = click.linkUrl ? { url: click.linkUrl, text: click.linkText } : undefined;
+    const page = { url: click.pageUrl, title: click.pageTitle, selection: click.selectionText, link };
+    expect(buildDraftFromContext(click)).toEqual(buildDraft(page));
+  });
+
+  it('refuses the same addresses', () => {
+    for (const click of [
+      { pageUrl: 'javascript:alert(1)' },
+      { pageUrl: 'https://ok.example/', linkUrl: 'file:///x' },
+    ]) {
+      const link = click.linkUrl ? { url: click.linkUrl } : undefined;
+      expect(() => buildDraft({ url: click.pageUrl, link })).toThrow(UncitableUrlError);
+      expect(() => buildDraftFromContext(click)).toThrow(UncitableUrlError);
+    }
+  });
+});
+
 /** Spies on the `textContent` getter wherever `element`'s prototype chain defines it. */
 function spyOnTextContent(element: Element) {
   let owner: object | null = element;
