@@ -62,8 +62,12 @@ export function carriesSecret(text: string): boolean {
   return secretMask.carries(text);
 }
 
-/** carriesSecret, or the same run of the secret part in a disguise (zero-width, fullwidth, case, reversed, pieces). */
-function carriesSecretInAnyForm(text: string): boolean {
+/**
+ * carriesSecret, or the same 8-character run of the secret part in a disguise (zero-width or bidi
+ * characters, fullwidth, case, reversed, pieces): for values kept whole (ids, links, event
+ * fields), where the 6-character test of maskSecrets would break a random id now and then.
+ */
+export function carriesSecretInAnyForm(text: string): boolean {
   return secretMask.carries(text) || secretMask.carriesDisguised(text);
 }
 
