@@ -14,7 +14,8 @@ import { errorFromStatus, scrubSecret } from '@/lib/api/errors';
 import { wireErrorOf } from '@/lib/background/errors';
 import { t } from '@/lib/i18n';
 import { forgetSecrets, log, maskSecrets, registerSecret, setLogSink, type LogRecord } from '@/lib/log';
-import { secretPart } from '@/lib/log/secretMask';
+import { createSecretMask, secretPart } from '@/lib/log/secretMask';
+import { cpuMs, linearBound } from '../../fixtures/linearTime';
 
 const RUN = 6;
 const keyWithheld = () => t('errors.api.keyWithheld');
@@ -228,5 +229,22 @@ describe('the readable prefix alone is not the key', () => {
     expect(maskSecrets('PBK LIVE Z')).toBe('PBK LIVE Z');
     // Six key-specific characters, in any disguise, are.
     expect(maskSecrets('z\u200bq\u200b7\u200bx\u200bw\u200b2')).toBe(keyWithheld());
+  });
+});
+
+describe('the cost stays linear', () => {
+  it('screens a megabyte of near-misses of a 512-character key in linear time', () => {
+    const secret = `pbk_live_${'Zq7Xw2Vr9Ts4Pn6Lm3Kj8Hg5'.repeat(21).slice(0, 503)}`;
+    const mask = createSecretMask([secret]);
+    // Five characters of the key behind zero-width characters, then a letter that is not next:
+    // every position starts a run the search must give up on.
+    const unit = `${[...secret.slice(9, 14)].join('\u200b')}\uff41-`;
+    const text = unit.repeat(Math.ceil(1_000_000 / unit.length));
+    let screened = '';
+    const elapsed = cpuMs(() => {
+      screened = mask.screen(text);
+    });
+    expect(screened).toBe(text);
+    expect(elapsed).toBeLessThan(linearBound(text, 1_000));
   });
 });
