@@ -10,6 +10,12 @@
  * message would lose, and they say nothing a reader could use). One pass over the text marks each
  * window found there, and every marked run is replaced. Runs that join two fragments are masked
  * whole: masking too much is safe, too little is not.
+ *
+ * Before that, `screen` (what every page and log text goes through, lib/log maskSecrets) looks for
+ * the key in disguise: 6 characters of its secret part in order, forward or reversed, in the
+ * text's skeleton (see `skeleton`). A text that holds one is replaced whole by a plain sentence,
+ * never cut or masked piecewise; the 4-character raw fragments above (too short to tell apart from
+ * ordinary text once disguises are allowed) stay masked where they stand.
  */
 export const MIN_FRAGMENT = 4;
 /** Windows of the whole secret, its readable prefix included. */
@@ -116,7 +122,8 @@ function secretSkeleton(secret: string): string {
 }
 
 function disguisedIn(text: string, windows: Set<string>, run: number): boolean {
-  if (windows.size === 0 || text.length < run) return false;
+  // No early exit on a short text: compatibility forms can spell more letters than they take (`ﬃ`).
+  if (windows.size === 0) return false;
   const bones = skeleton(text);
   for (let start = 0; start + run <= bones.length; start++)
     if (windows.has(bones.slice(start, start + run))) return true;
