@@ -6,6 +6,7 @@ import { t } from '@/lib/i18n';
 import { forgetSecrets, setLogSink, type LogRecord } from '@/lib/log';
 import type { ServiceOverview } from '@/lib/messaging/protocol';
 import { ConnectionResult } from '@/lib/pages/options/ConnectionResult';
+import { storeApiKey } from '@/lib/store/apiKey';
 import { DEFAULT_SETTINGS, saveSettings } from '@/lib/store/settings';
 import { OPTIONS_PAGE, workerRegistry } from '../background/registry';
 import { SENTINEL_KEY } from '../api/support';
@@ -18,7 +19,7 @@ import { SECRET_PART } from './fragments';
  * whole key, readable, since the zero-width characters are invisible. This fails on the code
  * before the fix: the row showed the detail as sent.
  */
-const seam = vi.hoisted(() => ({ detail: '' }));
+const seam = vi.hoisted((): { detail: string; report: unknown } => ({ detail: '', report: null }));
 
 vi.mock('@/lib/api/service', async () => {
   const { clientFor, json, problem } = await import('../api/support');
@@ -34,7 +35,7 @@ vi.mock('@/lib/api/service', async () => {
         ).client,
       ),
     discover: () => Promise.reject(new Error('no discovery in this test')),
-    lastDiscoveryReport: () => Promise.resolve(null),
+    lastDiscoveryReport: () => Promise.resolve(seam.report),
     forgetService: () => Promise.resolve(),
   };
 });
@@ -50,12 +51,13 @@ function skeleton(text: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
-/** Whether a text still spells 6 characters of the key's secret part in a row, once read without its disguise. */
+/** Whether a text still spells 6 characters of the key's secret part in a row, either way, once read without its disguise. */
 function readableKeyIn(text: string): boolean {
   const bones = skeleton(text);
   const part = skeleton(SECRET_PART);
-  for (let start = 0; start + 6 <= part.length; start++)
-    if (bones.includes(part.slice(start, start + 6))) return true;
+  for (const spelled of [part, [...part].reverse().join('')])
+    for (let start = 0; start + 6 <= spelled.length; start++)
+      if (bones.includes(spelled.slice(start, start + 6))) return true;
   return false;
 }
 
@@ -89,6 +91,7 @@ beforeEach(() => saveSettings(DEFAULT_SETTINGS));
 
 afterEach(() => {
   seam.detail = '';
+  seam.report = null;
   forgetSecrets();
   cleanup();
   vi.restoreAllMocks();
@@ -124,5 +127,28 @@ describe('a hostile getAccount whose 403 detail is the key in disguise', () => {
     const overview = (envelope as { ok: true; value: ServiceOverview }).value;
     expect(overview.accountError?.message).toContain(seam.detail);
     expect(overview.accountError?.message).not.toContain(keyWithheld());
+  });
+});
+
+describe('a discovery report that quotes the key in disguise', () => {
+  it('reaches the page without it, and the report as read is left as it was', async () => {
+    const quoted = [...SENTINEL_KEY].reverse().join('\u200b');
+    const report = {
+      steps: [{ url: 'https://x.example/llms.txt', status: 'failed', error: `bad ${quoted}` }],
+    };
+    seam.report = report;
+    // The key the user saved, and a worker just woken: nothing registered in its log mask yet.
+    await storeApiKey(SENTINEL_KEY);
+    forgetSecrets();
+    const worker = workerRegistry();
+    worker.restoreLog();
+    const envelope = await worker.registry.dispatch(
+      { type: 'getDiscoveryReport', payload: {} },
+      OPTIONS_PAGE,
+    );
+    expect(envelope.ok).toBe(true);
+    expect(readableKeyIn(JSON.stringify(envelope))).toBe(false);
+    expect(JSON.stringify(envelope)).toContain('https://x.example/llms.txt');
+    expect(report.steps[0]?.error).toBe(`bad ${quoted}`);
   });
 });
