@@ -90,8 +90,10 @@ const onlyTheOwnerWrites = [
  */
 export const LIB_LAYERS = [
   'contract',
-  ['digest', 'log', 'http', 'zodConfig'],
+  ['digest', 'http', 'zodConfig'],
   'i18n',
+  // Above i18n: a text that holds the key is withheld with one sentence in the UI language (lib/log).
+  'log',
   'finance',
   'store',
   'discovery',

@@ -15,8 +15,8 @@
  */
 import { formatClock, formatRelative, joinSentences, endSentence, t } from '@/lib/i18n';
 import { firstPerField } from '@/lib/i18n/problems';
-import { maskSecrets } from '@/lib/log';
-import { createSecretMask, maskDeep, MIN_FRAGMENT } from '@/lib/log/secretMask';
+import { maskSecrets, secretMaskOf } from '@/lib/log';
+import { maskDeep, MIN_FRAGMENT } from '@/lib/log/secretMask';
 import type { Problem } from './schemas';
 import type { ApiErrorData, ApiErrorKind } from '@/lib/contract/api';
 
@@ -113,15 +113,16 @@ export interface ErrorFromStatusInput {
 
 const MAX_PROBLEM_TEXT = 300;
 
-/**
- * Keeps the service's words short and on one line; they are shown to the user as text. Any
- * fragment of the key is masked before the cut, so no cut can leave a usable part of it.
- */
 /** Fields a validation error keeps (a form shows one line each), and how many its message names. */
 const MAX_FIELD_ERRORS = 20;
 const MAX_SUMMARY_FIELDS = 5;
 
-/** The service's words on one line, secrets masked, at most MAX_PROBLEM_TEXT characters. */
+/**
+ * The service's words on one line, at most MAX_PROBLEM_TEXT characters; they are shown to the
+ * user as text. Screened before the cut (lib/log maskSecrets): words that hold the key in any
+ * form, zero-width characters, fullwidth or reversed included, become one plain sentence whole,
+ * and no cut can leave a usable part of it.
+ */
 function clippedText(text: string): string {
   const flat = maskSecrets(text).replace(/\s+/g, ' ').trim();
   return flat.length > MAX_PROBLEM_TEXT ? `${flat.slice(0, MAX_PROBLEM_TEXT)}…` : flat;
@@ -286,11 +287,12 @@ export function errorFromStatus(input: ErrorFromStatusInput): ApiError {
 }
 
 /**
- * Removes the secret, and every fragment of it (lib/log/secretMask.ts), from every string of an
- * error, in case the service echoed it back (whole, cut, or split across fields).
+ * Screens every string of an error for the secret (lib/log/secretMask.ts), in case the service
+ * echoed it back (whole, cut, split across fields, or disguised): a string that holds it in any
+ * form becomes one plain sentence, whole; raw fragments elsewhere are masked.
  */
 export function scrubSecret(error: ApiError, secret: string | undefined): ApiError {
-  const mask = createSecretMask(secret && secret.length >= MIN_FRAGMENT ? [secret] : []);
+  const mask = secretMaskOf(secret && secret.length >= MIN_FRAGMENT ? [secret] : []);
   const data = maskDeep(error.toJSON(), mask);
   const clean = (text: string) => maskSecrets(text);
   return new ApiError({

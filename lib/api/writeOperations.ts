@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { playbookDraftSchema } from '@/lib/finance/schema';
 import { visibilitySchema } from './schemas';
 import { isLoopbackHost } from '@/lib/contract/origins';
-import { carriesSecret } from '@/lib/log';
+import { carriesSecretInAnyForm } from '@/lib/log';
 import { WRITE_OPERATIONS, type WriteOperation, type WriteResolution } from '@/lib/contract/writes';
 
 // The write types cross contexts and are stored: they live in lib/contract/writes.ts.
@@ -246,7 +246,8 @@ export function openableUrl(value: unknown): OpenableUrl {
   }
   if (url.username || url.password) return { ok: false, reason: t('errors.openUrl.credentials') };
   // A link built with the API key would hand it to the payment or brokerage origin it opens.
-  if (carriesSecret(value) || carriesSecret(url.href) || carriesSecret(decodedOrSame(url.href)))
+  // In any disguise too: percent-escaped zero-width characters are read once decoded.
+  if ([value, url.href, decodedOrSame(url.href)].some(carriesSecretInAnyForm))
     return { ok: false, reason: t('errors.openUrl.credentials') };
   if (url.protocol === 'https:') return { ok: true, url: url.href };
   if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return { ok: true, url: url.href };

@@ -2,6 +2,7 @@ import { t } from '@/lib/i18n';
 import { dropCarriedSecrets } from '@/lib/log';
 import { connectMcp } from '@/lib/mcp/client';
 import type { HandlerRegistry } from '@/lib/messaging';
+import { loadApiKey } from '@/lib/store/apiKey';
 import { configuredSettings, getSettings } from '@/lib/store/settings';
 import { discover, lastDiscoveryReport, serviceClient } from '@/lib/api/service';
 import { openPopup, readOverview, readView, refreshOverview } from './readModel';
@@ -33,8 +34,8 @@ export function registerReadHandlers(registry: HandlerRegistry): void {
     await configuredSettings();
     return readOverview(true);
   });
-  registry.register('runDiscovery', () => discover());
-  registry.register('getDiscoveryReport', () => lastDiscoveryReport());
+  registry.register('runDiscovery', async () => screenedReport(await discover()));
+  registry.register('getDiscoveryReport', async () => screenedReport(await lastDiscoveryReport()));
   registry.register('mcpListTools', async () => {
     const session = await connectMcp(await mcpEndpoint());
     try {
@@ -59,6 +60,17 @@ export function registerReadHandlers(registry: HandlerRegistry): void {
       await session.close();
     }
   });
+}
+
+/**
+ * A discovery report quotes what the service's documents say (names, errors): a copy of it,
+ * screened for the key like any answer (8 characters in a row, in any disguise), so the cached
+ * report stays as read. The stored key is read first, which registers it: a worker just woken to
+ * answer this page may not have read it yet.
+ */
+async function screenedReport<T>(report: T): Promise<T> {
+  await loadApiKey();
+  return dropCarriedSecrets(structuredClone(report));
 }
 
 function batchItemMessage(error: { detail?: unknown; title?: unknown; message?: unknown }): string {

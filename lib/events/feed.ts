@@ -1,6 +1,6 @@
 import type { ServiceEvent } from '@/lib/api/schemas';
 import { readState, writeState } from '@/lib/store/state';
-import { carriesSecret } from '@/lib/log';
+import { carriesSecretInAnyForm } from '@/lib/log';
 import { RECENT_EVENTS_MAX } from './port';
 
 export { RECENT_EVENTS_MAX };
@@ -89,8 +89,8 @@ export function compactEventData(data: unknown): Record<string, string | number 
       (typeof value === 'string' && value.length <= EVENT_DATA_LIMITS.stringChars);
     if (!scalar) continue;
     // A service that echoes the API key in an event must not hand it to the feed, a page or a
-    // notification: such a field is dropped (8 characters in a row, lib/log carriesSecret).
-    if (carriesSecret(key) || (typeof value === 'string' && carriesSecret(value))) continue;
+    // notification: such a field is dropped (8 characters in a row, in any disguise, lib/log).
+    if (carriesSecretInAnyForm(key) || (typeof value === 'string' && carriesSecretInAnyForm(value))) continue;
     kept[key] = value;
     count++;
   }

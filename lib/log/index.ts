@@ -3,6 +3,7 @@
  * cannot ride along inside a sentence. Fields whose name says "secret" are dropped, and any
  * registered secret value is masked wherever it appears in a string.
  */
+import { t } from '@/lib/i18n';
 import { createSecretMask, maskDeep, MIN_FRAGMENT, type SecretMask } from './secretMask';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -24,18 +25,32 @@ const MAX_ITEMS = 20;
 export const REDACTED = '[redacted]';
 
 const secrets = new Set<string>();
-let secretMask: SecretMask = createSecretMask([]);
+
+/**
+ * Every text that holds a registered secret in any form (lib/log/secretMask.ts `screen`) reaches
+ * a page or a log record as this one sentence, whole, in the UI language.
+ */
+export function keyWithheld(): string {
+  return t('errors.api.keyWithheld');
+}
+
+/** The one mask of the worker: pages and logs both see what it screens. */
+export function secretMaskOf(values: Iterable<string>): SecretMask {
+  return createSecretMask(values, { replacement: keyWithheld });
+}
+
+let secretMask: SecretMask = secretMaskOf([]);
 
 /** Masks this value and its fragments (lib/log/secretMask.ts says which) in every later log record and error. */
 export function registerSecret(value: string): void {
   if (value.length < MIN_FRAGMENT || secrets.has(value)) return;
   secrets.add(value);
-  secretMask = createSecretMask(secrets);
+  secretMask = secretMaskOf(secrets);
 }
 
 export function forgetSecrets(): void {
   secrets.clear();
-  secretMask = createSecretMask([]);
+  secretMask = secretMaskOf([]);
 }
 
 /**
@@ -45,6 +60,15 @@ export function forgetSecrets(): void {
  */
 export function carriesSecret(text: string): boolean {
   return secretMask.carries(text);
+}
+
+/**
+ * carriesSecret, or the same 8-character run of the secret part in a disguise (zero-width or bidi
+ * characters, fullwidth, case, reversed, pieces): for values kept whole (ids, links, event
+ * fields), where the 6-character test of maskSecrets would break a random id now and then.
+ */
+export function carriesSecretInAnyForm(text: string): boolean {
+  return secretMask.carries(text) || secretMask.carriesDisguised(text);
 }
 
 /**
@@ -66,30 +90,34 @@ export function jsonMayCarrySecret(text: string): boolean {
  */
 export function dropCarriedSecrets<T>(root: T): T {
   if (secrets.size === 0) return root;
-  if (typeof root === 'string') return (carriesSecret(root) ? maskSecrets(root) : root) as T;
+  if (typeof root === 'string') return (carriesSecretInAnyForm(root) ? maskSecrets(root) : root) as T;
   const stack: object[] = root !== null && typeof root === 'object' ? [root] : [];
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     const record = node as Record<string, unknown>;
     for (const name of Object.keys(record)) {
-      if (!Array.isArray(node) && carriesSecret(name)) {
+      if (!Array.isArray(node) && carriesSecretInAnyForm(name)) {
         delete record[name];
         continue;
       }
       const value = record[name];
       if (typeof value === 'string') {
-        if (carriesSecret(value)) record[name] = maskSecrets(value);
+        if (carriesSecretInAnyForm(value)) record[name] = maskSecrets(value);
       } else if (value !== null && typeof value === 'object') stack.push(value);
     }
   }
   return root;
 }
 
-/** Masks every fragment of a registered secret; for text that leaves the worker (errors, wire, outbox). */
+/**
+ * What a page or a log may receive of a text that leaves the worker (errors, wire, outbox, log
+ * fields): keyWithheld() whole when it holds a registered secret in any form, even disguised;
+ * otherwise the text with every raw fragment of one masked.
+ */
 export function maskSecrets(text: string): string {
-  return secretMask.mask(text);
+  return secretMask.screen(text);
 }
 
-/** The same for every string inside a plain value, keeping its shape. */
+/** The same for every string (and property name) inside a plain value, keeping its shape. */
 export function maskSecretsDeep<T>(value: T): T {
   return maskDeep(value, secretMask);
 }

@@ -10,6 +10,12 @@
  * message would lose, and they say nothing a reader could use). One pass over the text marks each
  * window found there, and every marked run is replaced. Runs that join two fragments are masked
  * whole: masking too much is safe, too little is not.
+ *
+ * Before that, `screen` (what every page and log text goes through, lib/log maskSecrets) looks for
+ * the key in disguise: 6 characters of its secret part in order, forward or reversed, in the
+ * text's skeleton (see `skeleton`). A text that holds one is replaced whole by a plain sentence,
+ * never cut or masked piecewise; the 4-character raw fragments above (too short to tell apart from
+ * ordinary text once disguises are allowed) stay masked where they stand.
  */
 export const MIN_FRAGMENT = 4;
 /** Windows of the whole secret, its readable prefix included. */
@@ -28,6 +34,27 @@ export interface SecretMask {
   carries(text: string): boolean;
   /** True when a JSON text may hold such a run once parsed (in its raw text, or behind escapes). */
   jsonMayCarry(text: string): boolean;
+  /**
+   * True when the text holds DISGUISED_RUN characters of a secret's secret part in order, forward
+   * or reversed, once both are reduced to their skeletons (see `skeleton`): the key behind
+   * zero-width or bidi characters, in fullwidth or another case, reversed, or cut into pieces.
+   */
+  disguises(text: string): boolean;
+  /**
+   * The same test with CARRIED_RUN (8) characters: for values that must stay whole where a
+   * 6-character chance match would break them (ids, links in a parsed answer).
+   */
+  carriesDisguised(text: string): boolean;
+  /**
+   * What a page or a log may receive of a text: the replacement, whole, when the text holds a
+   * secret in any form (`disguises`); otherwise the text with every raw fragment masked (`mask`).
+   */
+  screen(text: string): string;
+}
+
+export interface SecretMaskOptions {
+  /** What `screen` puts in place of a text that holds a secret: a plain sentence for a page. */
+  replacement?: () => string;
 }
 
 /**
@@ -38,8 +65,11 @@ export interface SecretMask {
 export const CARRIED_RUN = 8;
 /** The secret part's 4-character blocks at multiples of 4: every 8-character run of it holds one. */
 const ANCHOR = 4;
-/** `\u0020`–`\u007f`: an escape that spells a printable ASCII character (every key character). */
-const ASCII_UNICODE_ESCAPE = /\\u00[2-7][0-9a-fA-F]/;
+/**
+ * Any `\uXXXX` escape: it may spell a key character, or a zero-width or bidi character put
+ * between two (the raw text's skeleton would then hold the escape's hex digits, not the key).
+ */
+const UNICODE_ESCAPE = /\\u[0-9a-fA-F]{4}/;
 const SHORT_ESCAPE = /\\["\\/]/;
 /** A character JSON must (`"`, `\`) or may (`/`) escape. */
 const ESCAPABLE = /["\\/]/;
@@ -56,7 +86,54 @@ export function secretPart(secret: string): string {
   return rest.length >= MIN_SECRET_PART ? rest : secret;
 }
 
+/**
+ * The key in disguise. A text is reduced to its skeleton: compatibility forms folded (NFKD: the
+ * fullwidth `ｐ`, the mathematical `𝐩` and the circled `ⓟ` are all `p`), lower case, and only
+ * letters and digits kept. Everything else is a separator and is dropped: spaces, punctuation,
+ * zero-width and bidi characters (format, Cf), combining marks (so `p̈` is `p`). Letters and
+ * digits that are not the key's are kept, so a key interleaved with other letters is not "in
+ * order" (such a text is no longer the key a reader can read off). NFKD rather than NFKC so that
+ * a base letter under a combining mark is found too; for this test it folds everything NFKC does.
+ *
+ * A secret's skeleton is searched for as any DISGUISED_RUN-character window of the skeleton of
+ * its secret part, forward and reversed, in a Set: one pass over the text's skeleton, linear
+ * (a key is at most 512 characters, its windows about a thousand). Only the secret part counts:
+ * a window that is all or mostly the readable format prefix (`pbkliv`, `kliveq` for `pbk_live_q…`)
+ * is in every sentence that names the key format, and would make ordinary help text "carry" the
+ * key; a window of 6 key-specific characters of a random key turns up in ordinary text about once
+ * in 36^6 (2·10^9) positions per window.
+ */
+export const DISGUISED_RUN = 6;
+const NOT_LETTER_OR_DIGIT = /[^\p{L}\p{N}]+/gu;
+
+/** The text's letters and digits, compatibility forms folded, lower case, marks dropped. */
+export function skeleton(text: string): string {
+  return text.normalize('NFKD').toLowerCase().normalize('NFKD').replace(NOT_LETTER_OR_DIGIT, '');
+}
+
+function reversed(text: string): string {
+  return Array.from(text).reverse().join('');
+}
+
+/** The skeleton of what counts of a secret: its secret part, or the whole when that is too short. */
+function secretSkeleton(secret: string): string {
+  const part = skeleton(secretPart(secret));
+  return part.length >= DISGUISED_RUN ? part : skeleton(secret);
+}
+
+function disguisedIn(text: string, windows: Set<string>, run: number): boolean {
+  // No early exit on a short text: compatibility forms can spell more letters than they take (`ﬃ`).
+  if (windows.size === 0) return false;
+  const bones = skeleton(text);
+  for (let start = 0; start + run <= bones.length; start++)
+    if (windows.has(bones.slice(start, start + run))) return true;
+  return false;
+}
+
 interface Windows {
+  /** DISGUISED_RUN- and CARRIED_RUN-character windows of the secrets' skeletons, both ways. */
+  disguised: Set<string>;
+  disguisedCarried: Set<string>;
   wide: Set<string>;
   narrow: Set<string>;
   /** CARRIED_RUN-character windows of the secret parts, and their anchors. */
@@ -73,6 +150,8 @@ function addWindows(into: Set<string>, text: string, size: number, step = 1): vo
 /** Index of the windows of the secrets (a key is at most 512 long). */
 function windowsOf(secrets: Iterable<string>): Windows {
   const windows: Windows = {
+    disguised: new Set(),
+    disguisedCarried: new Set(),
     wide: new Set(),
     narrow: new Set(),
     carried: new Set(),
@@ -86,6 +165,11 @@ function windowsOf(secrets: Iterable<string>): Windows {
     addWindows(windows.carried, part, CARRIED_RUN);
     addWindows(windows.anchors, part, ANCHOR, ANCHOR);
     if (ESCAPABLE.test(part)) windows.escapable = true;
+    const bones = secretSkeleton(secret);
+    for (const spelled of [bones, reversed(bones)]) {
+      addWindows(windows.disguised, spelled, DISGUISED_RUN);
+      addWindows(windows.disguisedCarried, spelled, CARRIED_RUN);
+    }
   }
   return windows;
 }
@@ -124,42 +208,54 @@ function maskedRuns(text: string, windows: Windows): Array<[number, number]> {
   return runs;
 }
 
-export function createSecretMask(secrets: Iterable<string>): SecretMask {
+export function createSecretMask(secrets: Iterable<string>, options: SecretMaskOptions = {}): SecretMask {
   const windows = windowsOf(secrets);
+  const replacement = options.replacement ?? (() => MASK);
+  const mask = (text: string): string => {
+    const runs = maskedRuns(text, windows);
+    if (runs.length === 0) return text;
+    let out = '';
+    let from = 0;
+    for (const [start, end] of runs) {
+      out += text.slice(from, start) + MASK;
+      from = end;
+    }
+    return out + text.slice(from);
+  };
+  const disguises = (text: string): boolean => disguisedIn(text, windows.disguised, DISGUISED_RUN);
+  const carriesDisguised = (text: string): boolean =>
+    disguisedIn(text, windows.disguisedCarried, CARRIED_RUN);
   return {
-    mask(text) {
-      const runs = maskedRuns(text, windows);
-      if (runs.length === 0) return text;
-      let out = '';
-      let from = 0;
-      for (const [start, end] of runs) {
-        out += text.slice(from, start) + MASK;
-        from = end;
-      }
-      return out + text.slice(from);
-    },
+    mask,
+    // Whole or not at all: a text that holds the key in a disguise is not cut into what is left.
+    screen: (text) => (disguises(text) ? replacement() : mask(text)),
+    disguises,
+    carriesDisguised,
     leaks(text) {
       return maskedRuns(text, windows).length > 0;
     },
     carries: (text) => carriedIn(text, windows),
     jsonMayCarry(text) {
       if (windows.anchors.size === 0) return false;
-      if (carriedIn(text, windows) || ASCII_UNICODE_ESCAPE.test(text)) return true;
+      if (carriedIn(text, windows) || UNICODE_ESCAPE.test(text) || carriesDisguised(text)) return true;
       return windows.escapable && SHORT_ESCAPE.test(text);
     },
   };
 }
 
-/** Masks every string inside a plain value (an error's data, a wire error), keeping its shape. */
+/**
+ * Screens every string inside a plain value (an error's data, a wire error), keeping its shape:
+ * each string that holds a secret in any form is replaced whole, the others lose raw fragments.
+ */
 export function maskDeep<T>(value: T, mask: SecretMask, depth = 0): T {
-  if (typeof value === 'string') return mask.mask(value) as T;
+  if (typeof value === 'string') return mask.screen(value) as T;
   if (value === null || typeof value !== 'object') return value;
   // Too deep to walk: dropped, not passed on unmasked (fail closed).
   if (depth > 8) return MASK as T;
   if (Array.isArray(value)) return value.map((item: unknown) => maskDeep(item, mask, depth + 1)) as T;
   const out: Record<string, unknown> = {};
   for (const [name, item] of Object.entries(value as Record<string, unknown>)) {
-    out[mask.mask(name)] = maskDeep(item, mask, depth + 1);
+    out[mask.screen(name)] = maskDeep(item, mask, depth + 1);
   }
   return out as T;
 }

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { errorFromStatus, scrubSecret } from '@/lib/api';
 import { WRITE_ERRORS } from '@/lib/writes/errors';
 import { formatClock } from '@/lib/i18n';
+import { forgetSecrets, registerSecret } from '@/lib/log';
 import { chromeMessages, useLocale } from '../../fixtures/i18n';
 import { clientFor, problem, rejection, SENTINEL_KEY, SITE_URL, START } from './support';
 import type { ApiError } from '@/lib/api';
@@ -10,6 +11,7 @@ const LOCALES = ['en', 'de', 'fr', 'es', 'ja', 'zh_CN', 'pt_BR', 'ar'];
 
 afterEach(() => {
   vi.useRealTimers();
+  forgetSecrets();
 });
 
 describe('API errors in the UI language', () => {
@@ -59,6 +61,8 @@ describe('API errors in the UI language', () => {
 
   it('a German 403 keeps the key out of the message', () => {
     useLocale('de');
+    // As the client does before it sends (keyFor): the service's words are screened as they are read.
+    registerSecret(SENTINEL_KEY);
     const error = scrubSecret(
       errorFromStatus({
         operationId: 'activatePlaybook',
@@ -71,6 +75,8 @@ describe('API errors in the UI language', () => {
     expect(error.message).toMatch(
       /^activatePlaybook ist nicht erlaubt: Ihrem Schlüssel fehlt die Berechtigung „playbooks:execute“\. /,
     );
+    // The detail held the key: withheld whole, in German.
+    expect(error.message).toContain('Die Antwort des Dienstes enthielt Ihren API-Schlüssel');
     expect(JSON.stringify(error.toJSON())).not.toContain(SENTINEL_KEY.slice(0, 12));
   });
 

@@ -138,8 +138,8 @@ tester.run('layers/folder-order', rule, {
     // A root file of lib/ is a folder; side by side is no better than upward.
     {
       filename: file('lib/digest.ts'),
-      code: "import { log } from './log';",
-      errors: [{ messageId: 'sideways', data: { from: 'digest', to: 'log' } }],
+      code: "import { boundedText } from './http';",
+      errors: [{ messageId: 'sideways', data: { from: 'digest', to: 'http' } }],
     },
     {
       filename: file('lib/mcp/client.ts'),

@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { forgetSecrets, log, maskSecrets, registerSecret, setLogSink, type LogRecord } from '@/lib/log';
+import {
+  forgetSecrets,
+  keyWithheld,
+  log,
+  maskSecrets,
+  registerSecret,
+  setLogSink,
+  type LogRecord,
+} from '@/lib/log';
 import { createSecretMask, MASK, MIN_FRAGMENT, secretPart, WIDE_FRAGMENT } from '@/lib/log/secretMask';
 import { cpuNow, linearBound } from '../../fixtures/linearTime';
 
@@ -101,10 +109,13 @@ describe('the logger', () => {
     for (const record of records) expect(fragmentsIn(JSON.stringify(record))).toEqual([]);
   });
 
-  it('maskSecrets masks fragments of every registered secret', () => {
+  it('maskSecrets masks fragments of every registered secret, and withholds a text that holds 6 in order', () => {
     registerSecret(KEY);
     registerSecret('another-secret-value');
-    expect(maskSecrets(`${KEY.slice(2, 12)} and secret-val`)).toBe(`${MASK} and ${MASK}`);
+    // 4 characters of the secret part (after the readable `_live_`): masked where they stand.
+    expect(maskSecrets(`${KEY.slice(2, 12)} and x`)).toBe(`${MASK} and x`);
+    // 6 or more in order ('secretval'): the whole text is withheld, never masked piecewise.
+    expect(maskSecrets(`${KEY.slice(2, 12)} and secret-val`)).toBe(keyWithheld());
     forgetSecrets();
     expect(maskSecrets(KEY)).toBe(KEY);
   });

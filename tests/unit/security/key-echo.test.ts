@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isApiError } from '@/lib/api';
 import { wireErrorOf } from '@/lib/background/errors';
+import { keyWithheld } from '@/lib/log';
 import { captureLogs, clientFor, json, problem, rejection, SENTINEL_KEY } from '../api/support';
 
 /**
@@ -97,8 +98,9 @@ describe('the key padded so that the 300-character cut lands inside it', () => {
       });
       const error = await rejection(client.call('getPlaybook', { path: { id: 'pb_1' } }));
       expect(isApiError(error)).toBe(true);
-      // The padding itself reached the message: the cut did happen where the attack aimed it.
-      expect((error as Error).message).toContain('p'.repeat(200));
+      // The detail holds the key: it is withheld whole, before any cut could land inside it.
+      expect((error as Error).message).toContain(keyWithheld());
+      expect((error as Error).message).not.toContain('p'.repeat(200));
       expect(keyFragmentsIn(String((error as Error).message))).toEqual([]);
       expect(keyFragmentsIn(JSON.stringify(wireErrorOf(error)))).toEqual([]);
       expect(keyFragmentsIn(JSON.stringify(logs.records))).toEqual([]);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { forgetSecrets, registerSecret } from '@/lib/log';
+import { forgetSecrets, keyWithheld, registerSecret } from '@/lib/log';
 import { API_URL, SENTINEL_KEY, clientFor, json, playbook } from '../api/support';
 import { SECRET_PART, shortFragmentsIn } from './fragments';
 
@@ -24,7 +24,8 @@ describe('a deprecation notice whose successor link carries the key', () => {
     await client.call('getPlaybook', { path: { id: 'pb_1' } });
     const notices = client.deprecations();
     expect(notices).toHaveLength(1);
-    expect(notices[0]?.successorUrl).toMatch(/^https:\/\/api\.example\.test\/v1\/v2\/playbooks/);
+    // A link that holds the key is withheld whole: no page gets a link cut around it.
+    expect(notices[0]?.successorUrl).toBe(keyWithheld());
     expect(shortFragmentsIn(JSON.stringify(notices))).toEqual([]);
   });
 });
@@ -45,7 +46,8 @@ describe('a batch answer whose per-item problem echoes the key', () => {
     );
     const items = await client.batchGet(['pb_1', 'pb_2']);
     expect(items.map((item) => item.status)).toEqual([403, 404]);
-    expect(JSON.stringify(items)).toContain('lacks read');
+    // The detail that holds the key is withheld whole; the last four of the title are masked.
+    expect(items[0]).toMatchObject({ error: { title: 'Forbidden', detail: keyWithheld() } });
     expect(shortFragmentsIn(JSON.stringify(items))).toEqual([]);
   });
 });
@@ -103,11 +105,12 @@ describe('an answer that echoes the key in ordinary data', () => {
       note: `four ${SECRET_PART.slice(0, 4)} is not a fragment here`,
     };
     const value = (await read(JSON.stringify(body))) as Record<string, unknown>;
+    // A string that holds the key is withheld whole, never masked piecewise.
     expect(value).toEqual({
       id: 'pb_1',
-      title: 'Grid [redacted]',
-      thesis: 'part [redacted] only',
-      tickers: ['NEE', '[redacted]'],
+      title: keyWithheld(),
+      thesis: keyWithheld(),
+      tickers: ['NEE', keyWithheld()],
       note: body.note,
     });
   });
@@ -120,7 +123,7 @@ describe('an answer that echoes the key in ordinary data', () => {
     expect(escaped).not.toContain(SENTINEL_KEY);
     const value = await read(`{"title":"${escaped}","deep":[[[{"a":"${escaped}"}]]]}`);
     expect(JSON.stringify(value)).not.toContain(SECRET_PART.slice(0, 8));
-    expect(value).toEqual({ title: '[redacted]', deep: [[[{ a: '[redacted]' }]]] });
+    expect(value).toEqual({ title: keyWithheld(), deep: [[[{ a: keyWithheld() }]]] });
   });
 
   it('walks a deeply nested answer without recursion', async () => {
@@ -129,6 +132,6 @@ describe('an answer that echoes the key in ordinary data', () => {
     const text = `${'['.repeat(depth)}"${SENTINEL_KEY}"${']'.repeat(depth)}`;
     let node = await read(text);
     for (let level = 0; level < depth; level++) node = (node as unknown[])[0];
-    expect(node).toBe('[redacted]');
+    expect(node).toBe(keyWithheld());
   });
 });
