@@ -10,8 +10,8 @@ export interface Misfit {
  * What on the page does not fit its window, measured in the page at scroll 0:
  * - page-overflow: the document is wider than the window (the popup would grow, a tab scrolls sideways);
  * - off-screen: a drawn element's box reaches past the window's left or right edge;
- * - clipped: an element cuts its own text (overflow hidden or clip, an ellipsis) and neither it nor an
- *   ancestor carries a title that gives the whole text;
+ * - clipped: an element cuts its own text (overflow hidden or clip, an ellipsis) and no title on it or
+ *   an ancestor gives that whole text;
  * - stretched-control: a checkbox or radio button drawn wider than 32 px (a width meant for text fields).
  * An element inside a box that scrolls sideways on purpose (a wide table's wrapper) is that box's business.
  */
@@ -58,9 +58,11 @@ export function misfits(page: Page): Promise<Misfit[]> {
       )
         found.push({ kind: 'stretched-control', what: `${name(el)} ${Math.round(rect.width)} px wide` });
       const cuts = ['hidden', 'clip'].includes(style.overflowX) || style.textOverflow === 'ellipsis';
-      const hasText = (el.textContent ?? '').trim() !== '';
+      const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
       const cut = el.scrollWidth > el.clientWidth + 1 || (cuts && el.scrollHeight > el.clientHeight + 1);
-      if (cuts && hasText && cut && !el.closest('[title]') && !el.closest('.visually-hidden'))
+      // A tooltip excuses the cut only if it gives the whole text (not, say, only a failure's reason).
+      const tooltip = el.closest('[title]')?.getAttribute('title')?.replace(/\s+/g, ' ') ?? '';
+      if (cuts && text !== '' && cut && !tooltip.includes(text) && !el.closest('.visually-hidden'))
         found.push({
           kind: 'clipped',
           what: `${name(el)} ${el.scrollWidth}×${el.scrollHeight} in ${el.clientWidth}×${el.clientHeight}`,
