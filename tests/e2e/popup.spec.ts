@@ -48,7 +48,7 @@ test('first run: no key explains where to get one and still shows public playboo
   await expect(popup.status).toContainText('Not set');
   // The public library is browsable without a key.
   await expect(popup.list.getByRole('listitem').first()).toBeVisible();
-  await expect(popup.list.getByRole('listitem').first()).toContainText('public');
+  await expect(popup.list.getByRole('listitem').first()).toContainText('Public');
   await expect(popup.disclaimer).toBeVisible();
   await snap(popup.page, 'popup-first-run', testInfo);
 
@@ -72,8 +72,9 @@ test('with a key: the first page of the user’s playbooks, the account and the 
   const rows = popup.list.getByRole('listitem');
   await expect(rows).toHaveCount(20);
   await expect(rows.first()).toContainText(expected[0].title);
-  await expect(rows.first()).toContainText(expected[0].visibility);
-  await expect(rows.first()).toContainText(expected[0].status);
+  // The service's words, shown in the locale's own case ("private" as "Private").
+  await expect(rows.first()).toContainText(expected[0].visibility, { ignoreCase: true });
+  await expect(rows.first()).toContainText(expected[0].status, { ignoreCase: true });
   await expect(rows.nth(19)).toContainText(expected[19].title);
   await expect(popup.page.getByRole('button', { name: 'Load more' })).toBeVisible();
   await expect(popup.page.getByText('20 shown, more available')).toBeVisible();
@@ -111,7 +112,7 @@ test('the visibility filter asks the service for that visibility only', async ({
   sandbox.clearRequests();
   await popup.page.getByLabel('Visibility').selectOption('unlisted');
   const rows = popup.list.getByRole('listitem');
-  await expect(rows.first()).toContainText('unlisted');
+  await expect(rows.first()).toContainText('Unlisted');
   for (const text of await rows.allTextContents()) expect(text.toLowerCase()).toContain('unlisted');
   const calls = apiCalls(sandbox.requests(), '/api/v1/playbooks');
   expect(calls.length).toBeGreaterThan(0);
@@ -129,7 +130,7 @@ test('a filter seen before paints from the read model at once, then the network 
   await expect(popup.page.getByText('Refreshing…')).toHaveCount(0);
   const filter = popup.page.getByLabel('Visibility');
   await filter.selectOption('unlisted');
-  await expect(popup.list.getByRole('listitem').first()).toContainText('unlisted');
+  await expect(popup.list.getByRole('listitem').first()).toContainText('Unlisted');
   await expect(popup.page.getByText('Cached', { exact: true })).toHaveCount(0);
   // Back to "all": its cached rows show at once and its one request may leave late on a busy
   // machine, so the count below starts only once the service has been asked and has answered.
@@ -201,9 +202,10 @@ test('offline after a first load: the saved list, marked, with a retry', async (
     await expect(popup.list.getByRole('listitem')).toHaveCount(20);
     expect(await popup.list.getByRole('listitem').allTextContents()).toEqual(titles);
     await expect(popup.page.getByText('Cached', { exact: true })).toBeVisible({ timeout: 30_000 });
-    await expect(popup.page.getByText(/could not be reached|failed/i).first()).toBeVisible({
-      timeout: 30_000,
-    });
+    // The failure in a word on the list's one line, the technical reason in its tooltip.
+    const line = popup.page.getByRole('status').filter({ hasText: /not updated$/ });
+    await expect(line).toBeVisible({ timeout: 30_000 });
+    await expect(line).toHaveAttribute('title', /could not be reached|failed/i);
     await expect(popup.page.getByRole('button', { name: 'Retry' })).toBeVisible();
     await snap(popup.page, 'popup-offline', testInfo);
     // The popup did try the network: the saved copy is a fallback, not a shortcut.

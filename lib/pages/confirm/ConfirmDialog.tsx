@@ -271,7 +271,8 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
           {props.canRetry ? <p class="hint">{t('confirm.retryHint')}</p> : null}
         </div>
       ) : null}
-      <div class="row">
+      {/* Pinned to the window's bottom edge: Confirm and Cancel are on screen however long the draft. */}
+      <div class="row confirm-actions">
         {props.canRetry ? (
           <button
             type="button"

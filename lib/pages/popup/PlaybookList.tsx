@@ -37,13 +37,16 @@ export function PlaybookList(props: PlaybookListProps) {
     <div class="pb-list stack-sm">
       {fetchedAt !== undefined ? (
         <div class={`freshness${failed ? ' stale' : ''}`}>
-          <p role="status">
+          {/* One line: a failed refresh is said in a word, its technical reason in the tooltip. */}
+          <p role="status" title={failed ? stale.reason : undefined}>
             {cached ? <span class="badge cached">{t('popup.list.cached')}</span> : null}
             {cached ? ' ' : null}
             {cached
               ? t('popup.list.saved', { when: relativeTime(fetchedAt, now), clock: clockTime(fetchedAt) })
               : t('popup.list.updated', { when: relativeTime(fetchedAt, now) })}
-            {stale ? ` · ${stale.kind === 'failed' ? stale.reason : t('popup.list.refreshing')}` : ''}
+            {stale
+              ? ` · ${stale.kind === 'failed' ? t('popup.list.notUpdated') : t('popup.list.refreshing')}`
+              : ''}
           </p>
           {failed && props.onRetry ? (
             <button type="button" class="small" onClick={props.onRetry}>

@@ -81,10 +81,18 @@ export function ProblemBanner({ problem, serviceUrl, optionsUrl, onRetry }: Prob
       : problem.kind === 'rate-limited'
         ? t('popup.problem.rateLimited')
         : t('popup.problem.unexpected');
+  // A wait is the user's business (when to try again); a failure's wording is technical: Details.
   return (
     <div class="callout problem" role="alert">
       <h2>{title}</h2>
-      <p>{problem.message}</p>
+      {problem.kind === 'rate-limited' ? (
+        <p class="problem-details">{problem.message}</p>
+      ) : (
+        <details>
+          <summary>{t('popup.problem.details')}</summary>
+          <p class="problem-details">{problem.message}</p>
+        </details>
+      )}
       <button type="button" onClick={onRetry}>
         {t('popup.problem.retry')}
       </button>

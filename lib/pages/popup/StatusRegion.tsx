@@ -68,7 +68,45 @@ function deprecationLine(notice: ServiceOverview['deprecations'][number], now: n
   return `${parts.join(t('common.separator.clause'))}${t('common.separator.end')}`;
 }
 
-/** What the extension knows about its service right now: status, key, discovery, limits. */
+/** The one word for the service: its own status, unreachable, or not known yet. */
+function serviceWord(
+  overview: ServiceOverview | undefined,
+  loading: boolean | undefined,
+): { text: string; tone: string } {
+  const service = overview?.status?.status;
+  if (service) return { text: t(`common.serviceStatus.${service}`), tone: `svc-${service}` };
+  if (overview?.statusError) return { text: t('popup.status.unreachable'), tone: 'svc-outage' };
+  return { text: loading ? t('popup.status.checking') : t('popup.status.unknown'), tone: 'svc-unknown' };
+}
+
+/** What needs the user now: troubled components, a refused key, a pause, access not granted. */
+function problemLines(
+  state: AppState | undefined,
+  overview: ServiceOverview | undefined,
+  now: number,
+): { text: string; tone: string }[] {
+  const lines: { text: string; tone: string }[] = [];
+  const troubled = overview?.status?.components.filter((c) => c.status !== 'operational') ?? [];
+  if (troubled.length > 0)
+    lines.push({ text: troubled.map((c) => `${c.name}: ${c.status}`).join(' · '), tone: 'warn' });
+  const key = keyLine(state, overview);
+  if (key.tone === 'error' || key.tone === 'warn') lines.push(key);
+  const rate = overview?.rateLimit;
+  if (rate?.heldUntil !== undefined && rate.heldUntil > now)
+    lines.push({ text: rateLine(rate, true, now), tone: 'warn' });
+  if (state && state.hostAccess.missingOrigins.length > 0)
+    lines.push({
+      text: t('popup.status.notGranted', { origins: formatList(state.hostAccess.missingOrigins) }),
+      tone: 'warn',
+    });
+  return lines;
+}
+
+/**
+ * The service at a glance: a dot and a word, then the problems only when there are some. The full
+ * record (address, key, account, discovery, limits, deprecations, a failure's technical message) is
+ * one click away under "Details", wrapping inside the popup's width.
+ */
 export function StatusRegion({
   state,
   overview,
@@ -77,12 +115,8 @@ export function StatusRegion({
   now = Date.now(),
   onRefresh,
 }: StatusRegionProps) {
-  const service = overview?.status?.status;
-  const key = keyLine(state, overview);
-  const troubled = overview?.status?.components.filter((c) => c.status !== 'operational') ?? [];
-  const discovery = overview?.discovery;
-  const rate = overview?.rateLimit;
-  const held = rate?.heldUntil !== undefined && rate.heldUntil > now;
+  const word = serviceWord(overview, loading);
+  const problems = problemLines(state, overview, now);
   return (
     <section
       role="region"
@@ -91,29 +125,40 @@ export function StatusRegion({
       aria-busy={loading ? 'true' : undefined}
     >
       <div class="status-head">
-        <h2>{t('popup.status.heading')}</h2>
-        {service ? (
-          <span class={`pill svc-${service}`}>{t(`common.serviceStatus.${service}`)}</span>
-        ) : overview?.statusError ? (
-          <span class="pill svc-unknown">{t('popup.status.unreachable')}</span>
-        ) : (
-          <span class="pill svc-unknown">
-            {loading ? t('popup.status.checking') : t('popup.status.unknown')}
-          </span>
-        )}
+        <h2 class="visually-hidden">{t('popup.status.heading')}</h2>
+        <span class={`status-word ${word.tone}`}>
+          <span class="status-dot" aria-hidden="true" />
+          {word.text}
+        </span>
         {onRefresh ? (
           <button type="button" class="small" onClick={onRefresh} disabled={loading}>
             {t('popup.status.refresh')}
           </button>
         ) : null}
       </div>
-      {error ? <p class="error">{error}</p> : null}
-      {overview?.statusError && !service ? <p class="error">{overview.statusError.message}</p> : null}
-      {troubled.length > 0 ? (
-        <p class="warn">
-          {troubled.map((component) => `${component.name}: ${component.status}`).join(' · ')}
+      {problems.map((line) => (
+        <p key={line.text} class={line.tone}>
+          {line.text}
         </p>
-      ) : null}
+      ))}
+      <details class="status-details">
+        <summary>{t('popup.problem.details')}</summary>
+        <StatusDetails state={state} overview={overview} error={error} loading={loading} now={now} />
+      </details>
+    </section>
+  );
+}
+
+/** The technical record behind "Details": complete, and wrapping (a URL or a message never widens the popup). */
+function StatusDetails({ state, overview, error, loading, now = Date.now() }: StatusRegionProps) {
+  const key = keyLine(state, overview);
+  const discovery = overview?.discovery;
+  const rate = overview?.rateLimit;
+  const held = rate?.heldUntil !== undefined && rate.heldUntil > now;
+  return (
+    <div class="status-details-body">
+      {error ? <p class="error">{error}</p> : null}
+      {overview?.statusError && !overview.status ? <p class="error">{overview.statusError.message}</p> : null}
       <dl class="status-grid">
         <dt>{t('popup.status.service')}</dt>
         <dd>{state?.settings.serviceUrl ?? '…'}</dd>
@@ -159,6 +204,6 @@ export function StatusRegion({
           ))}
         </ul>
       ) : null}
-    </section>
+    </div>
   );
 }

@@ -81,12 +81,18 @@ export function PlaybookListPanel(props: PlaybookListPanelProps) {
       <ul aria-label={t('sidepanel.list.label')} class="stack playbook-list">
         {items?.map((playbook) => (
           <li key={playbook.id} class="card row">
-            <input
-              type="checkbox"
-              aria-label={t('sidepanel.list.select', { title: playbook.title })}
-              checked={selected.has(playbook.id)}
-              onChange={() => props.onToggle(playbook.id)}
-            />
+            {/* Chooses the row for "Refresh selected": said on screen as well as to screen readers. */}
+            <label class="compare-choice">
+              <input
+                type="checkbox"
+                aria-label={t('sidepanel.list.select', { title: playbook.title })}
+                checked={selected.has(playbook.id)}
+                onChange={() => props.onToggle(playbook.id)}
+              />
+              <span class="hint" aria-hidden="true">
+                {t('sidepanel.list.selectShort')}
+              </span>
+            </label>
             <label class="compare-choice">
               <input
                 type="checkbox"

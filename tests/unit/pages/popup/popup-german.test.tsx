@@ -121,8 +121,8 @@ describe('the popup in German', () => {
     // The service's title as sent, inside German chrome.
     const first = within(list).getAllByRole('listitem')[0];
     expect(within(first).getByRole('button', { name: SERVICE_TITLE }).textContent).toBe(SERVICE_TITLE);
-    expect(first.textContent).toContain('privat');
-    expect(first.textContent).toContain('aktiv');
+    expect(first.textContent).toContain('Privat');
+    expect(first.textContent).toContain('Aktiv');
     // Plurals: two drafts wait.
     expect(screen.getByRole('heading', { name: '2 Entwürfe warten' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Neues Playbook prüfen' })).toBeTruthy();

@@ -91,8 +91,9 @@ describe('PopupView', () => {
     });
     const row = screen.getByRole('listitem');
     expect(row.textContent).toContain('Playbook 1');
-    expect(row.textContent).toContain('unlisted');
-    expect(row.textContent).toContain('active');
+    // Written in the locale's own case (no CSS text-transform: issue 33).
+    expect(row.textContent).toContain('Unlisted');
+    expect(row.textContent).toContain('Active');
     expect(row.textContent).toContain('+2');
     expect(row.textContent).toContain('Updated 5 minutes ago');
     fireEvent.click(within(row).getByRole('button', { name: 'Playbook 1' }));
@@ -173,7 +174,9 @@ describe('PopupView', () => {
       }),
     });
     expect(screen.getByText('Cached')).toBeTruthy();
-    expect(screen.getByText(/Saved 3 minutes ago .* The service could not be reached\./)).toBeTruthy();
+    // The failure in a word on the one line; its technical reason in the line's tooltip.
+    const line = screen.getByText(/Saved 3 minutes ago .* not updated$/);
+    expect(line.getAttribute('title')).toBe('The service could not be reached.');
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(handlers.onRetry).toHaveBeenCalledOnce();
   });

@@ -149,4 +149,63 @@ describe('StatusRegion', () => {
     render(<StatusRegion state={{ ...state, key: { set: false } }} now={NOW} />);
     expect(region().textContent).toContain('Not set');
   });
+
+  it('is one line while all is well: a word, no problem lines, the record behind Details', () => {
+    render(
+      <StatusRegion
+        state={state}
+        now={NOW}
+        overview={{
+          deprecations: [],
+          status: { status: 'operational', components: [], updated_at: '2026-03-01T11:00:00Z' },
+          rateLimit: { origin: 'o', remaining: 118, quota: 120 },
+        }}
+      />,
+    );
+    expect(region().querySelectorAll(':scope > p')).toHaveLength(0);
+    const details = region().querySelector('details');
+    expect(details?.open).toBe(false);
+    expect(details?.textContent).toContain('http://127.0.0.1:8787');
+    expect(details?.textContent).toContain('118 of 120 requests left');
+  });
+
+  it('service down: says "Unreachable" on the line, the technical message only behind Details', () => {
+    const message =
+      'getStatus failed after 2 attempts: the service could not be reached (the retry budget is spent).';
+    render(
+      <StatusRegion
+        state={state}
+        now={NOW}
+        overview={{
+          deprecations: [],
+          statusError: { name: 'ApiError', kind: 'network', operationId: 'getStatus', message },
+        }}
+      />,
+    );
+    expect(region().querySelector('.status-head')?.textContent).toContain('Unreachable');
+    const outside = Array.from(region().children).filter((child) => child.tagName !== 'DETAILS');
+    expect(outside.map((child) => child.textContent).join(' ')).not.toContain('retry budget');
+    expect(region().querySelector('details')?.textContent).toContain(message);
+  });
+
+  it('a refused key is a problem line, outside Details', () => {
+    render(
+      <StatusRegion
+        state={state}
+        now={NOW}
+        overview={{
+          deprecations: [],
+          accountError: {
+            name: 'ApiError',
+            kind: 'unauthorized',
+            operationId: 'getAccount',
+            message: 'no',
+            status: 401,
+          },
+        }}
+      />,
+    );
+    const lines = Array.from(region().querySelectorAll(':scope > p')).map((p) => p.textContent);
+    expect(lines).toEqual(['Stored · rejected by the service']);
+  });
 });
