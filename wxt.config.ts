@@ -102,6 +102,8 @@ export default defineConfig({
     permissions: [
       'storage',
       'scripting',
+      // A right-click reads the clicked page's article (lib/background/contextMenus.ts), on that click only.
+      'activeTab',
       'alarms',
       'contextMenus',
       'notifications',

@@ -7,7 +7,7 @@
 import { browserMessage, type MessageSource } from '@/lib/i18n/browserMessage';
 import type { PlaybookDraft } from '@/lib/finance/schema';
 import { detectTextTickers, type DetectedTicker } from '@/lib/finance/textTickers';
-import { boundedText, citableUrl, cleanText, DRAFT_LIMITS } from '@/lib/finance/text';
+import { boundedText, citableUrl, cleanText, DRAFT_LIMITS, withoutSiteSuffix } from '@/lib/finance/text';
 
 export interface BuildDraftFromContextInput {
   selectionText?: string;
@@ -130,7 +130,7 @@ export function buildDraftFromContext(input: BuildDraftFromContextInput): Playbo
   if (!pageUrl) throw new UncitableUrlError();
   return assemble({
     sourceUrl: pageUrl,
-    sourceTitle: cleanText(input.pageTitle),
+    sourceTitle: withoutSiteSuffix(cleanText(input.pageTitle)),
     headline: '',
     lead: '',
     body: [],

@@ -8,7 +8,7 @@ import type { PlaybookDraft } from '@/lib/finance/schema';
 import { isByline, isPriceLine, isShareBar, type ArticleCapture } from '@/lib/finance/blocks';
 import { detectTickers, leadingText, normalizeTicker } from '@/lib/finance/tickers';
 import { assemble, linkDraft, symbolsOf, UncitableUrlError } from '@/lib/finance/contextDraft';
-import { citableUrl, cleanText, DRAFT_LIMITS } from '@/lib/finance/text';
+import { citableUrl, cleanText, DRAFT_LIMITS, withoutSiteSuffix } from '@/lib/finance/text';
 
 export { DRAFT_LIMITS } from '@/lib/finance/text';
 export type { PlaybookDraft } from '@/lib/finance/schema';
@@ -45,12 +45,37 @@ function metaContent(document: Document, ...names: string[]): string {
   return '';
 }
 
+/** `Apple Inc. (AAPL)`, `NVIDIA Corporation (NASDAQ: NVDA)`, `AMD`: a quote page's name, not a story's headline. */
+const QUOTE_HEADING = /\((?:[A-Z]{2,10}:\s?)?\$?([A-Z0-9][A-Z0-9.\-^=]{0,11})\)$/;
+
+function isBareSymbol(heading: string): boolean {
+  return heading.length <= 12 && normalizeTicker(heading) !== null;
+}
+
+function isQuoteHeading(heading: string): boolean {
+  const symbol = QUOTE_HEADING.exec(heading)?.[1];
+  return isBareSymbol(heading) || (symbol !== undefined && normalizeTicker(symbol) !== null);
+}
+
+/** A story's headline, not a section's name (`Key statistics`, `Recent news`): long enough, in words. */
+function isStoryHeading(heading: string): boolean {
+  return heading.length >= 25 && heading.split(/\s+/).length >= 4 && !isQuoteHeading(heading);
+}
+
+/**
+ * The story's headline: the page's h1; on a quote page (an h1 that is the company's name or bare
+ * symbol), the news story's own heading in the article or main area where there is one, else the
+ * name; a bare symbol says nothing the tickers do not, so then the page's og:title.
+ */
 function headlineOf(document: Document): string {
   const h1 = document.querySelector('article h1, main h1') ?? document.querySelector('h1');
   const heading = h1 ? cleanText(leadingText(h1, HEADING_CHARS)) : '';
-  // A quote page's h1 may be the bare symbol (`AMD`): that says nothing the tickers do not.
-  const useful = heading && !(heading.length <= 12 && normalizeTicker(heading) !== null);
-  return useful ? heading : metaContent(document, 'og:title', 'twitter:title');
+  if (heading && !isQuoteHeading(heading)) return heading;
+  const story = document.querySelector('article h2, main h2');
+  const storyHeading = story ? cleanText(leadingText(story, HEADING_CHARS)) : '';
+  if (isStoryHeading(storyHeading)) return storyHeading;
+  if (heading && !isBareSymbol(heading)) return heading;
+  return metaContent(document, 'og:title', 'twitter:title');
 }
 
 function leadOf(document: Document): string {
@@ -112,7 +137,8 @@ export function buildDraft(input: BuildDraftInput): PlaybookDraft {
   const article = input.article;
   const headline = document ? headlineOf(document) || (article?.title ?? '') : '';
   // The article's title, not the site's `<title>` with its ` | Site` suffix.
-  const sourceTitle = headline || article?.title || cleanText(input.title ?? document?.title);
+  const sourceTitle =
+    headline || article?.title || withoutSiteSuffix(cleanText(input.title ?? document?.title));
   const [articleLead, ...body] = article?.paragraphs ?? [];
   return assemble({
     sourceUrl: pageUrl,

@@ -86,3 +86,29 @@ export function citableUrl(raw: unknown): string | null {
   const href = url.href;
   return href.length <= DRAFT_LIMITS.url ? href : null;
 }
+
+/** What stands between a page's title and its site's name (a title's text is whitespace-collapsed). */
+const SITE_SEPARATORS = [' | ', ' · ', ' • ', ' - ', ' – ', ' — '];
+
+/**
+ * A page's own title without the site's name (`Apple rallies | Example News` → `Apple rallies`):
+ * the text before the last ` | `, ` · ` or ` • ` (almost always a site's name), or before the last
+ * dash when what follows looks like a name (at most four capitalised words: `Yahoo Finance`, not
+ * `what it means for AI`). Only when what stays is long enough to be a title. Linear: a
+ * last-occurrence search per separator.
+ */
+export function withoutSiteSuffix(title: string): string {
+  let at = -1;
+  let separator = '';
+  for (const candidate of SITE_SEPARATORS) {
+    const found = title.lastIndexOf(candidate);
+    if (found > at) [at, separator] = [found, candidate];
+  }
+  if (at < 10) return title;
+  const rest = title.slice(0, at).trimEnd();
+  const site = title.slice(at + separator.length).trim();
+  if (site.length === 0 || site.length > 40 || /[|·•]/.test(site)) return title;
+  if (/[|·•]/.test(separator)) return rest;
+  const words = site.split(/\s+/);
+  return words.length <= 4 && words.every((name) => /^[\p{Lu}\p{N}]/u.test(name)) ? rest : title;
+}

@@ -8,6 +8,7 @@ import {
   UncitableUrlError,
 } from '@/lib/finance/draft';
 import { sanitizeDraft } from '@/lib/finance/schema';
+import { withoutSiteSuffix } from '@/lib/finance/text';
 import { htmlDocument } from './load-fixture';
 
 const ARTICLE = `<!doctype html><html><head>
@@ -385,5 +386,49 @@ describe('pageTickers', () => {
     } finally {
       wholeTexts.mockRestore();
     }
+  });
+});
+
+describe('good drafts: the headline, not the quote page or the site', () => {
+  const quotePage = (story: string) =>
+    htmlDocument(`<!doctype html><html><head><title>Apple Inc. (AAPL) quote · Sandbox Markets</title></head>
+      <body><main><h1>Apple Inc. (AAPL)</h1><p class="quote">AAPL</p>
+      <h2>${story}</h2><p>Services revenue hit a record in the quarter, with subscriptions up across every region.</p></main></body></html>`);
+
+  it('a quote page with a news story is titled by the story', () => {
+    const document = quotePage('Apple services revenue hits a record as subscriptions grow');
+    const draft = buildDraft({ url: 'https://markets.example/quote/AAPL', title: document.title, document });
+    expect(draft.title).toBe('AAPL — Apple services revenue hits a record as subscriptions grow');
+    expect(draft.tickers).toEqual(['AAPL']);
+  });
+
+  it('a quote page whose h2 is a section, not a story, keeps the company name', () => {
+    const document = quotePage('Key statistics');
+    const draft = buildDraft({ url: 'https://markets.example/quote/AAPL', title: document.title, document });
+    expect(draft.title).toBe('Apple Inc. (AAPL)');
+  });
+
+  it('the right-click menu titles a page by its own title without the site', () => {
+    const draft = buildDraftFromContext({
+      pageUrl: 'https://markets.example/quote/NVDA',
+      pageTitle: 'NVIDIA Corporation (NVDA) quote · Sandbox Markets',
+    });
+    expect(draft.title).toBe('NVIDIA Corporation (NVDA) quote');
+  });
+});
+
+describe('withoutSiteSuffix', () => {
+  it.each([
+    ['Nvidia beats again | Example News', 'Nvidia beats again'],
+    ['Apple Inc. (AAPL) quote · Sandbox Markets', 'Apple Inc. (AAPL) quote'],
+    ['Fed holds rates steady - The Wall Street Journal', 'Fed holds rates steady'],
+    ['Nvidia rallies - what it means for AI', 'Nvidia rallies - what it means for AI'],
+    ['Short | Site', 'Short | Site'],
+    ['No separator at all in this title', 'No separator at all in this title'],
+  ])('%s → %s', (title, expected) => expect(withoutSiteSuffix(title)).toBe(expected));
+
+  it('reads a 100,000-character title in one pass (a backtracking one would time out here)', () => {
+    const long = `${'a '.repeat(50_000)}| ${'b'.repeat(39)}`;
+    expect(withoutSiteSuffix(long)).toBe(`${'a '.repeat(50_000)}`.trimEnd());
   });
 });

@@ -382,3 +382,50 @@ describe('the right-click menu', () => {
     expect(await listOutbox()).toHaveLength(0);
   });
 });
+
+describe('the right-click menu reads the clicked page as the offer does', () => {
+  const captured = {
+    title: 'NVDA — Nvidia guides above estimates',
+    thesis: 'Nvidia guides above estimates\n\nData-center revenue doubled.',
+    tickers: ['NVDA'],
+    visibility: 'private',
+    source: {
+      url: 'https://finance.example/quote/NVDA',
+      title: 'Nvidia guides above estimates',
+      excerpt: 'x',
+    },
+  };
+  const click = {
+    menuItemId: 'playbook-from-page',
+    pageUrl: 'https://finance.example/quote/NVDA',
+    pageTitle: 'NVIDIA Corporation (NVDA) Stock Price | Finance Example',
+    tabId: 7,
+  };
+
+  function pageAnswers(draft: unknown): void {
+    (fakeBrowser as unknown as { scripting: unknown }).scripting = {
+      executeScript: (injection: { func?: unknown }) =>
+        Promise.resolve(injection.func ? [{ result: draft }] : [{}]),
+    };
+  }
+
+  async function queuedBody(context: Record<string, unknown>) {
+    const { handleMenuClick } = await import('@/lib/background/contextMenus');
+    const draftId = await handleMenuClick(context as never);
+    return (await getOutboxEntry<WriteDraft>(draftId ?? ''))?.draft.body as Record<string, unknown>;
+  }
+
+  it('titles the draft by the article and takes the page’s tickers', async () => {
+    pageAnswers(captured);
+    const body = await queuedBody(click);
+    expect(body.title).toBe(captured.title);
+    expect(body.tickers).toEqual(['NVDA']);
+  });
+
+  it('falls back to the click’s info, without the site’s name, when the page cannot be read or moved on', async () => {
+    pageAnswers({ ...captured, source: { ...captured.source, url: 'https://finance.example/other' } });
+    expect((await queuedBody(click)).title).toBe('NVIDIA Corporation (NVDA) Stock Price');
+    pageAnswers(null);
+    expect((await queuedBody(click)).title).toBe('NVIDIA Corporation (NVDA) Stock Price');
+  });
+});
