@@ -19,13 +19,9 @@ function trimEdges(value: string): string {
   return value.slice(start, end);
 }
 
-/** A file name from a playbook's title: letters, digits, spaces, `-` and `_` kept, the rest dashed. */
+/** A file name from a playbook's title: letters, digits, `-` and `_` kept, any other run one space. */
 export function calendarFileName(title: string): string {
-  const stem = title
-    .normalize('NFC')
-    .replace(/[^\p{L}\p{N} _-]+/gu, '-')
-    .replace(/\s+/g, ' ')
-    .replace(/-{2,}/g, '-');
+  const stem = title.normalize('NFC').replace(/[^\p{L}\p{N}_-]+/gu, ' ');
   const short = trimEdges([...stem].slice(0, MAX_FILE_STEM).join(''));
   return `${short || 'catalysts'}.ics`;
 }

@@ -30,7 +30,9 @@ function useRead<T>(playbookId: string | undefined, read: (id: string) => Promis
 
 /** The open playbook's catalysts and performance since capture, and "Add to calendar". */
 export function useCatalysts(playbookId: string | undefined, title: string | undefined) {
-  const list = useRead<CatalystList>(playbookId, (id) => sendMessage('listPlaybookCatalysts', { playbookId: id }));
+  const list = useRead<CatalystList>(playbookId, (id) =>
+    sendMessage('listPlaybookCatalysts', { playbookId: id }),
+  );
   const performance = useRead<Performance>(playbookId, (id) =>
     sendMessage('getPlaybookPerformance', { playbookId: id }),
   );
