@@ -1,0 +1,130 @@
+import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import type { Sandbox } from '../../sandbox/server';
+import { playbookPerformance, utcDate } from '../../sandbox/catalystModel';
+import { parseCalendar, prop, text } from '../fixtures/icsReader';
+import { expect, test } from './fixtures';
+
+/** The demo user's playbook that tracks NVDA (and AMD): the seed's catalysts fall on its tickers. */
+function siliconPlaybook(sandbox: Sandbox) {
+  const user = sandbox.db.userForKey(sandbox.demoKey);
+  if (!user) throw new Error('no demo user');
+  const playbooks = sandbox.db.listPlaybooks({ ownerId: user.id }, null, 100).rows;
+  const playbook = playbooks.find((p) => p.tickers.includes('NVDA') && p.tickers.includes('AMD'));
+  if (!playbook) throw new Error('no seeded playbook tracks NVDA');
+  const catalysts = sandbox.db.catalysts.list(user.id, {
+    tickers: playbook.tickers,
+    from: utcDate(Date.now()),
+    to: null,
+    after: null,
+    limit: 100,
+  }).rows;
+  return { playbook, catalysts };
+}
+
+/** A fraction as the page shows it: the browser's locale, one decimal, signed. */
+function percent(page: Page, fraction: number): Promise<string> {
+  return page.evaluate(
+    (fraction) =>
+      new Intl.NumberFormat(undefined, {
+        style: 'percent',
+        minimumFractionDigits: 1,
+        maximumFractionDigits: 1,
+        signDisplay: 'exceptZero',
+      }).format(fraction),
+    fraction,
+  );
+}
+
+function day(page: Page, date: string): Promise<string> {
+  return page.evaluate((date) => {
+    const [y, m, d] = date.split('-').map(Number);
+    return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(y, m - 1, d));
+  }, date);
+}
+
+function money(page: Page, value: number, currency: string): Promise<string> {
+  return page.evaluate(
+    ({ value, currency }) => new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(value),
+    { value, currency },
+  );
+}
+
+test('playbook detail: its catalysts soonest first, saved as a calendar file read back field by field', async ({
+  extension,
+  sandbox,
+}) => {
+  const { playbook, catalysts } = siliconPlaybook(sandbox);
+  expect(catalysts.map((c) => c.ticker)).toEqual(['NVDA', 'AMD', 'AMD']);
+  await extension.configure();
+  const page = await extension.open(`sidepanel.html?playbook=${encodeURIComponent(playbook.id)}`);
+
+  const region = page.getByRole('region', { name: 'Catalysts' });
+  const items = region.getByRole('listitem');
+  await expect(items).toHaveCount(3);
+  await expect(items.nth(0)).toContainText('NVDA');
+  await expect(items.nth(0)).toContainText('Confirmed');
+  await expect(items.nth(0)).toContainText('After the close');
+  await expect(items.nth(1)).toContainText('AMD');
+  await expect(items.nth(1)).toContainText('Estimated date');
+  await expect(items.nth(1)).toContainText(await day(page, catalysts[1].at));
+  for (const [i, catalyst] of catalysts.entries()) await expect(items.nth(i)).toContainText(catalyst.title);
+
+  const saving = page.waitForEvent('download');
+  await region.getByRole('button', { name: 'Add to calendar' }).click();
+  const download = await saving;
+  expect(download.suggestedFilename()).toMatch(/\.ics$/);
+  await expect(region.getByRole('status')).toContainText(download.suggestedFilename());
+  const file = await readFile((await download.path()), 'utf8');
+  expect(file).not.toContain(sandbox.demoKey);
+  const calendar = parseCalendar(file);
+  expect(calendar.name).toBe('VCALENDAR');
+  const events = calendar.components;
+  const host = new URL(sandbox.apiUrl).host;
+  expect(events.map((e) => prop(e, 'UID')?.value)).toEqual(catalysts.map((c) => `${c.id}@${host}`));
+  expect(events.map((e) => prop(e, 'SEQUENCE')?.value)).toEqual(catalysts.map((c) => String(c.sequence)));
+  expect(events.map((e) => prop(e, 'STATUS')?.value)).toEqual(['CONFIRMED', 'TENTATIVE', 'TENTATIVE']);
+  expect(events.map((e) => text(prop(e, 'SUMMARY')!.value))).toEqual(
+    catalysts.map((c) => `${c.ticker}: ${c.title}`),
+  );
+  const nvdaStart = new Date(catalysts[0].at).toISOString().replace(/[-:]|\.\d+/g, '');
+  expect(prop(events[0], 'DTSTART')).toEqual({ name: 'DTSTART', params: {}, value: nvdaStart });
+  expect(prop(events[1], 'DTSTART')).toEqual({
+    name: 'DTSTART',
+    params: { VALUE: 'DATE' },
+    value: catalysts[1].at.replaceAll('-', ''),
+  });
+  for (const event of events)
+    expect(text(prop(event, 'DESCRIPTION')!.value).split('\n')[0]).toBe(playbook.title);
+  expect(text(prop(events[0], 'DESCRIPTION')!.value)).toBe(`${playbook.title}\nConfirmed\nAfter the close`);
+});
+
+test('playbook detail: its return since capture against SPY and each ticker, with the seed exact figures', async ({
+  extension,
+  sandbox,
+}) => {
+  const { playbook } = siliconPlaybook(sandbox);
+  const expected = playbookPerformance(playbook, Date.now());
+  // The seed's playbook has moved: a figure of zero would prove less.
+  expect(expected.return).not.toBe(0);
+  await extension.configure();
+  const page = await extension.open(`sidepanel.html?playbook=${encodeURIComponent(playbook.id)}`);
+
+  const region = page.getByRole('region', { name: 'Since captured' });
+  await expect(region).toContainText(
+    `${await percent(page, expected.return!)} since ${await day(page, expected.since)} · SPY ${await percent(page, expected.benchmark.return)}`,
+  );
+  const rows = region.getByRole('table', { name: 'Tickers since capture' }).getByRole('row');
+  await expect(rows).toHaveCount(expected.tickers.length + 1);
+  for (const [i, ticker] of expected.tickers.entries()) {
+    const start = await money(page, ticker.start_price, ticker.currency);
+    const last = await money(page, ticker.last_price, ticker.currency);
+    await expect(rows.nth(i + 1)).toHaveText(
+      `${ticker.symbol}${start} → ${last}${await percent(page, ticker.return)}`,
+    );
+  }
+  await expect(region).toContainText(`As of the close of ${await day(page, expected.as_of)}`);
+  await expect(region).toContainText(
+    'Past moves do not predict future ones. Decision support, not financial advice.',
+  );
+});
