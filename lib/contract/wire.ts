@@ -134,6 +134,11 @@ export interface PopupSnapshot {
   page?: PlaybookPage;
   overview?: ServiceOverview;
   outbox: PopupDraft[];
+  /**
+   * The return since capture (a fraction) of the first page's playbooks, by id, where known: the
+   * rows' short figure, painted with the rows (lib/background/popupReturns.ts fills it).
+   */
+  returns?: Record<string, number>;
   savedAt: number;
 }
 

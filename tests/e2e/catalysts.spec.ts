@@ -75,7 +75,7 @@ test('playbook detail: its catalysts soonest first, saved as a calendar file rea
   const download = await saving;
   expect(download.suggestedFilename()).toMatch(/\.ics$/);
   await expect(region.getByRole('status')).toContainText(download.suggestedFilename());
-  const file = await readFile((await download.path()), 'utf8');
+  const file = await readFile(await download.path(), 'utf8');
   expect(file).not.toContain(sandbox.demoKey);
   const calendar = parseCalendar(file);
   expect(calendar.name).toBe('VCALENDAR');
@@ -127,4 +127,48 @@ test('playbook detail: its return since capture against SPY and each ticker, wit
   await expect(region).toContainText(
     'Past moves do not predict future ones. Decision support, not financial advice.',
   );
+});
+
+test('popup: each row shows its return since capture, painted from the read model before the service answers', async ({
+  extension,
+  sandbox,
+}) => {
+  const { playbook } = siliconPlaybook(sandbox);
+  const expected = playbookPerformance(playbook, Date.now());
+  await extension.configure();
+  const row = (page: Page) =>
+    page.getByRole('list', { name: 'Playbooks' }).getByRole('listitem').filter({ hasText: playbook.title });
+  const short = async (page: Page) =>
+    page.evaluate(
+      (fraction) =>
+        new Intl.NumberFormat(undefined, {
+          style: 'percent',
+          maximumFractionDigits: 0,
+          signDisplay: 'exceptZero',
+        }).format(fraction),
+      expected.return!,
+    );
+  // The worker reads the figures in the background after the first page; a popup opened after
+  // that paints them.
+  await expect
+    .poll(async () => {
+      const popup = await extension.open('popup.html');
+      const text = (await row(popup).first().textContent({ timeout: 5_000 })) ?? '';
+      const figure = await short(popup);
+      await popup.close();
+      return text.includes(`Since captured ${figure}`) || text.includes(`Since captured${figure}`);
+    })
+    .toBe(true);
+
+  // The service now answers only after 20 s: the figure comes from the read model, not the network.
+  sandbox.setFaults({ latencyMs: 20_000 });
+  try {
+    const popup = await extension.open('popup.html');
+    await expect(row(popup).locator('.pb-return')).toHaveText(`Since captured ${await short(popup)}`, {
+      timeout: 5_000,
+    });
+    await popup.close();
+  } finally {
+    sandbox.resetFaults();
+  }
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildCalendar, escapeText, foldLine, MAX_LINE_OCTETS } from '@/lib/catalysts/ics';
+import { buildCalendar, escapeText, foldLine } from '@/lib/catalysts/ics';
 import { catalystSchema, type Catalyst } from '@/lib/contract/catalyst';
 import { encoder, parseCalendar, prop, text } from '../../fixtures/icsReader';
 
