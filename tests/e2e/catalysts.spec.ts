@@ -172,3 +172,40 @@ test('popup: each row shows its return since capture, painted from the read mode
     sandbox.resetFaults();
   }
 });
+
+test('playbook detail: a catalyst list longer than a page is read by following its cursor', async ({
+  extension,
+  sandbox,
+}) => {
+  const { playbook } = siliconPlaybook(sandbox);
+  const EXTRA = 60;
+  for (let i = 0; i < EXTRA; i++)
+    sandbox.db.catalysts.insert({
+      id: `cat_extra_${i}`,
+      ticker: 'NVDA',
+      kind: 'product',
+      title: `NVIDIA event ${i}`,
+      at: utcDate(Date.now(), 10 + i),
+      all_day: true,
+      status: 'estimated',
+      sequence: 1,
+      updated_at: new Date().toISOString(),
+    });
+  const { catalysts } = siliconPlaybook(sandbox);
+  expect(catalysts).toHaveLength(EXTRA + 3);
+  await extension.configure();
+  sandbox.clearRequests();
+  const page = await extension.open(`sidepanel.html?playbook=${encodeURIComponent(playbook.id)}`);
+
+  const items = page.getByRole('region', { name: 'Catalysts' }).getByRole('listitem');
+  await expect(items).toHaveCount(EXTRA + 3);
+  // Soonest first across pages: the AMD event 120 days out is last.
+  await expect(items.last()).toContainText(catalysts.at(-1)!.title);
+  await expect(items.nth(2)).toContainText('NVIDIA event 0');
+  // Every item in the service's ascending order (the sandbox's own list of them).
+  const texts = await items.allTextContents();
+  expect(texts.map((text, i) => text.includes(catalysts[i].title))).toEqual(catalysts.map(() => true));
+  const reads = sandbox.requests().filter((r) => r.method === 'GET' && r.path.endsWith('/catalysts'));
+  expect(reads.length).toBeGreaterThanOrEqual(2);
+  expect(reads.some((r) => new URLSearchParams(r.query).has('cursor'))).toBe(true);
+});
