@@ -88,7 +88,10 @@ export function handlerTable(): Handlers {
       registerWriteHandlers,
     ),
     ...handlersOf(['listBacktests', 'getBacktest', 'latestBacktests'], registerBacktestHandlers),
-    ...handlersOf(['listPlaybookCatalysts', 'getPlaybookPerformance'], registerCatalystHandlers),
+    ...handlersOf(
+      ['listPlaybookCatalysts', 'getPlaybookPerformance', 'catalystsWithinWeek'],
+      registerCatalystHandlers,
+    ),
     ...handlersOf(['listSites', 'addSite', 'removeSite'], registerSiteHandlers),
     ...handlersOf(['countPageMatches', 'getPageMatches'], registerPageMatchHandlers),
   };

@@ -60,6 +60,30 @@ export async function listPlaybookCatalysts(playbookId: string): Promise<Catalys
   return { items: ordered.items, complete: complete && ordered.complete, apiOrigin: await apiOrigin() };
 }
 
+/** How far ahead "On this page" looks for a tracked ticker's catalyst. */
+export const WEEK_DAYS = 7;
+/** The most tickers one read asks about (the contract's bound of `tickers`). */
+export const MAX_CATALYST_TICKERS = 50;
+
+function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** The catalysts of `tickers` from today to a week ahead (UTC days): one bounded page, soonest first. */
+export async function catalystsWithinWeek(tickers: readonly string[], now = Date.now()): Promise<Catalyst[]> {
+  if (tickers.length === 0) return [];
+  const client = await serviceClient();
+  const page = await client.listPage<Catalyst>('listCatalysts', {
+    query: {
+      tickers: tickers.slice(0, MAX_CATALYST_TICKERS).join(','),
+      from: utcDay(now),
+      to: utcDay(now + WEEK_DAYS * 86_400_000),
+    },
+    pageSize: PAGE_SIZE,
+  });
+  return soonestFirst(page.items).items;
+}
+
 export const PERFORMANCE_OTHER_PLAYBOOK = 'performance.other-playbook';
 
 export async function playbookPerformance(playbookId: string): Promise<Performance> {

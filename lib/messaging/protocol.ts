@@ -11,7 +11,7 @@ import type { WriteDraft } from '@/lib/contract/outbox';
 import { WRITE_OPERATIONS, type WriteOperation } from '@/lib/contract/writes';
 import type { EventFeed } from '@/lib/events/feed';
 import type { Backtest } from '@/lib/contract/backtest';
-import type { Performance } from '@/lib/contract/catalyst';
+import type { Catalyst, Performance } from '@/lib/contract/catalyst';
 import { MAX_CAPTURE_SELECTION } from '@/lib/finance/captureGlobal';
 import { TICKER_PATTERN } from '@/lib/finance/symbols';
 import { DRAFT_LIMITS } from '@/lib/finance/text';
@@ -327,6 +327,11 @@ export const messages = {
   /** How a playbook has done since its idea was captured. */
   getPlaybookPerformance: message<Performance>()({
     request: z.strictObject({ playbookId }),
+    senders: EXTENSION_PAGES,
+  }),
+  /** "On this page" (side panel only): the catalysts within a week of the page's tracked tickers. */
+  catalystsWithinWeek: message<Catalyst[]>()({
+    request: z.strictObject({ tickers: z.array(z.string().regex(TICKER_PATTERN)).min(1).max(50) }),
     senders: EXTENSION_PAGES,
   }),
   // --- end Catalysts ---

@@ -181,3 +181,19 @@ describe('region "Since captured"', () => {
     expect(within(region).queryByRole('table')).toBeNull();
   });
 });
+
+describe('"On this page": catalysts within a week', () => {
+  it('one line per catalyst with ticker, what, when and status in words; nothing when none', async () => {
+    const { WeekCatalysts } = await import('@/lib/pages/sidepanel/WeekCatalysts');
+    useLocale('en');
+    render(<WeekCatalysts items={[lly]} />);
+    expect(
+      within(screen.getByRole('list', { name: 'Catalysts within a week' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['LLY: FDA decision, Mar 6, 2026 (Cancelled)']);
+    cleanup();
+    const { container } = render(<WeekCatalysts items={[]} />);
+    expect(container.innerHTML).toBe('');
+  });
+});
