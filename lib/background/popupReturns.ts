@@ -33,7 +33,8 @@ export async function readReturns(all: readonly string[]): Promise<Record<string
     const batch = ids.slice(at, at + CONCURRENCY);
     const answers = await Promise.allSettled(batch.map((id) => playbookPerformance(id)));
     answers.forEach((answer, i) => {
-      if (answer.status === 'fulfilled' && answer.value.return !== null) figures[batch[i]] = answer.value.return;
+      if (answer.status === 'fulfilled' && answer.value.return !== null)
+        figures[batch[i]] = answer.value.return;
     });
   }
   return figures;

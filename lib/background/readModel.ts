@@ -303,7 +303,11 @@ async function revalidate(state: AppState, binding: string, readAt: number): Pro
   const { page: _page, ...record } = snapshot;
   await writePopupSnapshot(record, readAt);
   if (page && 'value' in page && page.value.source === 'network')
-    refreshReturnsLater(page.value.items.map((item) => item.id), binding, readAt);
+    refreshReturnsLater(
+      page.value.items.map((item) => item.id),
+      binding,
+      readAt,
+    );
   if (page && 'error' in page) {
     const pageError = wireErrorOf(page.error) ?? {
       code: 'internal',
