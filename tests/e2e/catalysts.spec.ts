@@ -4,6 +4,7 @@ import type { Sandbox } from '../../sandbox/server';
 import { playbookPerformance, utcDate } from '../../sandbox/catalystModel';
 import { parseCalendar, prop, text } from '../fixtures/icsReader';
 import { expect, test } from './fixtures';
+import { offerCount } from './helpers/offer';
 
 /** The demo user's playbook that tracks NVDA (and AMD): the seed's catalysts fall on its tickers. */
 function siliconPlaybook(sandbox: Sandbox) {
@@ -208,4 +209,32 @@ test('playbook detail: a catalyst list longer than a page is read by following i
   const reads = sandbox.requests().filter((r) => r.method === 'GET' && r.path.endsWith('/catalysts'));
   expect(reads.length).toBeGreaterThanOrEqual(2);
   expect(reads.some((r) => new URLSearchParams(r.query).has('cursor'))).toBe(true);
+});
+
+test('"On this page" in the side panel names a tracked ticker\'s catalyst within a week; the page and the popup do not', async ({
+  context,
+  extension,
+  pages,
+  sandbox,
+}) => {
+  const { catalysts } = siliconPlaybook(sandbox);
+  const nvda = catalysts[0];
+  await extension.configure();
+  const finance = await context.newPage();
+  await finance.goto(pages.url('article-nvda.html'));
+  await expect.poll(() => offerCount(finance)).toBe(1);
+
+  const panel = await extension.open('sidepanel.html');
+  await finance.bringToFront();
+  await panel.reload();
+  const week = panel.getByRole('list', { name: 'Catalysts within a week' });
+  await expect(week.getByRole('listitem').first()).toContainText(`NVDA: ${nvda.title}`);
+  await expect(week.getByRole('listitem').first()).toContainText('(Confirmed)');
+
+  const popup = await extension.open('popup.html');
+  await finance.bringToFront();
+  await popup.reload();
+  await expect(popup.getByRole('region', { name: 'On this page' })).toBeVisible();
+  await expect(popup.getByRole('list', { name: 'Catalysts within a week' })).toHaveCount(0);
+  expect(await finance.content()).not.toContain(nvda.title);
 });
