@@ -47,7 +47,7 @@ export function PlaybookRow({ playbook, now, sinceCaptured, onOpen }: PlaybookRo
         </button>
         {figure ? (
           <span class={`pb-return ${sinceCaptured! < 0 ? 'down' : 'up'}`}>
-            <span class="visually-hidden">{t('sinceCaptured.heading')} </span>
+            <span class="pb-return-label">{t('sinceCaptured.heading')} </span>
             {figure}
           </span>
         ) : null}
