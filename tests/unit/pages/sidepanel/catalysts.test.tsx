@@ -194,6 +194,6 @@ describe('"On this page": catalysts within a week', () => {
     ).toEqual(['LLY: FDA decision, Mar 6, 2026 (Cancelled)']);
     cleanup();
     const { container } = render(<WeekCatalysts items={[]} />);
-    expect(container.innerHTML).toBe('');
+    expect(container.childElementCount).toBe(0);
   });
 });
