@@ -6,6 +6,7 @@ import { clearUnread, eventFeed, pollEvents, schedulePolling } from '@/lib/event
 import { registerPageMatchHandlers } from './pageMatches';
 import { clearPopupSnapshot } from '@/lib/store/snapshot';
 import { registerBacktestHandlers } from './backtests';
+import { registerCatalystHandlers } from './catalysts';
 import { registerReadHandlers } from './reads';
 import { warmPopupSnapshot } from './readModel';
 import { registerSiteHandlers } from './sites';
@@ -87,6 +88,10 @@ export function handlerTable(): Handlers {
       registerWriteHandlers,
     ),
     ...handlersOf(['listBacktests', 'getBacktest', 'latestBacktests'], registerBacktestHandlers),
+    ...handlersOf(
+      ['listPlaybookCatalysts', 'getPlaybookPerformance', 'catalystsWithinWeek'],
+      registerCatalystHandlers,
+    ),
     ...handlersOf(['listSites', 'addSite', 'removeSite'], registerSiteHandlers),
     ...handlersOf(['countPageMatches', 'getPageMatches'], registerPageMatchHandlers),
   };

@@ -25,6 +25,7 @@ import {
 } from '@/lib/store/snapshot';
 import { wireErrorOf } from './errors';
 import { readAppState } from './state';
+import { keptReturns, readReturns } from './popupReturns';
 
 /**
  * The worker's read model: the one writer of the read model's cache (lib/store/snapshot.ts), which
@@ -204,6 +205,33 @@ async function popupDrafts(): Promise<PopupDraft[]> {
   }));
 }
 
+let readingReturns: Promise<void> | undefined;
+/** Figures are daily closes: read at most once per this interval for one service and key. */
+const RETURNS_EVERY_MS = 10 * 60_000;
+let returnsRead: { binding: string; at: number } | undefined;
+
+/**
+ * The rows' figures read in the background after a fresh first page, one run at a time, and saved
+ * into the popup's record if it is still this binding's and some figure is known.
+ */
+function refreshReturnsLater(ids: readonly string[], binding: string, readAt: number): void {
+  if (readingReturns || ids.length === 0) return;
+  if (returnsRead?.binding === binding && Date.now() - returnsRead.at < RETURNS_EVERY_MS) return;
+  returnsRead = { binding, at: Date.now() };
+  readingReturns = (async () => {
+    const figures = await readReturns(ids);
+    const saved = await readPopupSnapshot();
+    if (saved?.binding !== binding) return;
+    const { page: _page, returns: _old, ...record } = saved;
+    const returns = Object.keys(figures).length ? { returns: figures } : {};
+    await writePopupSnapshot({ ...record, ...returns }, readAt);
+  })()
+    .catch((error: unknown) => log.warn('popup.returns-failed', { error }))
+    .finally(() => {
+      readingReturns = undefined;
+    });
+}
+
 /** A discovery run is many requests: it waits until the popup has painted from what it was given. */
 const DISCOVERY_DEFER_MS = 1500;
 let deferredDiscovery: ReturnType<typeof setTimeout> | undefined;
@@ -241,7 +269,7 @@ export function warmPopupSnapshot(): void {
 
 async function revalidate(state: AppState, binding: string, readAt: number): Promise<PopupOpened> {
   // Another service's or key's record goes before anything is read, not when this read lands.
-  await snapshotFor(binding);
+  const saved = await snapshotFor(binding);
   // No service saved yet: nothing to read, nothing sent; the popup points to the setup.
   if (state.serviceSetup)
     return {
@@ -269,10 +297,17 @@ async function revalidate(state: AppState, binding: string, readAt: number): Pro
     ...(page && 'value' in page ? { page: page.value } : {}),
     overview: summary,
     outbox,
+    ...keptReturns(saved?.returns, page && 'value' in page ? page.value.items : undefined),
     savedAt: Date.now(),
   };
   const { page: _page, ...record } = snapshot;
   await writePopupSnapshot(record, readAt);
+  if (page && 'value' in page && page.value.source === 'network')
+    refreshReturnsLater(
+      page.value.items.map((item) => item.id),
+      binding,
+      readAt,
+    );
   if (page && 'error' in page) {
     const pageError = wireErrorOf(page.error) ?? {
       code: 'internal',

@@ -10,6 +10,7 @@ import type { LifecycleCode } from './writes';
 import type { Account, Playbook, ServiceStatus } from './service';
 import type { OutboxEntry, WriteDraft } from './outbox';
 import type { Backtest } from './backtest';
+import type { Catalyst } from './catalyst';
 
 export type OutboxEntryView = OutboxEntry;
 
@@ -104,6 +105,15 @@ export interface BacktestPage {
   hasMore: boolean;
 }
 
+/** A playbook's upcoming catalysts, soonest first (lib/catalysts/reads.ts). */
+export interface CatalystList {
+  items: Catalyst[];
+  /** False when the list was cut at its bound or a cursor led nowhere: "more may follow". */
+  complete: boolean;
+  /** The API origin, which names the calendar's UIDs (`<id>@<host>`); never user-info or a key. */
+  apiOrigin: string;
+}
+
 /** A playbook's newest completed backtest, or why there is none to show. */
 export interface LatestBacktest {
   playbookId: string;
@@ -124,6 +134,11 @@ export interface PopupSnapshot {
   page?: PlaybookPage;
   overview?: ServiceOverview;
   outbox: PopupDraft[];
+  /**
+   * The return since capture (a fraction) of the first page's playbooks, by id, where known: the
+   * rows' short figure, painted with the rows (lib/background/popupReturns.ts fills it).
+   */
+  returns?: Record<string, number>;
   savedAt: number;
 }
 
@@ -202,6 +217,8 @@ export const WORKER_ERROR_CODES = [
   'backtest.malformed',
   /** The service answered with another playbook's backtest where this playbook's was asked for. */
   'backtest.other-playbook',
+  /** The service answered with another playbook's performance where this playbook's was asked for. */
+  'performance.other-playbook',
   /** A site the user typed is not a site pattern, or its access was not granted (or was denied). */
   'site.invalid',
   'site.permission-missing',

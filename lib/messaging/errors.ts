@@ -85,6 +85,7 @@ export const ERRORS = {
   'backtest.too-large': meaning('nothing', () => t('backtests.unreadableList')),
   'backtest.malformed': meaning('nothing', () => t('backtests.unreadableList')),
   'backtest.other-playbook': meaning('nothing', () => t('backtests.otherPlaybookList')),
+  'performance.other-playbook': meaning('nothing', () => t('sinceCaptured.otherPlaybook')),
   'site.invalid': meaning('fix-fields', generic),
   'site.permission-missing': meaning('fix-fields', generic),
   'site.permission-denied': meaning('fix-fields', generic),

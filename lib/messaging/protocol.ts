@@ -11,6 +11,7 @@ import type { WriteDraft } from '@/lib/contract/outbox';
 import { WRITE_OPERATIONS, type WriteOperation } from '@/lib/contract/writes';
 import type { EventFeed } from '@/lib/events/feed';
 import type { Backtest } from '@/lib/contract/backtest';
+import type { Catalyst, Performance } from '@/lib/contract/catalyst';
 import { MAX_CAPTURE_SELECTION } from '@/lib/finance/captureGlobal';
 import { TICKER_PATTERN } from '@/lib/finance/symbols';
 import { DRAFT_LIMITS } from '@/lib/finance/text';
@@ -22,6 +23,7 @@ import type {
   PageMatches,
   PlaybookPage,
   BacktestPage,
+  CatalystList,
   LatestBacktest,
   ServiceOverview,
   AppState,
@@ -33,6 +35,7 @@ export type {
   OutboxEntryView,
   AppState,
   BacktestPage,
+  CatalystList,
   Envelope,
   Freshness,
   HostAccessState,
@@ -315,6 +318,23 @@ export const messages = {
     request: z.strictObject({ tabId: z.number().int().min(0).optional() }),
     senders: EXTENSION_PAGES,
   }),
+  // --- Catalysts and performance since capture (side panel detail; lib/background/catalysts.ts) ---
+  /** A playbook's upcoming catalysts, soonest first, cursors followed up to a bound. */
+  listPlaybookCatalysts: message<CatalystList>()({
+    request: z.strictObject({ playbookId }),
+    senders: EXTENSION_PAGES,
+  }),
+  /** How a playbook has done since its idea was captured. */
+  getPlaybookPerformance: message<Performance>()({
+    request: z.strictObject({ playbookId }),
+    senders: EXTENSION_PAGES,
+  }),
+  /** "On this page" (side panel only): the catalysts within a week of the page's tracked tickers. */
+  catalystsWithinWeek: message<Catalyst[]>()({
+    request: z.strictObject({ tickers: z.array(z.string().regex(TICKER_PATTERN)).min(1).max(50) }),
+    senders: EXTENSION_PAGES,
+  }),
+  // --- end Catalysts ---
   // --- Events (side panel Events tab; lib/events) ---
   /** The recent events with how each arrived, the unread count and whether a stream is live. */
   getEventFeed: message<EventFeed & { streaming: boolean }>()({

@@ -19,6 +19,8 @@ export interface PlaybookListProps {
   /** Set when the latest load-more failed; the list keeps what it has. */
   moreError?: string;
   now: number;
+  /** Each playbook's return since capture by id, from the read model (the rows' short figure). */
+  returns?: Record<string, number>;
   /** What an empty list says; none while a failed read leaves the list unknown. */
   emptyText?: string;
   onOpen: (id: string) => void;
@@ -63,7 +65,13 @@ export function PlaybookList(props: PlaybookListProps) {
         onPointerLeave={() => props.onHover?.(false)}
       >
         {(props.rowLimit === undefined ? items : items.slice(0, props.rowLimit)).map((playbook) => (
-          <PlaybookRow key={playbook.id} playbook={playbook} now={now} onOpen={props.onOpen} />
+          <PlaybookRow
+            key={playbook.id}
+            playbook={playbook}
+            now={now}
+            sinceCaptured={props.returns?.[playbook.id]}
+            onOpen={props.onOpen}
+          />
         ))}
       </ul>
       {loading && items.length === 0 ? <p class="hint">{t('popup.list.loading')}</p> : null}

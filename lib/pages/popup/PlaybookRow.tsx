@@ -1,11 +1,20 @@
 import type { Playbook } from '@/lib/api/schemas';
 import { relativeTime } from './format';
-import { formatList, plural, t } from '@/lib/i18n';
+import { formatList, formatPercent, plural, t } from '@/lib/i18n';
 
 export interface PlaybookRowProps {
   playbook: Pick<Playbook, 'id' | 'title' | 'visibility' | 'status' | 'tickers' | 'updated_at'>;
   now: number;
+  /** The return since capture (a fraction) from the read model, when known. */
+  sinceCaptured?: number;
   onOpen: (id: string) => void;
+}
+
+/** A return the contract allows (a fraction from −1 to 1000) as a short figure: 0.14 → "+14%". */
+export function shortReturn(value: number | undefined): string | undefined {
+  return value !== undefined && Number.isFinite(value) && value >= -1 && value <= 1000
+    ? formatPercent(value, 0, true)
+    : undefined;
 }
 
 const MAX_TICKERS = 4;
@@ -26,7 +35,8 @@ function tickerSentence(tickers: readonly string[]): string {
  * (at most four, then "+N"), so no number of tickers can push the date out of the row. Screen
  * readers get the tickers in one sentence instead of the chips (the first twenty, then "and N more").
  */
-export function PlaybookRow({ playbook, now, onOpen }: PlaybookRowProps) {
+export function PlaybookRow({ playbook, now, sinceCaptured, onOpen }: PlaybookRowProps) {
+  const figure = shortReturn(sinceCaptured);
   const shown = playbook.tickers.slice(0, MAX_TICKERS);
   const hidden = playbook.tickers.length - shown.length;
   return (
@@ -35,6 +45,12 @@ export function PlaybookRow({ playbook, now, onOpen }: PlaybookRowProps) {
         <button type="button" class="pb-row-open" title={playbook.title} onClick={() => onOpen(playbook.id)}>
           {playbook.title}
         </button>
+        {figure ? (
+          <span class={`pb-return ${sinceCaptured! < 0 ? 'down' : 'up'}`}>
+            <span class="pb-return-label">{t('sinceCaptured.heading')} </span>
+            {figure}
+          </span>
+        ) : null}
         <span class={`badge vis-${playbook.visibility}`}>{t(`popup.visibility.${playbook.visibility}`)}</span>
       </div>
       <div class="pb-row-meta">

@@ -89,6 +89,7 @@ export function PopupPage({ opening }: PopupPageProps = {}) {
   const [overviewError, setOverviewError] = useState<string>();
   const [overviewLoading, setOverviewLoading] = useState(!initialSnapshot?.overview);
   const [outbox, setOutbox] = useState<PopupDraft[] | undefined>(initialSnapshot?.outbox);
+  const [returns, setReturns] = useState(initialSnapshot?.returns);
   const [outboxBusy, setOutboxBusy] = useState<string[]>([]);
   const [scope, setScope] = useState<ListScope>('mine');
   const [visibility, setVisibility] = useState<VisibilityFilter>('all');
@@ -207,6 +208,7 @@ export function PopupPage({ opening }: PopupPageProps = {}) {
           setOverviewLoading(false);
         }
         setOutbox(snapshot.outbox);
+        if (snapshot.returns) setReturns(snapshot.returns);
         const first = snapshot.page;
         if (!first || !live()) return;
         // Paged further already: the first page's rows are refreshed in place, the later ones stay.
@@ -298,6 +300,7 @@ export function PopupPage({ opening }: PopupPageProps = {}) {
       scope={effectiveScope}
       visibility={visibility}
       list={list}
+      returns={returns}
       outbox={outbox}
       outboxBusy={outboxBusy}
       offline={offline}

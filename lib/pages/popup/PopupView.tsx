@@ -39,6 +39,8 @@ export interface PopupViewProps {
   scope: ListScope;
   visibility: VisibilityFilter;
   list: ListView;
+  /** The rows' return since capture by playbook id (the popup's record). */
+  returns?: Record<string, number>;
   outbox?: PopupDraft[];
   outboxBusy?: readonly string[];
   /** True when the browser says it has no network at all. */
@@ -197,6 +199,7 @@ function PopupBody(props: PopupViewProps) {
 
       <PlaybookList
         items={list.items}
+        returns={props.returns}
         rowLimit={props.rowLimit}
         hasMore={list.hasMore}
         source={list.source}

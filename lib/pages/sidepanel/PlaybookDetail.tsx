@@ -4,6 +4,8 @@ import { writeSpec, writeWords, type WriteOperation } from '@/lib/api/writeOpera
 import { safeHref } from './SafeMarkdown';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { BacktestsSection, type BacktestsSectionProps } from './BacktestsSection';
+import { CatalystsSection, type CatalystsSectionProps } from './CatalystsSection';
+import { SinceCapturedSection, type SinceCapturedSectionProps } from './SinceCapturedSection';
 import { formatDateTime, joinSentences, t, type TextKey, formatList } from '@/lib/i18n';
 import { playbookStatusText } from './PlaybookListPanel';
 import { VISIBILITIES } from '@/lib/contract/visibility';
@@ -44,6 +46,10 @@ export interface PlaybookDetailProps {
   plans: string[];
   /** The playbook's backtests from the service (lib/pages/sidepanel/useBacktests.ts). */
   backtests?: BacktestsSectionProps;
+  /** The playbook's upcoming catalysts (lib/pages/sidepanel/useCatalysts.ts). */
+  catalysts?: CatalystsSectionProps;
+  /** How the playbook has done since its idea was captured. */
+  sinceCaptured?: SinceCapturedSectionProps;
   onBack: () => void;
   onReload: () => void;
   onEdit: (fields: EditFields) => void;
@@ -192,6 +198,8 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
           {action ? (
             <ActionStatus action={action} onReload={props.onReload} onLinkBrokerage={props.onLinkBrokerage} />
           ) : null}
+          {props.sinceCaptured ? <SinceCapturedSection {...props.sinceCaptured} /> : null}
+          {props.catalysts ? <CatalystsSection {...props.catalysts} /> : null}
           {props.backtests ? <BacktestsSection {...props.backtests} /> : null}
           {fields ? (
             <form

@@ -10,6 +10,7 @@ import { errorText } from '@/lib/pages/errorText';
 import { formatRelative, t } from '@/lib/i18n';
 import { useWriteTracker } from './writeTracker';
 import { useBacktests } from './useBacktests';
+import { useCatalysts } from './useCatalysts';
 import { ComparisonView, type ComparedPlaybook } from './ComparisonView';
 
 export interface PlaybooksTabProps {
@@ -67,6 +68,8 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
     (event) => event.type === 'backtest.completed' && event.playbook_id === openId,
   );
   const backtests = useBacktests(openId, `${completion?.id ?? ''}|${runsSent}`, chosenBacktest);
+  const openTitle = detail.playbook?.id === openId ? detail.playbook?.title : undefined;
+  const { catalysts, sinceCaptured } = useCatalysts(openId, openTitle);
 
   const loadList = (cursor?: string) => {
     setListLoading(true);
@@ -153,6 +156,8 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
         error={detail.error}
         action={writes.action}
         plans={plans}
+        catalysts={catalysts}
+        sinceCaptured={sinceCaptured}
         backtests={{
           ...backtests,
           chosenId: chosenBacktest,
