@@ -81,6 +81,9 @@ async function scheduleNext(at: number | null, now: number): Promise<void> {
   await browser.alarms.create(REMINDER_ALARM, { when, periodInMinutes: period });
 }
 
+const reasonOf = (notice: NonNullable<ReminderPlan['notice']>) =>
+  notice.kind === 'single' ? notice.reminder.reason : 'summary';
+
 async function show(plan: ReminderPlan, titles: PlaybookTitles): Promise<void> {
   if (!plan.notice) return;
   const text = noticeText(plan.notice, titles);
@@ -93,7 +96,7 @@ async function show(plan: ReminderPlan, titles: PlaybookTitles): Promise<void> {
   });
   // Only now is the reminder shown: a failure above leaves the record as it was, to show it next time.
   await writeState(REMINDER_RECORD_KEY, recordToStored(plan.record));
-  log.info('reminders.shown', { kind: plan.notice.kind });
+  log.info('reminders.shown', { kind: plan.notice.kind, reason: reasonOf(plan.notice) });
 }
 
 /** One check at `now`: the plan it ran (for tests and the bench), or null when reminders are off or no service is set. */
@@ -114,6 +117,7 @@ export async function runReminderCheck(now: number = Date.now()): Promise<Remind
   });
   await show(plan, titles);
   await scheduleNext(plan.nextCheckAt, now);
+  log.info('reminders.checked', { catalysts: catalysts.length, deferred: plan.deferredUntil !== null });
   return plan;
 }
 

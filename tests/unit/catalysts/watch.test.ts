@@ -203,4 +203,21 @@ describe('catalyst reminders in the worker', () => {
       await saveSettings({ reminderLead: '1-day' });
     }
   });
+
+  it('opens the playbook it names when clicked (Firefox too: a basic notification, no buttons)', async () => {
+    serve(['NVDA']);
+    add('cat_nvda', 'NVDA');
+    await (await worker()).checkReminders(NOW);
+    const [notice] = vi.mocked(browser.notifications.create).mock.calls[0] as unknown as [
+      string,
+      { type: string; buttons?: unknown },
+    ];
+    expect(vi.mocked(browser.notifications.create).mock.calls[0][1]).toMatchObject({ type: 'basic' });
+    expect(vi.mocked(browser.notifications.create).mock.calls[0][1]).not.toHaveProperty('buttons');
+    const { routeNotificationClick } = await import('@/lib/background');
+    const { playbookPageUrl } = await import('@/lib/pages/navigation');
+    const opened = vi.spyOn(browser.tabs, 'create');
+    routeNotificationClick(notice);
+    await vi.waitFor(() => expect(opened).toHaveBeenCalledWith({ url: playbookPageUrl('pb_1') }));
+  });
 });
