@@ -42,6 +42,8 @@ export function handlerTable(): Handlers {
       await clearPopupSnapshot();
       log.info('key.saved');
       warmPopupSnapshot();
+      // Another key, other playbooks: their reminders are checked now, not at the next alarm.
+      void checkReminders();
       return state;
     },
 
