@@ -211,6 +211,7 @@ function printReminders(figures: ReminderFigures): void {
     'first check (own zone, cold process)': { ms: ms(figures.firstCheckMs) },
     'first check in a named zone (builds its formatter)': { ms: ms(figures.firstNamedZoneCheckMs) },
     'every later check': describe(figures.warm),
+    'worker check: stored record (5,000) read, rules, record written': describe(figures.workerCheck),
   });
 }
 

@@ -2,6 +2,7 @@ import { log } from '@/lib/log';
 import { handlersOf, registerTable, type HandlerRegistry, type Handlers } from '@/lib/messaging';
 import { removeApiKey, storeApiKey } from '@/lib/store/apiKey';
 import { saveSettings } from '@/lib/store/settings';
+import { checkReminders } from '@/lib/catalysts/watch';
 import { clearUnread, eventFeed, pollEvents, schedulePolling } from '@/lib/events';
 import { registerPageMatchHandlers } from './pageMatches';
 import { clearPopupSnapshot } from '@/lib/store/snapshot';
@@ -31,6 +32,8 @@ export function handlerTable(): Handlers {
       }
       // The alarm keeps its old period until it is created again; this is a no-op when unchanged.
       await schedulePolling(change.settings.pollMinutes);
+      // A new lead or quiet hours move the next reminder: check (and reschedule) now, in the background.
+      void checkReminders();
       return readAppState();
     },
 
@@ -40,6 +43,8 @@ export function handlerTable(): Handlers {
       await clearPopupSnapshot();
       log.info('key.saved');
       warmPopupSnapshot();
+      // Another key, other playbooks: their reminders are checked now, not at the next alarm.
+      void checkReminders();
       return state;
     },
 

@@ -10,6 +10,8 @@ import {
 } from '@/lib/events';
 import { EVENTS_PORT } from '@/lib/events/port';
 import { log } from '@/lib/log';
+import { playbookOfReminderNotification } from '@/lib/catalysts/notice';
+import { checkReminders, ensureReminderAlarm, REMINDER_ALARM } from '@/lib/catalysts/watch';
 import { createHandlerRegistry } from '@/lib/messaging';
 import { classifyPort, originOf } from '@/lib/messaging/sender';
 import { openFirstRunSetup, playbookPageUrl } from '@/lib/pages/navigation';
@@ -33,6 +35,7 @@ import {
 /** Alarms by name: the poll alarm, and one write-retry alarm per deferred draft (lib/store/inventory ALARMS). */
 export function routeAlarm(alarm: Pick<Browser.alarms.Alarm, 'name'>): void {
   if (alarm.name === POLL_ALARM) return onPollAlarm();
+  if (alarm.name === REMINDER_ALARM) return void checkReminders();
   const draftId = draftOfRetryAlarm(alarm.name);
   if (draftId) {
     resendDeferredWrite(draftId).catch((error: unknown) => log.warn('write.resend-failed', { error }));
@@ -49,6 +52,10 @@ const NOTIFICATION_ROUTES: Record<
   event: targetOfEventNotification,
   writtenPlaybook: (notificationId) => {
     const playbookId = playbookOfWriteNotification(notificationId);
+    return playbookId ? { playbookId } : undefined;
+  },
+  reminder: (notificationId) => {
+    const playbookId = playbookOfReminderNotification(notificationId);
     return playbookId ? { playbookId } : undefined;
   },
   write: () => undefined,
@@ -111,5 +118,6 @@ export function startBackground(): void {
   });
 
   startEvents();
+  ensureReminderAlarm().catch((error: unknown) => log.warn('reminders.schedule-failed', { error }));
   recoverInterruptedWrites().catch((error: unknown) => log.error('outbox.recover-failed', { error }));
 }

@@ -23,9 +23,15 @@
 import type { Catalyst } from '@/lib/contract/catalyst';
 import { dateParts, zoneFor, type LocalDate, type Zone } from './zonedTime';
 
-export const REMINDER_LEADS = ['off', 'same-day', '1-day', '3-days', '1-week'] as const;
-export type ReminderLead = (typeof REMINDER_LEADS)[number];
-export const DEFAULT_REMINDER_LEAD: ReminderLead = '1-day';
+import {
+  DEFAULT_REMINDER_LEAD,
+  REMINDER_LEADS,
+  type QuietHours,
+  type ReminderLead,
+} from '@/lib/contract/wire';
+
+export { DEFAULT_REMINDER_LEAD, REMINDER_LEADS };
+export type { QuietHours, ReminderLead };
 const LEAD_DAYS: Record<Exclude<ReminderLead, 'off'>, number> = {
   'same-day': 0,
   '1-day': 1,
@@ -40,12 +46,6 @@ export const QUIET_GRACE_MS = 2 * 3_600_000;
 /** The record keeps at most this many catalysts (the oldest entries go first). */
 export const MAX_RECORD_ENTRIES = 5000;
 const MINUTES_PER_DAY = 1440;
-
-/** Local times as minutes since midnight (0–1439); `end` before `start` wraps midnight; equal is off. */
-export interface QuietHours {
-  start: number;
-  end: number;
-}
 
 export interface ReminderSettings {
   lead: ReminderLead;

@@ -20,10 +20,25 @@ export type OutboxEntryView = OutboxEntry;
  */
 export const MAX_CURSOR_LENGTH = 2048;
 
+/** How long before a catalyst its reminder is shown (options page, select "Catalyst reminders"). */
+export const REMINDER_LEADS = ['off', 'same-day', '1-day', '3-days', '1-week'] as const;
+export type ReminderLead = (typeof REMINDER_LEADS)[number];
+export const DEFAULT_REMINDER_LEAD: ReminderLead = '1-day';
+
+/** Local times as minutes since midnight (0–1439); `end` before `start` wraps midnight; equal is off. */
+export interface QuietHours {
+  start: number;
+  end: number;
+}
+
 export interface SettingsState {
   serviceUrl: string;
   apiUrl: string;
   pollMinutes: number;
+  /** Absent in settings saved before reminders: DEFAULT_REMINDER_LEAD. */
+  reminderLead?: ReminderLead;
+  /** Off when absent or null. */
+  quietHours?: QuietHours | null;
 }
 
 export interface HostAccessState {

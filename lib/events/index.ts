@@ -23,6 +23,7 @@ import {
   withResult,
 } from './notifications';
 import { backtestNotificationLine } from '@/lib/backtests/reads';
+import { checkReminders } from '@/lib/catalysts/watch';
 import { backtestIdOf } from '@/lib/contract/backtest';
 import type { EventsPortMessage } from './port';
 import { createBoundedSseParser, SseLimitError } from './sse';
@@ -190,6 +191,8 @@ export function ingestEvents(incoming: readonly ServiceEvent[], via: EventTransp
       events: result.fresh.slice(-RECENT_EVENTS_MAX),
       unread: result.feed.unread,
     });
+    // A catalyst moved, was confirmed or cancelled: its reminder rules run again (not awaited: network).
+    if (result.fresh.some((event) => event.type === 'catalyst.changed')) void checkReminders();
     const notified = result.news.filter((event) => NOTIFIED_TYPES.has(event.type));
     if (notified.length > 0)
       await notifyBatch(notified).catch((error: unknown) => log.warn('events.notify-failed', { error }));

@@ -1,5 +1,8 @@
 import type { ServiceEvent } from '@/lib/api/schemas';
-import { joinSentences, plural, t, type TextKey } from '@/lib/i18n';
+import { clipTitle, joinSentences, plural, t, type TextKey } from '@/lib/i18n';
+
+// Catalyst reminders clip titles the same way (lib/catalysts sits below this folder).
+export { clipTitle, MAX_NOTIFIED_TITLE } from '@/lib/i18n';
 
 /**
  * Notification text from known fields only: a fixed title per event type and, at most, the
@@ -17,16 +20,6 @@ export type NotifiedEventType = keyof typeof NOTIFICATION_TITLES;
 export const NOTIFIED_TYPES: ReadonlySet<ServiceEvent['type']> = new Set(
   Object.keys(NOTIFICATION_TITLES) as NotifiedEventType[],
 );
-
-export const MAX_NOTIFIED_TITLE = 80;
-
-/** Control, format (bidi overrides, zero-width) and separator characters that could disguise a title. */
-const HIDDEN_CHARACTERS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
-
-export function clipTitle(title: string): string {
-  const clean = title.replace(HIDDEN_CHARACTERS, ' ').replace(/\s+/g, ' ').trim();
-  return clean.length > MAX_NOTIFIED_TITLE ? `${clean.slice(0, MAX_NOTIFIED_TITLE - 1)}…` : clean;
-}
 
 export function notificationFor(
   type: ServiceEvent['type'],

@@ -41,3 +41,13 @@ export function endSentence(sentence: string): string {
   if (text === '' || ENDS_WITH_STOP.test(text)) return text;
   return ENDS_IN_CJK.test(text) ? `${text}。` : `${text}.`;
 }
+
+export const MAX_NOTIFIED_TITLE = 80;
+
+/** Control, format (bidi overrides, zero-width) and separator characters that could disguise a title. */
+const HIDDEN_CHARACTERS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+export function clipTitle(title: string): string {
+  const clean = title.replace(HIDDEN_CHARACTERS, ' ').replace(/\s+/g, ' ').trim();
+  return clean.length > MAX_NOTIFIED_TITLE ? `${clean.slice(0, MAX_NOTIFIED_TITLE - 1)}…` : clean;
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { t } from '@/lib/i18n';
-import { MAX_CURSOR_LENGTH, type KeyState } from '@/lib/contract/wire';
+import { MAX_CURSOR_LENGTH, REMINDER_LEADS, type KeyState } from '@/lib/contract/wire';
 import { serviceUrlProblem } from '@/lib/contract/origins';
 import { urlProblemText } from '@/lib/i18n/problems';
 import type { Playbook } from '@/lib/contract/service';
@@ -102,6 +102,9 @@ const pageTickerList = z.array(z.string().regex(TICKER_PATTERN)).max(DRAFT_LIMIT
 /** The content script's answer to the worker's one query (PAGE_TICKERS_QUERY, pageTickers.ts). */
 export const pageTickersAnswer = z.strictObject({ tickers: pageTickerList });
 
+/** A local time of day as minutes since midnight (quiet hours). */
+const minuteOfDay = z.number().int().min(0).max(1439);
+
 export const messages = {
   getState: message<AppState>()({
     request: z.strictObject({}),
@@ -112,6 +115,9 @@ export const messages = {
       serviceUrl: serviceUrl,
       apiUrl: serviceUrl,
       pollMinutes: z.number().int().min(1).max(60).optional(),
+      // Catalyst reminders (issue 32): the lead and quiet hours (minutes since local midnight).
+      reminderLead: z.enum(REMINDER_LEADS).optional(),
+      quietHours: z.strictObject({ start: minuteOfDay, end: minuteOfDay }).nullable().optional(),
     }),
     senders: EXTENSION_PAGES,
   }),

@@ -35,7 +35,7 @@ export const DATABASE_STORES = {
     readers: ['worker'],
   },
   state: {
-    why: 'The last discovery report and the events feed with its cursor, across worker restarts.',
+    why: 'The last discovery report, the events feed with its cursor, and which catalyst reminders were shown (id and sequence), across worker restarts.',
     readers: ['worker'],
   },
   discovery: {
@@ -103,6 +103,11 @@ export const ALARMS = {
     why: 'Polls listEvents at the interval in the settings while no side panel streams events.',
     readers: ['worker'],
   },
+  catalystReminders: {
+    name: 'catalyst-reminders',
+    why: 'Checks the catalysts of tracked tickers when the next reminder falls due or quiet hours end (and hourly as a fallback).',
+    readers: ['worker'],
+  },
   writeRetry: {
     namePrefix: 'write-retry:',
     why: 'Per outbox draft, resends a write the service deferred, with the intent the user confirmed.',
@@ -123,6 +128,11 @@ export const NOTIFICATIONS = {
   writtenPlaybook: {
     idPrefix: 'playbook:',
     why: 'A confirmed write succeeded on a playbook; a click opens it.',
+    readers: ['worker'],
+  },
+  reminder: {
+    idPrefix: 'reminder|',
+    why: 'A catalyst of a tracked ticker is near or moved (or several: one summary); a click opens the playbook it tests.',
     readers: ['worker'],
   },
   write: {

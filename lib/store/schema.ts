@@ -1,4 +1,5 @@
 import type { DBSchema, IDBPDatabase } from 'idb';
+import type { QuietHours, ReminderLead } from '@/lib/contract/wire';
 import { DATABASE_STORES, type DatabaseStoreName } from './inventory';
 
 /** What the options page saved; the defaults live in lib/store/settings.ts. */
@@ -7,6 +8,10 @@ export interface SettingsRecord {
   apiUrl: string;
   /** How often the background polls `listEvents` while no side panel streams them. */
   pollMinutes: number;
+  /** "Catalyst reminders"; absent in settings saved before them (the default then applies). */
+  reminderLead?: ReminderLead;
+  /** Quiet hours for reminders; off when absent or null. */
+  quietHours?: QuietHours | null;
 }
 
 /** The API key and the API origin it was saved for: it is sent to that origin only. */

@@ -54,6 +54,16 @@ export interface SettingsChange {
   serviceChanged: boolean;
 }
 
+/** The reminder fields of the next settings: each one given replaces the saved one. */
+function reminderSettings(next: Partial<Settings>, current: Settings): Partial<Settings> {
+  const reminderLead = next.reminderLead ?? current.reminderLead;
+  const quietHours = next.quietHours === undefined ? current.quietHours : next.quietHours;
+  return {
+    ...(reminderLead === undefined ? {} : { reminderLead }),
+    ...(quietHours === undefined ? {} : { quietHours }),
+  };
+}
+
 export async function saveSettings(next: Partial<Settings>): Promise<SettingsChange> {
   for (const url of [next.serviceUrl, next.apiUrl]) {
     const problem = url === undefined ? undefined : serviceUrlProblem(url);
@@ -64,6 +74,7 @@ export async function saveSettings(next: Partial<Settings>): Promise<SettingsCha
     serviceUrl: next.serviceUrl ? normalizeServiceUrl(next.serviceUrl) : current.serviceUrl,
     apiUrl: next.apiUrl ? normalizeServiceUrl(next.apiUrl) : current.apiUrl,
     pollMinutes: next.pollMinutes ?? current.pollMinutes,
+    ...reminderSettings(next, current),
   };
   await (await database()).put('settings', settings, SETTINGS_KEY);
   return {

@@ -8,6 +8,8 @@ import { Disclaimer } from '@/components/Disclaimer';
 import { t, formatList, formatDateTime } from '@/lib/i18n';
 import { ConnectionResult } from './ConnectionResult';
 import { SitesSection, type SitesSectionProps } from './SitesSection';
+import { REMINDER_LEADS, type QuietHours, type ReminderLead } from '@/lib/contract/wire';
+import { LEAD_LABELS, leadOf, quietHoursOf, timeOf } from './reminderFields';
 
 export interface OptionsSubmit {
   serviceUrl: string;
@@ -15,6 +17,8 @@ export interface OptionsSubmit {
   /** Empty when the user left the key field alone. */
   apiKey: string;
   pollMinutes: number;
+  reminderLead: ReminderLead;
+  quietHours: QuietHours | null;
 }
 
 export interface Notice {
@@ -50,6 +54,9 @@ export function OptionsForm(props: OptionsFormProps) {
   const [apiUrl, setApiUrl] = useState(state.settings.apiUrl);
   const [apiKey, setApiKey] = useState('');
   const [pollMinutes, setPollMinutes] = useState(String(state.settings.pollMinutes));
+  const [reminderLead, setReminderLead] = useState(leadOf(state.settings.reminderLead));
+  const [quietStart, setQuietStart] = useState(timeOf(state.settings.quietHours?.start));
+  const [quietEnd, setQuietEnd] = useState(timeOf(state.settings.quietHours?.end));
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
   const fieldErrors = { ...(props.fieldErrors ?? {}), ...localErrors };
   const missing = state.hostAccess.missingOrigins;
@@ -68,9 +75,11 @@ export function OptionsForm(props: OptionsFormProps) {
     if (!Number.isInteger(minutes) || minutes < 1 || minutes > 60)
       errors.pollMinutes = t('options.pollError');
     if (apiKey.trim() !== '' && apiKey.trim().length < 8) errors.key = t('options.keyTooShort');
+    const quietHours = quietHoursOf(quietStart, quietEnd);
+    if (quietHours === undefined) errors.quietStart = t('options.quietError');
     setLocalErrors(errors);
-    if (Object.keys(errors).length > 0) return;
-    props.onSave({ serviceUrl, apiUrl, apiKey, pollMinutes: minutes });
+    if (Object.keys(errors).length > 0 || quietHours === undefined) return;
+    props.onSave({ serviceUrl, apiUrl, apiKey, pollMinutes: minutes, reminderLead, quietHours });
     setApiKey('');
   };
 
@@ -182,7 +191,44 @@ export function OptionsForm(props: OptionsFormProps) {
               {...aria}
             />
           ))}
+          {field('reminderLead', t('options.reminderLead'), (aria) => (
+            <select
+              value={reminderLead}
+              onChange={(e) => setReminderLead(leadOf(e.currentTarget.value))}
+              {...aria}
+            >
+              {REMINDER_LEADS.map((lead) => (
+                <option key={lead} value={lead}>
+                  {t(LEAD_LABELS[lead])}
+                </option>
+              ))}
+            </select>
+          ))}
         </div>
+        <fieldset class="narrow">
+          <legend>{t('options.quietHours')}</legend>
+          {field(
+            'quietStart',
+            t('options.quietStart'),
+            (aria) => (
+              <input
+                type="time"
+                value={quietStart}
+                onInput={(e) => setQuietStart(e.currentTarget.value)}
+                {...aria}
+              />
+            ),
+            t('options.quietHint'),
+          )}
+          {field('quietEnd', t('options.quietEnd'), (aria) => (
+            <input
+              type="time"
+              value={quietEnd}
+              onInput={(e) => setQuietEnd(e.currentTarget.value)}
+              {...aria}
+            />
+          ))}
+        </fieldset>
         <div class="row">
           <button type="submit" class="primary" disabled={busy}>
             {t('options.save')}

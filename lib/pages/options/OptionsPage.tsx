@@ -69,12 +69,18 @@ export function OptionsPage() {
     }
   };
 
-  const save = ({ serviceUrl, apiUrl, apiKey, pollMinutes }: OptionsSubmit) => {
+  const save = ({ serviceUrl, apiUrl, apiKey, pollMinutes, reminderLead, quietHours }: OptionsSubmit) => {
     const access = requestAccess(originsNeedingAccess([serviceUrl, apiUrl]));
     const before = current.settings;
     void run(
       async () => {
-        let next = await sendMessage('saveSettings', { serviceUrl, apiUrl, pollMinutes });
+        let next = await sendMessage('saveSettings', {
+          serviceUrl,
+          apiUrl,
+          pollMinutes,
+          reminderLead,
+          quietHours,
+        });
         // The key goes with the API URL just saved: should another window change it meanwhile,
         // the worker stores nothing rather than bind the key to a service the user did not see.
         if (apiKey.trim())

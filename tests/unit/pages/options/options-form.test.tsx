@@ -78,6 +78,8 @@ describe('OptionsForm', () => {
       apiUrl: 'https://api.svc.example/v1',
       apiKey: SECRET,
       pollMinutes: 15,
+      reminderLead: '1-day',
+      quietHours: null,
     });
     expect(input('API key').value).toBe('');
     expect(document.body.textContent).not.toContain(SECRET);

@@ -58,6 +58,8 @@ describe('OptionsPage', () => {
       serviceUrl: 'https://svc.example',
       apiUrl: 'https://api.svc.example/v1',
       pollMinutes: 5,
+      reminderLead: '1-day',
+      quietHours: null,
     });
     // The key names the API URL just saved, so the worker binds it to nothing else.
     expect(worker.received.find((m) => m.type === 'saveApiKey')?.payload).toEqual({
