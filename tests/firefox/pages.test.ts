@@ -82,6 +82,8 @@ it('popup: the list, "Load more" across a 429, and the access state', async () =
   const rows = () => popup.$$eval('[aria-label="Playbooks"] > li', (items) => items.length);
   await until(async () => (await rows()) === 20, '20 rows');
   await popup.waitForSelector(`::-p-text(${expected[0].title})`);
+  // The account and the rest of the record sit behind the status line's "Details".
+  await popup.locator('[aria-label="Service status"] summary').click();
   const status = await until(async () => {
     const text = await textOf(popup, '[aria-label="Service status"]');
     return text.includes('Operational') && text.includes('Demo Investor') ? text : '';
