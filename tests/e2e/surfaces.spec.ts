@@ -25,10 +25,26 @@ test('the options page saves the key without ever showing it again', async ({ ex
   await expect(options.createKeyLink).toHaveAttribute('href', `${sandbox.baseUrl}/apikey`);
   await options.apiKey.fill(sandbox.demoKey);
   await options.save.click();
-  await expect(options.status).toHaveText('Saved.');
+  // Save asks the service about a new key at once.
+  await expect(options.status).toHaveText('Saved. The service accepted the key.');
   await expect(options.apiKey).toHaveValue('');
   await expect(options.page.getByText(/^A key saved on .* is stored\./)).toBeVisible();
   expect(await options.page.content()).not.toContain(sandbox.demoKey.slice(-6));
+});
+
+test('a wrong key is refused right where it was typed, not later in the popup', async ({ extension }) => {
+  await extension.configure({ key: null });
+  const options = new OptionsPage(await extension.open('options.html'));
+  await options.apiKey.fill('pbk_not_a_real_key_0123456789');
+  await options.save.click();
+  await expect(options.status).toHaveText(
+    'Saved. This key was refused by the service: check that you copied all of it, then paste it again.',
+  );
+  await expect(options.status).toHaveClass('error');
+  // The popup says so too, and never an empty-list message beside it.
+  const popup = new PopupPage(await extension.open('popup.html'));
+  await expect(popup.page.getByRole('heading', { name: 'Your API key was not accepted' })).toBeVisible();
+  await expect(popup.page.getByText(/No playbooks yet/)).toHaveCount(0);
 });
 
 test('the side panel page renders its three tabs', async ({ extension }) => {

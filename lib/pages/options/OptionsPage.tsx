@@ -7,6 +7,7 @@ import { siteProblemText } from '@/lib/i18n/problems';
 import { t } from '@/lib/i18n';
 import { log } from '@/lib/log';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
+import { apiCode, meaningOf } from '@/lib/messaging/errors';
 import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
 import { useAsync } from '@/lib/pages/useAsync';
 import { errorText } from '@/lib/pages/errorText';
@@ -23,6 +24,15 @@ function requestAccess(origins: string[]): Promise<boolean> {
       log.warn('options.permission-request-failed', { error: errorText(error) });
       return false;
     });
+}
+
+/** What Save says of a key it just stored, from the account read that followed. */
+export function keyNotice(saved: string, overview: ServiceOverview): Notice {
+  if (overview.account) return { kind: 'ok', text: t('options.keyAccepted', { saved }) };
+  // The error table says what a kind means: "fix the account" is a key the service refused.
+  if (overview.accountError && meaningOf(apiCode(overview.accountError.kind)).next === 'fix-account')
+    return { kind: 'error', text: t('options.keyRefused', { saved }) };
+  return { kind: 'ok', text: t('options.keyUnchecked', { saved }) };
 }
 
 export function OptionsPage() {
@@ -52,7 +62,10 @@ export function OptionsPage() {
       </main>
     );
 
-  const run = async (action: () => Promise<AppState>, done: (next: AppState) => string) => {
+  const run = async (
+    action: () => Promise<AppState>,
+    done: (next: AppState) => string | Notice | Promise<Notice>,
+  ) => {
     setBusy(true);
     setFieldErrors({});
     // No stale "Saved." while the next action runs.
@@ -60,7 +73,8 @@ export function OptionsPage() {
     try {
       const next = await action();
       setState(next);
-      setMessage({ kind: 'ok', text: done(next) });
+      const notice = await done(next);
+      setMessage(typeof notice === 'string' ? { kind: 'ok', text: notice } : notice);
     } catch (error) {
       if (error instanceof MessageError && error.wire.fields) setFieldErrors(error.wire.fields);
       setMessage({ kind: 'error', text: errorText(error) });
@@ -97,11 +111,28 @@ export function OptionsPage() {
           .catch((error: unknown) => log.warn('options.state-refresh-failed', { error: errorText(error) }));
         return next;
       },
-      (next) =>
-        next.settings.serviceUrl !== before.serviceUrl || next.settings.apiUrl !== before.apiUrl
-          ? t('options.savedCleared')
-          : t('options.saved'),
+      async (next) => {
+        const saved =
+          next.settings.serviceUrl !== before.serviceUrl || next.settings.apiUrl !== before.apiUrl
+            ? t('options.savedCleared')
+            : t('options.saved');
+        return apiKey.trim() ? checkSavedKey(saved) : { kind: 'ok', text: saved };
+      },
     );
+  };
+
+  // A new key is asked about at once (getAccount, through "Test connection"): a refused key is said
+  // here, where it was typed, not later in the popup beside an empty list. One status line: the
+  // earlier test's result, about another key, goes.
+  const checkSavedKey = async (saved: string): Promise<Notice> => {
+    setTestResult(undefined);
+    setTestError(undefined);
+    try {
+      return keyNotice(saved, await sendMessage('testConnection', {}));
+    } catch (error) {
+      log.warn('options.key-check-failed', { error: errorText(error) });
+      return { kind: 'ok', text: t('options.keyUnchecked', { saved }) };
+    }
   };
 
   const addSite = (input: string) => {

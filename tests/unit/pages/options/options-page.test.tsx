@@ -21,6 +21,23 @@ const state: AppState = {
 /** The options page is the sender. */
 const serveOptions = (handlers: StubHandlers) => serveMessages(handlers, '/options.html');
 
+const account = {
+  id: 'acct_1',
+  name: 'Demo',
+  email: 'demo@example.com',
+  plan: 'pro',
+  permissions: [],
+  brokerage_linked: false,
+};
+
+const refused = {
+  name: 'ApiError' as const,
+  kind: 'unauthorized' as const,
+  operationId: 'getAccount',
+  message: 'getAccount failed after 1 attempt: 401',
+  status: 401,
+};
+
 const input = (label: string) => screen.getByLabelText<HTMLInputElement>(label);
 
 describe('OptionsPage', () => {
@@ -38,6 +55,7 @@ describe('OptionsPage', () => {
         hostAccess: { missingOrigins: ['https://svc.example', 'https://api.svc.example'] },
       }),
       saveApiKey: () => ({ set: true, savedAt: Date.UTC(2026, 10, 2, 9, 30) }),
+      testConnection: () => ({ account, deprecations: [] }),
     });
     render(<OptionsPage />);
     fireEvent.input(await screen.findByRole('textbox', { name: 'Service URL' }), {
@@ -49,7 +67,9 @@ describe('OptionsPage', () => {
     // Synchronously, inside the click's user gesture.
     expect(request).toHaveBeenCalledWith({ origins: ['https://svc.example/*', 'https://api.svc.example/*'] });
     expect(
-      await screen.findByText('Saved. Everything cached from the previous service was cleared.'),
+      await screen.findByText(
+        'Saved. Everything cached from the previous service was cleared. The service accepted the key.',
+      ),
     ).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Grant access' })).toBeTruthy();
     expect(screen.getByText(/^A key saved on .*2026.* is stored\. Leave empty to keep it\.$/)).toBeTruthy();
@@ -66,6 +86,48 @@ describe('OptionsPage', () => {
       key: 'pbk_live_0123456789WXYZ',
       apiUrl: 'https://api.svc.example/v1',
     });
+  });
+
+  it('checks a new key at once and says right there that the service refused it', async () => {
+    const worker = serveOptions({
+      getState: () => state,
+      listSites: () => ({ extra: [] }),
+      saveSettings: () => state,
+      saveApiKey: () => ({ set: true, savedAt: Date.UTC(2026, 10, 2, 9, 30) }),
+      testConnection: () => ({ accountError: refused, deprecations: [] }),
+    });
+    render(<OptionsPage />);
+    fireEvent.input(await screen.findByLabelText('API key'), { target: { value: 'pbk_wrong_0123456789' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const said = await screen.findByText(
+      'Saved. This key was refused by the service: check that you copied all of it, then paste it again.',
+    );
+    expect(said.className).toBe('error');
+    expect(worker.received.map((m) => m.type)).toContain('testConnection');
+    expect(document.body.textContent).not.toContain('0123456789');
+  });
+
+  it('says when a new key could not be checked, without calling it refused', async () => {
+    serveOptions({
+      getState: () => state,
+      listSites: () => ({ extra: [] }),
+      saveSettings: () => state,
+      saveApiKey: () => ({ set: true, savedAt: Date.UTC(2026, 10, 2, 9, 30) }),
+      testConnection: () => ({
+        accountError: {
+          ...refused,
+          kind: 'network',
+          message: 'The service could not be reached.',
+          status: undefined,
+        },
+        deprecations: [],
+      }),
+    });
+    render(<OptionsPage />);
+    fireEvent.input(await screen.findByLabelText('API key'), { target: { value: 'pbk_live_0123456789' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const said = await screen.findByText(/^Saved\. The key could not be checked now: /);
+    expect(said.className).toBe('ok');
   });
 
   it('does not prompt for the loopback sandbox, which the extension may always reach', async () => {
