@@ -7,7 +7,7 @@
  * 10,000 playbooks through it.
  */
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
-import { CHROMIUM_ARGS, findChromium } from '../tests/e2e/chromium';
+import { CHROMIUM_ARGS, findChromium, welcomeTab } from '../tests/e2e/chromium';
 import type { Sandbox } from '../sandbox/server';
 import { medianRatioInterval, spread, type Interval, type Spread } from './stats';
 
@@ -225,6 +225,8 @@ export async function launchExtension(extensionDir: string, sandbox: Sandbox, us
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
   const id = new URL(worker.url()).host;
   const url = (page: string) => `chrome-extension://${id}/${page}`;
+  // Installing opened the welcome tab: close it, so it draws nothing while pages are measured.
+  await (await welcomeTab(context, 20_000))?.close();
   const controller = await context.newPage();
   await controller.goto(url('options.html'));
   const send = (type: string, payload: unknown = {}) =>

@@ -13,7 +13,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { startSandbox } from '../sandbox/server';
-import { CHROMIUM_ARGS, findChromium } from '../tests/e2e/chromium';
+import { CHROMIUM_ARGS, findChromium, welcomeTab } from '../tests/e2e/chromium';
 import { readLocale, type Messages } from '../build/i18nChecks';
 
 const OUT_DIR = process.env.WXT_OUT_DIR ?? '.output-screenshots';
@@ -162,6 +162,8 @@ async function main(): Promise<void> {
     const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
     const id = new URL(worker.url()).host;
     const url = (page: string) => `chrome-extension://${id}/${page}`;
+    // Installing opened the welcome tab: close it, so it draws nothing while pages are measured.
+    await (await welcomeTab(context, 20_000))?.close();
 
     const setup = await open(context, url('options.html'), 800, 600);
     await send(setup, 'saveSettings', { serviceUrl: sandbox.baseUrl, apiUrl: sandbox.apiUrl });

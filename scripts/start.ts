@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { chromium } from '@playwright/test';
-import { CHROMIUM_ARGS, findChromium } from '../tests/e2e/chromium';
+import { CHROMIUM_ARGS, findChromium, welcomeTab } from '../tests/e2e/chromium';
 
 const PORT = Number(process.env.SANDBOX_PORT ?? 8787);
 const STATE_DIR = '.sandbox';
@@ -63,8 +63,9 @@ async function openBrowser(baseUrl: string, key: string): Promise<void> {
   });
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
   const id = new URL(worker.url()).host;
-  // Fill the options page the way a user would: service URL, API URL, and the demo key.
-  const options = await context.newPage();
+  // Fill the options page the way a user would: service URL, API URL, and the demo key. The first
+  // start installs the extension, which opens the options page with its welcome: fill that one.
+  const options = (await welcomeTab(context, 5_000)) ?? (await context.newPage());
   await options.goto(`chrome-extension://${id}/options.html`);
   await options.getByRole('textbox', { name: 'Service URL' }).fill(baseUrl);
   await options.getByRole('textbox', { name: 'API URL' }).fill(`${baseUrl}/api/v1`);

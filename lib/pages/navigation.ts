@@ -1,6 +1,7 @@
 import { browser } from 'wxt/browser';
 import { defineAreaItem } from '@/lib/store/areaItem';
 import { STORAGE_ITEMS } from '@/lib/store/inventory';
+import { apiKeyState } from '@/lib/store/apiKey';
 import { getSettings, isServiceConfigured } from '@/lib/store/settings';
 
 /**
@@ -8,13 +9,19 @@ import { getSettings, isServiceConfigured } from '@/lib/store/settings';
  * worker may import (lint enforces it), so each page's address is written once.
  */
 
+/** `options.html?welcome`: the options page as installing opens it (the query names it for tests). */
+export const WELCOME_QUERY = 'welcome';
+
 /**
- * The first-run setup: a fresh install with no service (the store build) opens the options page,
- * which asks for one; nothing is sent before it is saved. True when it opened the page.
+ * The first run: installing opens the options page with its welcome (what the extension does, the
+ * service, the key, the sandbox in a development build) until both a service and a key are there.
+ * Nothing is sent before they are saved. True when it opened the page.
  */
 export async function openFirstRunSetup(reason: string): Promise<boolean> {
-  if (reason !== 'install' || isServiceConfigured(await getSettings())) return false;
-  await openServiceSetup();
+  if (reason !== 'install') return false;
+  const [settings, key] = await Promise.all([getSettings(), apiKeyState()]);
+  if (isServiceConfigured(settings) && key.set) return false;
+  await browser.tabs.create({ url: browser.runtime.getURL(`/options.html?${WELCOME_QUERY}`) });
   return true;
 }
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium } from '@playwright/test';
+import { chromium, type BrowserContext, type Page } from '@playwright/test';
 
 /** Debian's Chromium first (Playwright cannot download its own here); Playwright's where installed. */
 export function findChromium(): string {
@@ -30,3 +30,16 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
   '--no-default-browser-check',
 ];
+
+/** Installing opens the options page's welcome (`openFirstRunSetup` in lib/pages/navigation.ts). */
+const isWelcome = (page: Page) => page.url().endsWith('/options.html?welcome');
+
+/**
+ * The welcome tab of a fresh profile, once it is there; undefined when none opened within `timeout`
+ * (a profile that already had the extension).
+ */
+export async function welcomeTab(context: BrowserContext, timeout: number): Promise<Page | undefined> {
+  const open = context.pages().find(isWelcome);
+  if (open) return open;
+  return context.waitForEvent('page', { predicate: isWelcome, timeout }).catch(() => undefined);
+}

@@ -5,7 +5,7 @@ import { basename } from 'node:path';
 import { test as base, chromium, type BrowserContext, type Page, type Worker } from '@playwright/test';
 import { startSandbox, type Dialect, type Sandbox } from '../../sandbox/server';
 import { isDialect } from '../../sandbox/dialect';
-import { CHROMIUM_ARGS, findChromium } from './chromium';
+import { CHROMIUM_ARGS, findChromium, welcomeTab } from './chromium';
 import { EXTENSION_DIR, FIXTURE_PAGES } from './paths';
 
 export interface PagesServer {
@@ -139,6 +139,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   serviceWorker: async ({ context }, use) => {
     const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    // A fresh profile is an install, which opens the welcome: every test checks that it did, then
+    // closes it as a user would, so no test meets a tab it did not open.
+    const welcome = await welcomeTab(context, 20_000);
+    if (!welcome) throw new Error('installing the extension opened no welcome tab');
+    await welcome.close();
     await use(worker);
   },
 

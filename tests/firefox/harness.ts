@@ -136,6 +136,9 @@ export async function launchFirefox({ locale }: LaunchOptions = {}): Promise<Fir
     for (const page of pages.slice(1)) if (page !== messenger) await page.close().catch(() => undefined);
   };
 
+  // Installing opened the welcome (options.html?welcome): every run checks it did, then closes it.
+  await (await pageAt('options.html?welcome', 20_000)).close();
+
   return { browser, url, open, pageAt, send, inExtension, closeTabs, chrome, close: () => browser.close() };
 }
 

@@ -5,6 +5,7 @@ import { isServiceConfigured } from '@/lib/store/settings';
 import { serviceUrlProblem } from '@/lib/contract/origins';
 import { urlProblemText } from '@/lib/i18n/problems';
 import { Disclaimer } from '@/components/Disclaimer';
+import { Welcome, type WelcomeProps } from './Welcome';
 import { t, formatList, formatDateTime } from '@/lib/i18n';
 import { ConnectionResult } from './ConnectionResult';
 import { SitesSection, type SitesSectionProps } from './SitesSection';
@@ -39,6 +40,8 @@ export interface OptionsFormProps {
   onRemoveKey: () => void;
   onGrantAccess: (origins: string[]) => void;
   onTestConnection: () => void;
+  /** Shown until a key is stored: the welcome, and the sandbox's address in a development build. */
+  welcome?: WelcomeProps;
 }
 
 /** The key's hint: never a character of it; when it was saved, where the record says. */
@@ -126,6 +129,7 @@ export function OptionsForm(props: OptionsFormProps) {
           {t('options.firstRun')}
         </p>
       ) : null}
+      {props.welcome && !state.key.set ? <Welcome {...props.welcome} /> : null}
 
       <form class="card stack" onSubmit={submit} noValidate>
         <h2>{t('options.serviceHeading')}</h2>

@@ -12,6 +12,7 @@ import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
 import { useAsync } from '@/lib/pages/useAsync';
 import { errorText } from '@/lib/pages/errorText';
 import { hostAccessPattern } from '@/lib/contract/origins';
+import { DEFAULT_SETTINGS } from '@/lib/store/settings';
 
 const BUILT_IN_SITES = FINANCE_SITES.map((site) => site.name);
 
@@ -195,6 +196,8 @@ export function OptionsPage() {
         onRemove: removeSite,
       }}
       onSave={save}
+      // The development build's default service is the sandbox: the welcome says how to try it.
+      welcome={{ demoService: DEFAULT_SETTINGS.serviceUrl || undefined }}
       onRemoveKey={() =>
         void run(
           async () => ({ ...current, key: await sendMessage('removeApiKey', {}) }),

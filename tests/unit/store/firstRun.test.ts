@@ -61,19 +61,25 @@ describe('a fresh store install', { timeout: 30_000 }, () => {
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 
-  it('opens the first-run setup on install, and not on an update or once a service is saved', async () => {
+  it('opens the welcome on install, and not on an update or once a service and a key are saved', async () => {
     const { navigation, settings } = await inStoreMode();
-    const open = vi.fn(() => Promise.resolve());
-    browser.runtime.openOptionsPage = open;
+    const { storeApiKey, removeApiKey } = await import('@/lib/store/apiKey');
+    await removeApiKey();
+    const open = vi.spyOn(browser.tabs, 'create').mockResolvedValue({} as never);
     expect(await navigation.openFirstRunSetup('update')).toBe(false);
     expect(await navigation.openFirstRunSetup('install')).toBe(true);
     expect(open).toHaveBeenCalledTimes(1);
+    expect(open.mock.calls[0]?.[0].url).toMatch(/\/options\.html\?welcome$/);
     await settings.saveSettings({
       serviceUrl: 'https://agent.example',
       apiUrl: 'https://agent.example/api/v1',
     });
+    // A service without a key still needs the welcome: the key is the other half.
+    expect(await navigation.openFirstRunSetup('install')).toBe(true);
+    await storeApiKey('pbk_live_0123456789abcdef');
     expect(await navigation.openFirstRunSetup('install')).toBe(false);
-    expect(open).toHaveBeenCalledTimes(1);
+    expect(open).toHaveBeenCalledTimes(2);
+    await removeApiKey();
   });
 
   it('is a typed state of the worker, not an error text: AppState says so until a service is saved', async () => {

@@ -24,6 +24,7 @@ function renderFirstRun() {
       onRemoveKey={vi.fn()}
       onGrantAccess={vi.fn()}
       onTestConnection={onTestConnection}
+      welcome={{}}
     />,
   );
   return { onSave, onTestConnection };
@@ -42,5 +43,43 @@ describe('the first-run setup', () => {
     const { onSave } = renderFirstRun();
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(onSave).not.toHaveBeenCalled();
+  });
+
+  it('welcomes a new user: what it does, the service, the key, and that it is not advice', () => {
+    renderFirstRun();
+    const welcome = screen.getByRole('region', { name: 'Welcome to Playbook Companion' });
+    expect(welcome.textContent).toMatch(/brings your AI investing agent service into the browser/);
+    expect(welcome.querySelectorAll('li')).toHaveLength(2);
+    expect(welcome.textContent).toContain('Decision support, not financial advice.');
+    // The store build has no sandbox to point at.
+    expect(welcome.textContent).not.toContain('npm start');
+  });
+});
+
+describe('the welcome of a development build', () => {
+  const state = {
+    version: '0.1.0',
+    settings: { serviceUrl: 'http://127.0.0.1:8787', apiUrl: 'http://127.0.0.1:8787/api/v1', pollMinutes: 5 },
+    hostAccess: { missingOrigins: [] },
+  };
+  const form = (key: { set: boolean }) => (
+    <OptionsForm
+      state={{ ...state, key }}
+      sites={{ builtIn: [], extra: [], onAdd: vi.fn(), onRemove: vi.fn() }}
+      onSave={vi.fn()}
+      onRemoveKey={vi.fn()}
+      onGrantAccess={vi.fn()}
+      onTestConnection={vi.fn()}
+      welcome={{ demoService: 'http://127.0.0.1:8787' }}
+    />
+  );
+
+  it('names the sandbox, its demo key file and a demo page, until a key is stored', () => {
+    const { rerender } = render(form({ set: false }));
+    const welcome = screen.getByRole('region', { name: 'Welcome to Playbook Companion' });
+    expect(welcome.textContent).toContain('http://127.0.0.1:8787/demo/quote/AAPL');
+    expect(welcome.textContent).toContain('.sandbox/demo-key');
+    rerender(form({ set: true }));
+    expect(screen.queryByRole('region', { name: 'Welcome to Playbook Companion' })).toBeNull();
   });
 });
