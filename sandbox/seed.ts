@@ -3,6 +3,7 @@
  * 25 or 10,000 reads like real investment ideas and is identical on every run.
  */
 import type { Visibility } from './schemas';
+import type { PlaybookStatus } from './storeRows';
 
 interface Theme {
   name: string;
@@ -98,6 +99,13 @@ const STYLES = [
 const HORIZONS = ['6-month', '12-month', '3-year', '5-year'];
 /** The order sample ideas take visibilities in (more private and public than unlisted). */
 const SEED_VISIBILITIES: Visibility[] = ['private', 'public', 'unlisted', 'private', 'public'];
+/** A cycle of another length than the visibilities', so public, private and unlisted ideas each come in several states. */
+const SEED_STATUSES: PlaybookStatus[] = ['active', 'draft', 'paused', 'active'];
+
+/** The n-th sample idea's status: a list of ideas at work, not only drafts. */
+export function samplePlaybookStatus(n: number): PlaybookStatus {
+  return SEED_STATUSES[n % SEED_STATUSES.length];
+}
 
 export interface SeedPlaybook {
   title: string;

@@ -10,7 +10,7 @@ import { BacktestStore } from './backtestStore';
 import type { CatalystRecord } from './catalystModel';
 import { CatalystStore, type CatalystChange } from './catalystStore';
 import type { Visibility } from './schemas';
-import { otherUserPlaybooks, samplePlaybook, type SeedPlaybook } from './seed';
+import { otherUserPlaybooks, samplePlaybook, samplePlaybookStatus, type SeedPlaybook } from './seed';
 import {
   DEMO_EMAIL,
   DEMO_PASSWORD,
@@ -112,6 +112,7 @@ export class Store {
             DEMO_USER_ID,
             samplePlaybook(i),
             new Date(base + i * 3_600_000).toISOString(),
+            samplePlaybookStatus(i),
           ),
         );
       }

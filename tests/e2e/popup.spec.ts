@@ -426,3 +426,33 @@ test('a draft left waiting is listed in the popup; Review reopens it, Discard dr
   await expect(popup.page.getByRole('list', { name: 'Drafts' })).toHaveCount(0);
   expect(sandbox.requests().filter((r) => r.method === 'POST')).toHaveLength(0);
 });
+
+test('the popup is the playbooks: six rows fit in 600 px, each with its whole title, real status and visibility', async ({
+  extension,
+}, testInfo) => {
+  await extension.configure();
+  const page = await extension.open('popup.html');
+  await page.setViewportSize({ width: 380, height: 600 });
+  const popup = new PopupPage(page);
+  await expect(popup.list.getByRole('listitem')).toHaveCount(20);
+  // What the user sees in the popup's 600 px, not the whole page.
+  const shot = testInfo.outputPath('popup-600.png');
+  await page.screenshot({ path: shot });
+  await testInfo.attach('popup-600', { path: shot, contentType: 'image/png' });
+  const rows = popup.list.getByRole('listitem');
+  const bottoms = await rows.evaluateAll((items) => items.map((item) => item.getBoundingClientRect().bottom));
+  expect(bottoms.filter((bottom) => bottom <= 600).length).toBeGreaterThanOrEqual(6);
+  // A seeded title is longer than one line at this width: it takes a second line instead of an ellipsis.
+  const title = rows.first().locator('.pb-row-open');
+  const { lines, cut } = await title.evaluate((el) => ({
+    lines: Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)),
+    cut: el.scrollHeight > el.clientHeight + 1,
+  }));
+  expect(lines).toBe(2);
+  expect(cut).toBe(false);
+  // The service's status and visibility, not one word for every row.
+  const statuses = new Set(await rows.locator('.pb-status').allInnerTexts());
+  const visibilities = new Set(await rows.locator('.badge').allInnerTexts());
+  expect(statuses.size).toBeGreaterThan(1);
+  expect(visibilities.size).toBeGreaterThan(1);
+});

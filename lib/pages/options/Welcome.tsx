@@ -27,7 +27,6 @@ export function Welcome({ demoService }: WelcomeProps) {
           })}
         </p>
       ) : null}
-      <p class="hint">{t('common.disclaimerLine')}</p>
     </section>
   );
 }

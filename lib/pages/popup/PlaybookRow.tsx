@@ -17,7 +17,7 @@ export function shortReturn(value: number | undefined): string | undefined {
     : undefined;
 }
 
-const MAX_TICKERS = 4;
+const MAX_TICKERS = 3;
 /** The tickers a screen reader hears by name; the rest are counted ("and 12 more"). */
 export const MAX_SPOKEN_TICKERS = 20;
 
@@ -30,10 +30,12 @@ function tickerSentence(tickers: readonly string[]): string {
 }
 
 /**
- * One playbook: the title opens it in the side panel; the whole card is its click target. The
- * status and the date share a line, the date at its full width; the tickers have their own line
- * (at most four, then "+N"), so no number of tickers can push the date out of the row. Screen
- * readers get the tickers in one sentence instead of the chips (the first twenty, then "and N more").
+ * One playbook in three lines: the title on up to two (it opens the playbook in the side panel;
+ * the whole card is its click target), then the status, the tickers and the date. The date keeps
+ * its full width and the tickers give way (at most three, then "+N", ending in "…" when the line is
+ * short; all of them in the tooltip), so
+ * no number of tickers can push the date out of the row. Screen readers get the tickers in one
+ * sentence instead of the chips (the first twenty, then "and N more").
  */
 export function PlaybookRow({ playbook, now, sinceCaptured, onOpen }: PlaybookRowProps) {
   const figure = shortReturn(sinceCaptured);
@@ -45,35 +47,37 @@ export function PlaybookRow({ playbook, now, sinceCaptured, onOpen }: PlaybookRo
         <button type="button" class="pb-row-open" title={playbook.title} onClick={() => onOpen(playbook.id)}>
           {playbook.title}
         </button>
-        {figure ? (
-          <span class={`pb-return ${sinceCaptured! < 0 ? 'down' : 'up'}`}>
-            <span class="pb-return-label">{t('sinceCaptured.heading')} </span>
-            {figure}
+        <span class="pb-row-aside">
+          {figure ? (
+            <span class={`pb-return ${sinceCaptured! < 0 ? 'down' : 'up'}`}>
+              <span class="pb-return-label">{t('sinceCaptured.heading')} </span>
+              {figure}
+            </span>
+          ) : null}
+          <span class={`badge vis-${playbook.visibility}`}>
+            {t(`popup.visibility.${playbook.visibility}`)}
           </span>
-        ) : null}
-        <span class={`badge vis-${playbook.visibility}`}>{t(`popup.visibility.${playbook.visibility}`)}</span>
+        </span>
       </div>
       <div class="pb-row-meta">
         <span class={`pb-status st-${playbook.status}`}>{t(`popup.playbookStatus.${playbook.status}`)}</span>
+        {shown.length > 0 ? (
+          <span class="pb-tickers" title={playbook.tickers.slice(0, MAX_SPOKEN_TICKERS).join(' ')}>
+            <span class="visually-hidden">{tickerSentence(playbook.tickers)}</span>
+            <span class="pb-ticker-text" aria-hidden="true">
+              {shown.join(' ')}
+            </span>
+            {hidden > 0 ? (
+              <span class="pb-ticker-more" aria-hidden="true">
+                {t('popup.row.moreTickers', { count: hidden })}
+              </span>
+            ) : null}
+          </span>
+        ) : null}
         <time class="pb-updated" dateTime={playbook.updated_at} title={playbook.updated_at}>
           {t('popup.list.updated', { when: relativeTime(playbook.updated_at, now) })}
         </time>
       </div>
-      {shown.length > 0 ? (
-        <div class="pb-tickers">
-          <span class="visually-hidden">{tickerSentence(playbook.tickers)}</span>
-          <span class="pb-ticker-chips" aria-hidden="true">
-            {shown.map((ticker) => (
-              <span key={ticker} class="ticker">
-                {ticker}
-              </span>
-            ))}
-            {hidden > 0 ? (
-              <span class="ticker more">{t('popup.row.moreTickers', { count: hidden })}</span>
-            ) : null}
-          </span>
-        </div>
-      ) : null}
     </li>
   );
 }

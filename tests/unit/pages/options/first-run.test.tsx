@@ -45,12 +45,13 @@ describe('the first-run setup', () => {
     expect(onSave).not.toHaveBeenCalled();
   });
 
-  it('welcomes a new user: what it does, the service, the key, and that it is not advice', () => {
+  it('welcomes a new user: what it does, the service and the key, on a page that says it is not advice', () => {
     renderFirstRun();
     const welcome = screen.getByRole('region', { name: 'Welcome to Playbook Companion' });
     expect(welcome.textContent).toMatch(/brings your AI investing agent service into the browser/);
     expect(welcome.querySelectorAll('li')).toHaveLength(2);
-    expect(welcome.textContent).toContain('Decision support, not financial advice.');
+    // The page's one disclaimer (components/Disclaimer), not a second copy in the welcome.
+    expect(screen.getAllByText('Decision support, not financial advice.')).toHaveLength(1);
     // The store build has no sandbox to point at.
     expect(welcome.textContent).not.toContain('npm start');
   });

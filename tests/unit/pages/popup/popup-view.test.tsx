@@ -91,10 +91,10 @@ describe('PopupView', () => {
     });
     const row = screen.getByRole('listitem');
     expect(row.textContent).toContain('Playbook 1');
-    // Written in the locale's own case (no CSS text-transform: issue 33).
+    // Written in the locale's own case (no CSS text-transform).
     expect(row.textContent).toContain('Unlisted');
     expect(row.textContent).toContain('Active');
-    expect(row.textContent).toContain('+2');
+    expect(row.textContent).toContain('+3');
     expect(row.textContent).toContain('Updated 5 minutes ago');
     fireEvent.click(within(row).getByRole('button', { name: 'Playbook 1' }));
     expect(handlers.onOpenPlaybook).toHaveBeenCalledWith('pb_1');
