@@ -14,7 +14,8 @@
  * script alone: a storage read, a constant button, in the top layer, before the first paint); BENCH_ONLY=idb what each step writes to the extension's
  * IndexedDB folder and what a reopen then costs (bench/idbWrites.ts; BENCH_IDB_FILLER_KB=0,1024,... then
  * writes that much filler, cumulative, and times BENCH_IDB_REOPENS reopens after each); BENCH_ONLY=reminders
- * the catalyst reminder check of 200 catalysts (bench/reminders.ts; no build, no sandbox). With BENCH_ONLY,
+ * the catalyst reminder check of 200 catalysts (bench/reminders.ts; no build, no sandbox); BENCH_ONLY=returns
+ * the popup's first row with and without the figures since capture (bench/popupReturns.ts). With BENCH_ONLY,
  * results.json is left as it was.
  */
 import { execFileSync } from 'node:child_process';
@@ -33,6 +34,7 @@ import { measureBundles, type BundleFigure } from './bundles';
 import { composition, type ChunkModules, type CompositionRow } from './moduleSizes';
 import { benchDiscovery, benchPaging, type DiscoveryFigures, type PagingFigures } from './client';
 import { benchParsers, printParsers, type ParserFigure } from './parsers';
+import { benchPopupReturns, type PopupReturnsFigures } from './popupReturns';
 import { benchReminders, type ReminderFigures } from './reminders';
 import { describe, kb, ms, type Spread } from './stats';
 
@@ -222,6 +224,34 @@ function printReminders(figures: ReminderFigures): void {
   });
 }
 
+function printPopupReturns(figures: PopupReturnsFigures): void {
+  const runs = figures.withFigures.runs;
+  console.log(
+    `\nThe popup's first row with its figures since capture against without them (issue 32: no slower than before), ${runs} pairs, worker running, list cached`,
+  );
+  console.table({
+    'with figures (the record holds them)': describe(figures.withFigures),
+    'without (the record before issue 32)': describe(figures.withoutFigures),
+    'with − without, pair by pair': describe(figures.pairedDifference),
+  });
+  console.log(
+    `ratio of medians ${figures.ratio.toFixed(2)}× (95 % interval ${figures.ratioInterval.low.toFixed(2)} – ${figures.ratioInterval.high.toFixed(2)}): ${figures.ratioInterval.low > 1 ? 'SLOWER with the figures' : 'no slower measured'}`,
+  );
+  console.log(
+    `first renders holding figures: with ${figures.withShowingFigures}/${runs}, without ${figures.withoutShowingFigures}/${runs} (${figures.figuresSaved} figures saved)`,
+  );
+}
+
+async function runPopupReturns(): Promise<PopupReturnsFigures> {
+  const sandbox = await benchSandbox();
+  try {
+    const runs = process.env.BENCH_RUNS ? Number(process.env.BENCH_RUNS) : 30;
+    return await benchPopupReturns(resolve(OUTPUT), sandbox, runs);
+  } finally {
+    await sandbox.close();
+  }
+}
+
 async function main(): Promise<void> {
   // The library logs every response; the bench measures the work, not the console.
   setLogSink(() => undefined);
@@ -231,6 +261,11 @@ async function main(): Promise<void> {
   }
   if (process.env.BENCH_ONLY === 'reminders') {
     printReminders(benchReminders());
+    return;
+  }
+  if (process.env.BENCH_ONLY === 'returns') {
+    if (process.env.BENCH_REUSE_BUILD !== '1') execFileSync('npx', ['wxt', 'build'], { stdio: 'ignore' });
+    printPopupReturns(await runPopupReturns());
     return;
   }
   if (process.env.BENCH_ONLY === 'paging') {
@@ -384,9 +419,12 @@ async function main(): Promise<void> {
     let browser: BrowserFigures | undefined;
     let chart: ChartFigures | undefined;
     let contentScript: ContentScriptFigures | undefined;
+    let popupReturns: PopupReturnsFigures | undefined;
     if (process.env.BENCH_SKIP_BROWSER !== '1') {
       browser = await benchBrowser(resolve(OUTPUT), sandbox, pageRuns);
       printBrowser(browser);
+      popupReturns = await benchPopupReturns(resolve(OUTPUT), sandbox, pageRuns.runs);
+      printPopupReturns(popupReturns);
       chart = await benchChart();
       printChart(chart);
       contentScript = await benchContentScript(resolve(OUTPUT), contentRuns);
@@ -406,6 +444,7 @@ async function main(): Promise<void> {
       discovery,
       reminders,
       browser,
+      popupReturns,
       chart,
       contentScript,
     };
