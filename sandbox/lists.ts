@@ -47,17 +47,44 @@ export function pagePlaybooks(
     beforeSeq,
     limit,
   );
-  let hasMore = page.hasMore;
-  let next = page.hasMore && page.lastSeq !== null ? encodeCursor(kind, filter, page.lastSeq) : null;
+  const paging = withListFaults(
+    ctx,
+    {
+      has_more: page.hasMore,
+      next_cursor: page.hasMore && page.lastSeq !== null ? encodeCursor(kind, filter, page.lastSeq) : null,
+    },
+    cursor,
+    (fresh) => encodeCursor(kind, filter, page.lastSeq ?? beforeSeq ?? 0, fresh),
+  );
+  return { data: page.rows, seqs: page.seqs, ...paging, kind, filter };
+}
+
+export interface Paging {
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/**
+ * The list faults that spoil paging (repeatingCursor, endlessHasMore), for every keyset list:
+ * `cursor` is the one the request sent, `past(fresh)` a cursor after this page (`fresh`: with a
+ * nonce, so no two are equal).
+ */
+export function withListFaults(
+  ctx: SandboxContext,
+  paging: Paging,
+  cursor: string | undefined,
+  past: (fresh: boolean) => string,
+): Paging {
+  let { has_more, next_cursor } = paging;
   if (ctx.faults.config.endlessHasMore) {
-    hasMore = true;
-    next = encodeCursor(kind, filter, page.lastSeq ?? beforeSeq ?? 0, true);
+    has_more = true;
+    next_cursor = past(true);
   }
   if (ctx.faults.config.repeatingCursor) {
-    hasMore = true;
-    next = cursor ?? next ?? encodeCursor(kind, filter, page.lastSeq ?? 0);
+    has_more = true;
+    next_cursor = cursor ?? next_cursor ?? past(false);
   }
-  return { data: page.rows, seqs: page.seqs, has_more: hasMore, next_cursor: next, kind, filter };
+  return { has_more, next_cursor };
 }
 
 export function parseLimit(

@@ -9,7 +9,10 @@
  *   of an all-day one; the local day of a date-time one), until the catalyst's moment (the end of
  *   an all-day one's day). A passed catalyst is not reminded of.
  * - At most one notification per catalyst and `sequence`: the record maps a catalyst id to the
- *   sequence last shown, and a catalyst whose sequence is not above it is skipped.
+ *   sequence last shown, and a catalyst whose sequence is not above it is skipped. An entry goes
+ *   once that sequence's moment has passed in every time zone, quiet hours and their grace
+ *   included (RECORD_MARGIN_MS): the same sequence means the same date, which can then never be
+ *   due again, so the record holds only what can still matter and stays small.
  * - A catalyst shown before whose `sequence` grew (moved, confirmed or cancelled) is shown again at
  *   once, whether or not its new date is inside the window: the user was told of the old date.
  * - A cancelled catalyst is shown only as such a change: a cancellation of something the user was
@@ -43,9 +46,20 @@ const LEAD_DAYS: Record<Exclude<ReminderLead, 'off'>, number> = {
 export const SUMMARY_FROM = 2;
 /** How long after quiet hours end a reminder whose moment fell inside them may still be shown. */
 export const QUIET_GRACE_MS = 2 * 3_600_000;
-/** The record keeps at most this many catalysts (the oldest entries go first). */
-export const MAX_RECORD_ENTRIES = 5000;
+/**
+ * The record keeps at most this many catalysts (the oldest entries go first). Entries leave when
+ * their catalyst has passed, and one check reads at most 400 catalysts (lib/catalysts/watch.ts:
+ * 200 tickers, 50 a call, 5 pages of 20), so only a service listing far more than that reaches it.
+ */
+export const MAX_RECORD_ENTRIES = 1000;
 const MINUTES_PER_DAY = 1440;
+const DAY_MS = 86_400_000;
+/**
+ * How long after a catalyst's moment (the end of its UTC day for an all-day one) its entry is
+ * kept: the day ends up to 12 h later west of UTC, quiet hours may hold a reminder up to a day,
+ * and QUIET_GRACE_MS follows them.
+ */
+export const RECORD_MARGIN_MS = 2 * DAY_MS;
 
 export interface ReminderSettings {
   lead: ReminderLead;
@@ -58,8 +72,16 @@ export interface ReminderSettings {
   timeZone?: string;
 }
 
-/** Catalyst id → the `sequence` last shown. */
-export type NotifiedRecord = ReadonlyMap<string, number>;
+/** What the record keeps of a shown catalyst. */
+export interface NotifiedEntry {
+  /** The `sequence` last shown. */
+  sequence: number;
+  /** Epoch ms from which that sequence can no longer be due anywhere: the entry may go. */
+  until: number;
+}
+
+/** Catalyst id → what was shown, oldest first. */
+export type NotifiedRecord = ReadonlyMap<string, NotifiedEntry>;
 
 export interface DueReminder {
   catalyst: Catalyst;
@@ -73,8 +95,8 @@ export type ReminderNotice =
 export interface ReminderPlan {
   /** What to show now, or null. */
   notice: ReminderNotice | null;
-  /** The record to save once the notice is shown (the same entries when there is none). */
-  record: Map<string, number>;
+  /** The record to save once the notice is shown; `notified` itself when there is none (nothing to save). */
+  record: NotifiedRecord;
   /** Set when due reminders wait for quiet hours to end: that instant (epoch ms). */
   deferredUntil: number | null;
   /** When a reminder next falls due or quiet hours end, for the next alarm; null when nothing waits. */
@@ -150,7 +172,7 @@ function collect(input: ReminderInput, clock: Clock): { due: DueReminder[]; next
   const due: DueReminder[] = [];
   let nextOpen: number | null = null;
   for (const catalyst of latestById(input.catalysts).values()) {
-    const shown = input.notified.get(catalyst.id);
+    const shown = input.notified.get(catalyst.id)?.sequence;
     if (shown !== undefined && shown >= catalyst.sequence) continue;
     const changed = shown !== undefined;
     if (catalyst.status === 'cancelled' && !changed) continue;
@@ -162,12 +184,19 @@ function collect(input: ReminderInput, clock: Clock): { due: DueReminder[]; next
   return { due, nextOpen };
 }
 
-/** The record with the shown catalysts at their sequence, newest last, bounded. */
-function recordShown(notified: NotifiedRecord, shown: readonly DueReminder[]): Map<string, number> {
-  const record = new Map(notified);
+/** When an entry for `catalyst` at its sequence may go (see RECORD_MARGIN_MS). */
+export function entryUntil(catalyst: Pick<Catalyst, 'at' | 'all_day'>): number {
+  const moment = catalyst.all_day ? Date.parse(`${catalyst.at}T00:00:00Z`) + DAY_MS : Date.parse(catalyst.at);
+  return moment + RECORD_MARGIN_MS;
+}
+
+/** The record without entries that can no longer matter, with the shown catalysts newest last, bounded. */
+function recordShown(notified: NotifiedRecord, shown: readonly DueReminder[], now: number): NotifiedRecord {
+  const record = new Map<string, NotifiedEntry>();
+  for (const [id, entry] of notified) if (entry.until > now) record.set(id, entry);
   for (const { catalyst } of shown) {
     record.delete(catalyst.id);
-    record.set(catalyst.id, catalyst.sequence);
+    record.set(catalyst.id, { sequence: catalyst.sequence, until: entryUntil(catalyst) });
   }
   for (const id of record.keys()) {
     if (record.size <= MAX_RECORD_ENTRIES) break;
@@ -177,22 +206,54 @@ function recordShown(notified: NotifiedRecord, shown: readonly DueReminder[]): M
 }
 
 /**
- * The record as stored: `[id, sequence]` pairs, oldest first (an object would reorder ids that
- * look like numbers, and the bound drops the oldest). Reading takes what storage gives back as
- * untrusted: anything that is not such a pair is skipped, and at most MAX_RECORD_ENTRIES are kept.
+ * The record as stored: three columns, oldest first (an object keyed by id would reorder ids that
+ * look like numbers, and the bound drops the oldest). Columns of strings and numbers are what
+ * IndexedDB clones fastest: the worker reads the record on every check.
  */
-export function recordToStored(record: NotifiedRecord): [string, number][] {
-  return [...record];
+export interface StoredRecord {
+  ids: string[];
+  sequences: number[];
+  until: number[];
 }
 
-export function recordFromStored(stored: unknown): Map<string, number> {
-  const record = new Map<string, number>();
-  if (!Array.isArray(stored)) return record;
-  for (const pair of stored.slice(-MAX_RECORD_ENTRIES)) {
-    if (!Array.isArray(pair) || pair.length !== 2) continue;
-    const [id, sequence] = pair as unknown[];
-    if (typeof id === 'string' && id.length > 0 && id.length <= 200 && Number.isSafeInteger(sequence))
-      record.set(id, sequence as number);
+export function recordToStored(record: NotifiedRecord): StoredRecord {
+  const stored: StoredRecord = { ids: [], sequences: [], until: [] };
+  for (const [id, entry] of record) {
+    stored.ids.push(id);
+    stored.sequences.push(entry.sequence);
+    stored.until.push(entry.until);
+  }
+  return stored;
+}
+
+const isEntry = (id: unknown, sequence: unknown, until: unknown): boolean =>
+  typeof id === 'string' &&
+  id.length > 0 &&
+  id.length <= 200 &&
+  Number.isSafeInteger(sequence) &&
+  typeof until === 'number' &&
+  Number.isFinite(until);
+
+/**
+ * Reads what storage gives back as untrusted: an entry that is not an id, an integer sequence and
+ * a finite instant is skipped, one that can no longer matter at `now` too, and at most
+ * MAX_RECORD_ENTRIES (the newest) are kept. Anything else reads as an empty record.
+ */
+export function recordFromStored(stored: unknown, now: number): Map<string, NotifiedEntry> {
+  const record = new Map<string, NotifiedEntry>();
+  if (typeof stored !== 'object' || stored === null) return record;
+  const columns = stored as Partial<Record<keyof StoredRecord, unknown>>;
+  const ids: unknown = columns.ids;
+  const sequences: unknown = columns.sequences;
+  const until: unknown = columns.until;
+  if (!Array.isArray(ids) || !Array.isArray(sequences) || !Array.isArray(until)) return record;
+  const count = Math.min(ids.length, sequences.length, until.length);
+  for (let i = Math.max(0, count - MAX_RECORD_ENTRIES); i < count; i++) {
+    const id: unknown = ids[i];
+    const sequence: unknown = sequences[i];
+    const end: unknown = until[i];
+    if (isEntry(id, sequence, end) && (end as number) > now)
+      record.set(id as string, { sequence: sequence as number, until: end as number });
   }
   return record;
 }
@@ -202,7 +263,7 @@ const earliest = (a: number | null, b: number | null) => (a === null ? b : b ===
 export function planReminders(input: ReminderInput): ReminderPlan {
   const idle: ReminderPlan = {
     notice: null,
-    record: new Map(input.notified),
+    record: input.notified,
     deferredUntil: null,
     nextCheckAt: null,
   };
@@ -218,5 +279,10 @@ export function planReminders(input: ReminderInput): ReminderPlan {
   if (quietUntil) return { ...idle, deferredUntil: quietUntil, nextCheckAt: earliest(nextOpen, quietUntil) };
   const notice: ReminderNotice =
     due.length >= SUMMARY_FROM ? { kind: 'summary', reminders: due } : { kind: 'single', reminder: due[0] };
-  return { notice, record: recordShown(input.notified, due), deferredUntil: null, nextCheckAt: nextOpen };
+  return {
+    notice,
+    record: recordShown(input.notified, due, input.now),
+    deferredUntil: null,
+    nextCheckAt: nextOpen,
+  };
 }

@@ -20,7 +20,7 @@ import { noticeText, type PlaybookTitles } from './notice';
 import { planReminders, recordFromStored, recordToStored, type ReminderPlan } from './reminders';
 
 export const REMINDER_ALARM = ALARMS.catalystReminders.name;
-/** The record of shown reminders in the state store: [catalyst id, sequence] pairs. */
+/** The record of shown reminders in the state store (reminders.ts StoredRecord: ids, sequences, until). */
 export const REMINDER_RECORD_KEY = 'catalysts.reminded';
 /** The alarm also fires this often, in case a catalyst appeared that no event announced. */
 export const REMINDER_FALLBACK_MINUTES = 60;
@@ -113,7 +113,7 @@ export async function runReminderCheck(now: number = Date.now()): Promise<Remind
     catalysts,
     settings: { lead, quietHours: settings.quietHours ?? null },
     now,
-    notified: recordFromStored(await readState(REMINDER_RECORD_KEY)),
+    notified: recordFromStored(await readState(REMINDER_RECORD_KEY), now),
   });
   await show(plan, titles);
   await scheduleNext(plan.nextCheckAt, now);

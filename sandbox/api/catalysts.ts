@@ -6,7 +6,7 @@ import type { CatalystPosition } from '../catalystStore';
 import type { AppContext, AppEnv, SandboxContext } from '../context';
 import { CursorError, decodePosition, encodeCursor } from '../cursor';
 import { badRequest, jsonResponse } from '../http';
-import { ListError, parseLimit } from '../lists';
+import { ListError, parseLimit, withListFaults } from '../lists';
 import { CATALYST_TICKERS_MAX, isoDate, ticker } from '../schemas';
 import type { Playbook, User } from '../store';
 import type { Routing } from './routing';
@@ -85,7 +85,14 @@ export function addCatalystRoutes(api: Hono<AppEnv>, ctx: SandboxContext, routin
         page.hasMore && page.last
           ? encodeCursor('catalysts', filter, page.last.seq, false, page.last.at)
           : null;
-      return { body: { data: page.rows, has_more: page.hasMore, next_cursor: next } };
+      const last = page.last ?? after ?? { seq: 0, at: from };
+      const paging = withListFaults(
+        ctx,
+        { has_more: page.hasMore, next_cursor: next },
+        c.req.query('cursor'),
+        (fresh) => encodeCursor('catalysts', filter, last.seq, fresh, last.at),
+      );
+      return { body: { data: page.rows, ...paging } };
     });
   });
 

@@ -154,9 +154,15 @@ export const faultsAfterAnswer =
     if (!type.startsWith('application/json')) return;
     const isList =
       c.req.method === 'GET' &&
-      (['listPlaybooks', 'listPlaybooksLegacy', 'listPublicPlaybooks', 'listEvents'] as const).some(
-        (id) => c.req.path === `${ctx.dialect.apiPrefix}${ctx.dialect.paths[id]}`,
-      );
+      (
+        [
+          'listPlaybooks',
+          'listPlaybooksLegacy',
+          'listPublicPlaybooks',
+          'listEvents',
+          'listCatalysts',
+        ] as const
+      ).some((id) => c.req.path === `${ctx.dialect.apiPrefix}${ctx.dialect.paths[id]}`);
     if (isList && ctx.faults.take('oversizedResponse')) {
       const text = await c.res.text();
       c.res = new Response(text + ' '.repeat(OVERSIZE_PADDING_BYTES), {

@@ -154,6 +154,73 @@ function fromBidi(value: unknown): unknown {
   return remote.value;
 }
 
+export interface ShownAlert {
+  /** The notification id the extension gave (nsIAlertNotification's name). */
+  id: string;
+  title: string;
+  text: string;
+}
+
+export interface SystemAlerts {
+  /** Every alert Firefox asked the system to show since the fake was installed, oldest first. */
+  shown(): Promise<ShownAlert[]>;
+  /** A person clicking the alert: Firefox's own click callback, which the notifications API turns into onClicked. */
+  click(id: string): Promise<void>;
+}
+
+/**
+ * The system's notification centre, replaced in the browser's own scope (as Firefox's tests do
+ * with MockRegistrar). Headless Firefox has no alert service that shows anything: the
+ * notifications API closes each alert at once (onClosed, and `getAll()` is empty), so nothing can
+ * be seen or clicked. This fake keeps each alert until it is clicked or closed and answers with
+ * the callbacks a real one sends ("alertshow", "alertclickcallback"); everything on the
+ * extension's side (notifications.create, the API's map, onClicked) is Firefox's own. Install it
+ * before the extension shows anything: the API looks the service up on every alert.
+ */
+export async function fakeSystemAlerts(firefox: Firefox): Promise<SystemAlerts> {
+  await firefox.chrome(`(() => {
+    const shown = [];
+    const listeners = new Map();
+    const service = {
+      QueryInterface: ChromeUtils.generateQI(['nsIAlertsService']),
+      showAlert(alert, listener) {
+        shown.push({ id: alert.name, title: alert.title, text: alert.text });
+        listeners.set(alert.name, listener);
+        listener?.observe(null, 'alertshow', alert.cookie);
+      },
+      closeAlert(name) {
+        const listener = listeners.get(name);
+        listeners.delete(name);
+        listener?.observe(null, 'alertfinished', '');
+      },
+    };
+    const factory = {
+      QueryInterface: ChromeUtils.generateQI(['nsIFactory']),
+      createInstance: (iid) => service.QueryInterface(iid),
+    };
+    Components.manager
+      .QueryInterface(Ci.nsIComponentRegistrar)
+      .registerFactory(Services.uuid.generateUUID(), 'test alerts', '@mozilla.org/alerts-service;1', factory);
+    globalThis.__testAlerts = {
+      shown,
+      click(name) {
+        const listener = listeners.get(name);
+        if (!listener) return false;
+        listener.observe(null, 'alertclickcallback', '');
+        return true;
+      },
+    };
+    return true;
+  })()`);
+  return {
+    shown: () => firefox.chrome<ShownAlert[]>('globalThis.__testAlerts.shown'),
+    click: async (id) => {
+      if (!(await firefox.chrome<boolean>(`globalThis.__testAlerts.click(${JSON.stringify(id)})`)))
+        throw new Error(`no alert ${id} to click`);
+    },
+  };
+}
+
 /** A sandbox of its own per test: no test sees another's playbooks, events or faults. */
 export function sandboxForTest(options: { dialect?: Dialect } = {}): Promise<Sandbox> {
   return startSandbox({

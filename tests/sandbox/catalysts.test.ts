@@ -311,3 +311,56 @@ describe.each([
     expect(figures.json.playbook_id).toBe(p.id);
   });
 });
+
+describe('list faults apply to listCatalysts as to listPlaybooks', () => {
+  const first = () => api(sb, `/catalysts?tickers=${SEEDED_TICKERS}&limit=2`);
+  const afterFaults = () =>
+    sb.setFaults({ oversizedResponse: 0, repeatingCursor: false, endlessHasMore: false });
+
+  it('oversizedResponse pads the next catalysts page past 5 MB', async () => {
+    sb.setFaults({ oversizedResponse: 1 });
+    try {
+      expect((await first()).text.length).toBeGreaterThan(5 * 1024 * 1024);
+      expect((await first()).text.length).toBeLessThan(100_000);
+    } finally {
+      afterFaults();
+    }
+  });
+
+  it('repeatingCursor: every page names the same next_cursor', async () => {
+    sb.setFaults({ repeatingCursor: true });
+    try {
+      const page = await first();
+      const next = await api(
+        sb,
+        `/catalysts?tickers=${SEEDED_TICKERS}&limit=2&cursor=${encodeURIComponent(page.json.next_cursor as string)}`,
+      );
+      expect(next.status, next.text).toBe(200);
+      expect(next.json.has_more).toBe(true);
+      expect(next.json.next_cursor).toBe(page.json.next_cursor);
+    } finally {
+      afterFaults();
+    }
+  });
+
+  it('endlessHasMore: has_more with a fresh cursor, even past the end', async () => {
+    sb.setFaults({ endlessHasMore: true });
+    try {
+      const seen = new Set<string>();
+      let cursor = '';
+      for (let i = 0; i < 5; i++) {
+        const page = await api(
+          sb,
+          `/catalysts?tickers=${SEEDED_TICKERS}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
+        expect(page.status, page.text).toBe(200);
+        expect(page.json.has_more).toBe(true);
+        expect(seen.has(page.json.next_cursor as string)).toBe(false);
+        seen.add(page.json.next_cursor as string);
+        cursor = page.json.next_cursor as string;
+      }
+    } finally {
+      afterFaults();
+    }
+  });
+});

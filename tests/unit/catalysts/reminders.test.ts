@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { catalystSchema, type Catalyst } from '@/lib/contract/catalyst';
 import {
+  entryUntil,
   MAX_RECORD_ENTRIES,
   planReminders,
   QUIET_GRACE_MS,
+  RECORD_MARGIN_MS,
   recordFromStored,
   recordToStored,
   type NotifiedRecord,
@@ -41,9 +43,16 @@ function plan(partial: Partial<ReminderInput> & { now: number }) {
   return planReminders({ catalysts: [catalyst()], settings: settings(), notified: new Map(), ...partial });
 }
 
-/** The record as the worker stores it (JSON in storage) and reads it back after a restart. */
-const restart = (record: NotifiedRecord): NotifiedRecord =>
-  recordFromStored(JSON.parse(JSON.stringify(recordToStored(record))));
+/** The record as the worker stores it (JSON in storage) and reads it back after a restart at `now`. */
+const restart = (record: NotifiedRecord, now: number): NotifiedRecord =>
+  recordFromStored(JSON.parse(JSON.stringify(recordToStored(record))), now);
+
+/** A record of catalysts shown at a sequence, whose entries stay for years. */
+const shownAt = (...entries: [string, number][]): NotifiedRecord =>
+  new Map(entries.map(([id, sequence]) => [id, { sequence, until: at('2030-01-01T00:00:00Z') }]));
+
+/** Catalyst id → sequence shown. */
+const sequences = (record: NotifiedRecord) => new Map([...record].map(([id, entry]) => [id, entry.sequence]));
 
 const shownIds = (p: ReturnType<typeof planReminders>) =>
   p.notice === null
@@ -57,18 +66,24 @@ describe('once per catalyst and sequence', () => {
     const now = at('2026-03-04T08:00:00Z');
     const first = plan({ now });
     expect(first.notice).toEqual({ kind: 'single', reminder: { catalyst: catalyst(), reason: 'reminder' } });
-    expect(first.record).toEqual(new Map([['cat_amd', 1]]));
+    expect(sequences(first.record)).toEqual(new Map([['cat_amd', 1]]));
     expect(plan({ now: now + 60_000, notified: first.record }).notice).toBeNull();
-    expect(plan({ now: now + 3_600_000, notified: restart(first.record) }).notice).toBeNull();
+    expect(
+      plan({ now: now + 3_600_000, notified: restart(first.record, now + 3_600_000) }).notice,
+    ).toBeNull();
     const moved = catalyst({ sequence: 2, at: '2026-03-06', status: 'confirmed' });
-    const afterMove = plan({ now: now + 7_200_000, catalysts: [moved], notified: restart(first.record) });
+    const afterMove = plan({
+      now: now + 7_200_000,
+      catalysts: [moved],
+      notified: restart(first.record, now + 7_200_000),
+    });
     expect(afterMove.notice).toEqual({ kind: 'single', reminder: { catalyst: moved, reason: 'changed' } });
-    expect(afterMove.record.get('cat_amd')).toBe(2);
+    expect(afterMove.record.get('cat_amd')?.sequence).toBe(2);
     expect(plan({ now: now + 7_260_000, catalysts: [moved], notified: afterMove.record }).notice).toBeNull();
   });
 
   it('a stale list with a lower sequence than the one shown shows nothing', () => {
-    const notified = new Map([['cat_amd', 3]]);
+    const notified = shownAt(['cat_amd', 3]);
     expect(plan({ now: at('2026-03-04T08:00:00Z'), notified }).notice).toBeNull();
   });
 
@@ -85,7 +100,7 @@ describe('once per catalyst and sequence', () => {
     const p = plan({
       now: at('2026-03-04T08:00:00Z'),
       catalysts: [later],
-      notified: new Map([['cat_amd', 1]]),
+      notified: shownAt(['cat_amd', 1]),
     });
     expect(p.notice).toMatchObject({ kind: 'single', reminder: { reason: 'changed' } });
   });
@@ -95,37 +110,93 @@ describe('once per catalyst and sequence', () => {
     const now = at('2026-03-04T08:00:00Z');
     expect(plan({ now, catalysts: [cancelled] }).notice).toBeNull();
     expect(plan({ now, catalysts: [cancelled] }).record.size).toBe(0);
-    const told = plan({ now, catalysts: [cancelled], notified: new Map([['cat_amd', 1]]) });
+    const told = plan({ now, catalysts: [cancelled], notified: shownAt(['cat_amd', 1]) });
     expect(told.notice).toMatchObject({ kind: 'single', reminder: { reason: 'changed' } });
   });
 });
 
 describe('the stored record', () => {
-  it('keeps its order (ids that look like numbers too) and skips what is not an [id, sequence] pair', () => {
+  const now = at('2026-03-04T08:00:00Z');
+  const later = at('2026-04-01T00:00:00Z');
+
+  it('keeps its order (ids that look like numbers too) and skips what is not an entry', () => {
     const record = new Map([
-      ['b', 1],
-      ['10', 2],
-      ['2', 3],
+      ['b', { sequence: 1, until: later }],
+      ['10', { sequence: 2, until: later }],
+      ['2', { sequence: 3, until: later }],
     ]);
-    expect([...restart(record)]).toEqual([...record]);
-    expect([
-      ...recordFromStored([['a', 1], ['b', '2'], ['', 1], 'c', ['d', 1.5], ['e', 2, 3], ['f', 4]]),
-    ]).toEqual([
+    expect([...restart(record, now)]).toEqual([...record]);
+    const stored = {
+      ids: ['a', 'b', '', 7, 'd', 'e', 'f'],
+      sequences: [1, '2', 1, 1, 1.5, 1, 4],
+      until: [later, later, later, later, later, Infinity, later],
+    };
+    expect([...sequences(recordFromStored(stored, now))]).toEqual([
       ['a', 1],
       ['f', 4],
     ]);
-    expect(recordFromStored({ a: 1 }).size).toBe(0);
+    expect(recordFromStored([['a', 1]], now).size).toBe(0);
+    expect(recordFromStored({ ids: 'a', sequences: [1], until: [later] }, now).size).toBe(0);
   });
 
   it('is bounded: the newest MAX_RECORD_ENTRIES are kept, when read and when grown', () => {
-    const many = Array.from({ length: MAX_RECORD_ENTRIES + 5 }, (_, i) => [`c${i}`, 1]);
-    const read = recordFromStored(many);
+    const ids = Array.from({ length: MAX_RECORD_ENTRIES + 5 }, (_, i) => `c${i}`);
+    const read = recordFromStored({ ids, sequences: ids.map(() => 1), until: ids.map(() => later) }, now);
     expect(read.size).toBe(MAX_RECORD_ENTRIES);
     expect(read.has('c0')).toBe(false);
-    const grown = plan({ now: at('2026-03-04T08:00:00Z'), notified: read }).record;
+    const grown = plan({ now, notified: read }).record;
     expect(grown.size).toBe(MAX_RECORD_ENTRIES);
     expect([...grown.keys()].at(-1)).toBe('cat_amd');
     expect(grown.has('c5')).toBe(false);
+  });
+
+  it('is not copied when nothing is shown: there is nothing to save', () => {
+    const notified = shownAt(['cat_amd', 1]);
+    expect(plan({ now, notified }).record).toBe(notified);
+  });
+});
+
+describe('the record keeps only what can still matter', () => {
+  it('an entry goes once its catalyst can no longer be due anywhere, read or written', () => {
+    const amd = catalyst(); // all-day on 5 March
+    expect(entryUntil(amd)).toBe(at('2026-03-06T00:00:00Z') + RECORD_MARGIN_MS);
+    const shown = plan({ now: at('2026-03-04T08:00:00Z') }).record;
+    const until = entryUntil(amd);
+    expect(restart(shown, until - 1).has('cat_amd')).toBe(true);
+    expect(restart(shown, until).has('cat_amd')).toBe(false);
+    const other = catalyst({ id: 'other', at: '2026-03-09' });
+    const written = plan({
+      now: until,
+      catalysts: [other],
+      notified: shown,
+      settings: settings({ lead: '1-week' }),
+    });
+    expect([...written.record.keys()]).toEqual(['other']);
+  });
+
+  // The worker reads the record back before every check: walking from before the window until
+  // days after the catalyst, each check after a restart and at least at each time the plan asks
+  // for, nothing is shown twice. The second comes about as late as a reminder can: its moment
+  // falls in quiet hours, so it is shown when they end, 22 h later, and stays deliverable for
+  // QUIET_GRACE_MS more.
+  it.each([
+    ['an all-day catalyst, in a zone west of UTC', catalyst(), settings({ timeZone: 'Pacific/Honolulu' })],
+    [
+      'a date-time catalyst at 00:01, in quiet hours until 22:00',
+      catalyst({ at: '2026-03-04T23:01:00Z', all_day: false, status: 'confirmed' }),
+      settings({ quietHours: { start: 0, end: 22 * 60 }, lead: 'same-day' }),
+    ],
+  ] as const)('%s: shown once', (_, subject, zoned) => {
+    let record: NotifiedRecord = new Map();
+    const shows: number[] = [];
+    for (let now = at('2026-02-25T00:00:00Z'); now < at('2026-03-12T00:00:00Z');) {
+      const p = plan({ now, catalysts: [subject], settings: zoned, notified: restart(record, now) });
+      if (p.notice) shows.push(now);
+      record = p.record;
+      const step = now + 15 * 60_000;
+      now = p.nextCheckAt !== null && p.nextCheckAt > now ? Math.min(p.nextCheckAt, step) : step;
+    }
+    expect(shows).toHaveLength(1);
   });
 });
 
