@@ -85,6 +85,10 @@ test('live automation needs the playbook name typed, says what happens, and show
 }) => {
   await extension.configure();
   const playbook = await firstPlaybook(sandbox.apiUrl, sandbox.demoKey);
+  const user = sandbox.db.userForKey(sandbox.demoKey);
+  if (!user) throw new Error('no demo user');
+  // Linked when the window opens (an unlinked account is told so first: confirm-dialog.spec.ts).
+  sandbox.db.setBrokerageLinked(user.id, true);
   sandbox.clearRequests();
   const from = await extension.open('options.html');
   const confirm = await requestWrite(context, from, {
@@ -92,6 +96,8 @@ test('live automation needs the playbook name typed, says what happens, and show
     playbookId: playbook.id,
   });
   await expect(confirm.dialog).toContainText('may place real orders');
+  // Unlinked meanwhile (in another tab): the service's refusal is what the window shows.
+  sandbox.db.setBrokerageLinked(user.id, false);
   const typed = confirm.dialog.getByLabel(`Type “${playbook.title}” to confirm`);
   await expect(confirm.confirm).toBeDisabled();
   await typed.fill(`${playbook.title} nope`);
@@ -99,7 +105,7 @@ test('live automation needs the playbook name typed, says what happens, and show
   expect(writesTo(sandbox.requests(), 'POST', '/activate')).toHaveLength(0);
   await typed.fill(playbook.title);
   await confirm.confirm.click();
-  // The demo account has no brokerage linked: the service refuses, and the dialog says so.
+  // The account has no brokerage linked any more: the service refuses, and the dialog says so.
   await expect(confirm.dialog.getByRole('alert')).toBeVisible();
   expect(writesTo(sandbox.requests(), 'POST', '/activate')).toHaveLength(1);
   expect((await firstPlaybook(sandbox.apiUrl, sandbox.demoKey)).status).not.toBe('active');

@@ -111,7 +111,8 @@ test.describe('nothing is sent that no window showed', () => {
     sandbox.setFaults({ openapiTamper: ['pause-activate-swapped'] });
     sandbox.clearRequests();
     const popup = await extension.open('popup.html');
-    const review = popup.getByRole('button', { name: 'Review Pause live automation' });
+    // The popup names the draft by the playbook it acts on.
+    const review = popup.getByRole('button', { name: `Review ${target.title}` });
     await review.click();
     await review.click();
     await expect(review).toBeEnabled();

@@ -1,13 +1,15 @@
 import { Fragment } from 'preact';
-import { useState } from 'preact/hooks';
-import { writeSpec, writeWords, type WriteOperation } from '@/lib/api/writeOperations';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { writeSpec, type WriteOperation } from '@/lib/api/writeOperations';
 import { Disclaimer } from '@/components/Disclaimer';
 import {
+  actionSummary,
   changesFrom,
   formFieldErrors,
   isEditable,
   parseTickers,
   tickersText,
+  type FieldChange,
   type PlaybookFields,
   type SentRow,
   type Visibility,
@@ -36,6 +38,8 @@ export interface ConfirmSubmission {
 export interface ResolvedView {
   method: string;
   path: string;
+  /** The full address, for the Details disclosure. */
+  url?: string;
   deprecated?: boolean;
   warnings?: string[];
 }
@@ -60,6 +64,17 @@ export interface ConfirmDialogProps {
   source?: SourceView;
   /** Live execution and billing: the name the user must type before Confirm is enabled. */
   typeToConfirm?: string;
+  /** The playbook the write acts on, by its title as it is now (the heading names it). */
+  playbookTitle?: string;
+  /** The body as queued (a backtest's dates, a plan): the heading says it in words. */
+  body?: Record<string, unknown>;
+  /**
+   * Live execution with no brokerage linked (the account says so): it cannot succeed, so the
+   * window says so first, asks nothing to be typed, and offers the link instead of Confirm.
+   */
+  brokerageMissing?: boolean;
+  /** Requests the brokerage link (its own confirm window); absent when no provider is known. */
+  onLinkBrokerage?: () => void;
   busy?: boolean;
   error?: string;
   /** Field path → message, from the background or the service. */
@@ -87,52 +102,57 @@ function FieldError({ id, message }: { id: string; message?: string }) {
   ) : null;
 }
 
-/** Shows exactly what will be sent and to which account; nothing is written until the user presses Confirm. */
-export function ConfirmDialog(props: ConfirmDialogProps) {
-  const { operation, initial, current, typeToConfirm, busy, resolved, refusal } = props;
-  const armed = useArming(
-    props.armDelayMs ?? CONFIRM_ARM_DELAY_MS,
-    resolved ? `${resolved.method} ${resolved.path}` : '',
-  );
-  const editable = isEditable(operation) && initial !== undefined;
-  const [title, setTitle] = useState(initial?.title ?? '');
-  const [thesis, setThesis] = useState(initial?.thesis ?? '');
-  const [tickers, setTickers] = useState(tickersText(initial?.tickers ?? []));
-  const [visibility, setVisibility] = useState<Visibility>(initial?.visibility ?? 'private');
-  const [typed, setTyped] = useState('');
-  const errors = formFieldErrors(props.fieldErrors);
-  const fields: PlaybookFields = { title, thesis, tickers: parseTickers(tickers), visibility };
-  const changes =
-    writeSpec(operation).editableBody?.sends === 'changed-fields' && current
-      ? changesFrom(current, fields)
-      : undefined;
-  const typedOk = typeToConfirm === undefined || typed.trim() === typeToConfirm.trim();
-  const otherErrors = Object.entries(errors).filter(
-    ([field]) => !['title', 'thesis', 'tickers', 'visibility', 'typed'].includes(field),
-  );
-  const invalid = (field: string) => (errors[field] ? { 'aria-invalid': true as const } : {});
-  const describedBy = (field: string) => (errors[field] ? { 'aria-describedby': `error-${field}` } : {});
+/** Escape answers the dialog as Cancel does (not while an input method is composing, nor while busy). */
+function useEscape(onEscape: () => void, enabled: boolean): void {
+  const latest = useRef({ onEscape, enabled });
+  latest.current = { onEscape, enabled };
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.isComposing || event.defaultPrevented) return;
+      if (!latest.current.enabled) return;
+      event.preventDefault();
+      latest.current.onEscape();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+}
 
+/** The dialog's heading, focused when it opens so a screen reader starts with what is asked. */
+function Heading({ text }: { text: string }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => ref.current?.focus(), []);
   return (
-    <div
-      role="dialog"
-      aria-label={t('confirm.dialog')}
-      aria-modal="true"
-      class={`stack confirm${typeToConfirm !== undefined ? ' confirm-strong' : ''}`}
-    >
-      <h1>{writeWords(operation).heading}</h1>
-      <p class="consequence">{props.consequence}</p>
-      <ErrorMessage message={refusal} />
-      {(resolved?.warnings ?? []).map((warning) => (
-        <p key={warning} class="warn" role="note">
-          {warning}
-        </p>
+    <h1 ref={ref} tabIndex={-1}>
+      {text}
+    </h1>
+  );
+}
+
+function Rows({ rows }: { rows: SentRow[] }) {
+  return (
+    <>
+      {rows.map((row) => (
+        <Fragment key={row.label}>
+          <dt>{row.label}</dt>
+          <dd>{row.value}</dd>
+        </Fragment>
       ))}
+    </>
+  );
+}
+
+/**
+ * What the confirmation binds, in a quieter place: the request (method and path) and the account;
+ * the technical record (operation, address, ids, the version an edit depends on) behind "Details".
+ */
+function RequestRecord(
+  props: Pick<ConfirmDialogProps, 'operation' | 'resolved' | 'account'> & { records: SentRow[] },
+) {
+  const { resolved, account } = props;
+  return (
+    <section class="request" aria-label={t('confirm.requestRegion')}>
       <dl class="sent">
-        <dt>{t('confirm.operation')}</dt>
-        <dd>
-          <code>{operation}</code>
-        </dd>
         {resolved ? (
           <>
             <dt>{t('confirm.request')}</dt>
@@ -144,104 +164,244 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
           </>
         ) : null}
         <dt>{t('confirm.account')}</dt>
-        <dd>{props.account ? t('confirm.accountLine', props.account) : t('confirm.accountUnknown')}</dd>
-        {(props.rows ?? []).map((row) => (
-          <Fragment key={row.label}>
-            <dt>{row.label}</dt>
-            <dd>{row.value}</dd>
-          </Fragment>
-        ))}
+        <dd>{account ? t('confirm.accountLine', account) : t('confirm.accountUnknown')}</dd>
       </dl>
-      {editable ? (
-        <>
-          <label>
-            {t('confirm.title')}
-            <input
-              value={title}
-              maxLength={120}
-              onInput={(e) => setTitle(e.currentTarget.value)}
-              {...invalid('title')}
-              {...describedBy('title')}
-            />
-            <FieldError id="error-title" message={errors.title} />
-          </label>
-          <label>
-            {t('confirm.thesis')}
-            <textarea
-              rows={7}
-              value={thesis}
-              maxLength={4000}
-              onInput={(e) => setThesis(e.currentTarget.value)}
-              {...invalid('thesis')}
-              {...describedBy('thesis')}
-            />
-            <FieldError id="error-thesis" message={errors.thesis} />
-          </label>
-          <label>
-            {t('confirm.tickers')}
-            <input
-              value={tickers}
-              onInput={(e) => setTickers(e.currentTarget.value)}
-              {...invalid('tickers')}
-              {...describedBy('tickers')}
-            />
-            <FieldError id="error-tickers" message={errors.tickers} />
-          </label>
-          <label>
-            {t('confirm.visibility')}
-            <select
-              value={visibility}
-              onChange={(e) => setVisibility(e.currentTarget.value as Visibility)}
-              {...invalid('visibility')}
-              {...describedBy('visibility')}
-            >
-              <option value="private">{t('confirm.private')}</option>
-              <option value="unlisted">{t('confirm.unlisted')}</option>
-              <option value="public">{t('confirm.public')}</option>
-            </select>
-            <FieldError id="error-visibility" message={errors.visibility} />
-          </label>
-          {props.source ? (
-            <section aria-label={t('confirm.source')} class="source">
-              <h2>{t('confirm.sourceHeading')}</h2>
-              <dl>
-                <dt>{t('confirm.page')}</dt>
-                <dd>{props.source.url}</dd>
-                {props.source.title ? (
-                  <>
-                    <dt>{t('confirm.title')}</dt>
-                    <dd>{props.source.title}</dd>
-                  </>
-                ) : null}
-                {props.source.excerpt ? (
-                  <>
-                    <dt>{t('confirm.excerpt')}</dt>
-                    <dd>{props.source.excerpt}</dd>
-                  </>
-                ) : null}
-              </dl>
-            </section>
+      <details>
+        <summary>{t('confirm.details')}</summary>
+        <dl class="sent">
+          <dt>{t('confirm.operation')}</dt>
+          <dd>
+            <code>{props.operation}</code>
+          </dd>
+          {resolved?.url ? (
+            <>
+              <dt>{t('confirm.address')}</dt>
+              <dd>
+                <code>{resolved.url}</code>
+              </dd>
+            </>
           ) : null}
-        </>
+          <Rows rows={props.records} />
+        </dl>
+      </details>
+    </section>
+  );
+}
+
+interface FormState {
+  title: string;
+  thesis: string;
+  tickers: string;
+  visibility: Visibility;
+}
+
+function EditForm({
+  form,
+  set,
+  errors,
+  source,
+}: {
+  form: FormState;
+  set: (change: Partial<FormState>) => void;
+  errors: Record<string, string>;
+  source?: SourceView;
+}) {
+  const invalid = (field: string) =>
+    errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': `error-${field}` } : {};
+  return (
+    <>
+      <label>
+        {t('confirm.title')}
+        <input
+          value={form.title}
+          maxLength={120}
+          onInput={(e) => set({ title: e.currentTarget.value })}
+          {...invalid('title')}
+        />
+        <FieldError id="error-title" message={errors.title} />
+      </label>
+      <label>
+        {t('confirm.thesis')}
+        <textarea
+          rows={7}
+          value={form.thesis}
+          maxLength={4000}
+          onInput={(e) => set({ thesis: e.currentTarget.value })}
+          {...invalid('thesis')}
+        />
+        <FieldError id="error-thesis" message={errors.thesis} />
+      </label>
+      <label>
+        {t('confirm.tickers')}
+        <input
+          value={form.tickers}
+          onInput={(e) => set({ tickers: e.currentTarget.value })}
+          {...invalid('tickers')}
+        />
+        <FieldError id="error-tickers" message={errors.tickers} />
+      </label>
+      <label>
+        {t('confirm.visibility')}
+        <select
+          value={form.visibility}
+          onChange={(e) => set({ visibility: e.currentTarget.value as Visibility })}
+          {...invalid('visibility')}
+        >
+          <option value="private">{t('confirm.private')}</option>
+          <option value="unlisted">{t('confirm.unlisted')}</option>
+          <option value="public">{t('confirm.public')}</option>
+        </select>
+        <FieldError id="error-visibility" message={errors.visibility} />
+      </label>
+      {source ? <Source source={source} /> : null}
+    </>
+  );
+}
+
+function Source({ source }: { source: SourceView }) {
+  return (
+    <section aria-label={t('confirm.source')} class="source">
+      <h2>{t('confirm.sourceHeading')}</h2>
+      <dl>
+        <dt>{t('confirm.page')}</dt>
+        <dd>{source.url}</dd>
+        {source.title ? (
+          <>
+            <dt>{t('confirm.title')}</dt>
+            <dd>{source.title}</dd>
+          </>
+        ) : null}
+        {source.excerpt ? (
+          <>
+            <dt>{t('confirm.excerpt')}</dt>
+            <dd>{source.excerpt}</dd>
+          </>
+        ) : null}
+      </dl>
+    </section>
+  );
+}
+
+function Changes({ changes }: { changes: FieldChange[] }) {
+  return (
+    <section aria-label={t('confirm.changes')} class="changes">
+      <h2>{t('confirm.changes')}</h2>
+      {changes.length === 0 ? (
+        <p class="hint">{t('confirm.noChanges')}</p>
+      ) : (
+        <ul>
+          {changes.map((change) => (
+            <li key={change.field}>
+              <strong>{t(FIELD_NAMES[change.field])}</strong>: <del>{change.from || t('confirm.empty')}</del>{' '}
+              → <ins>{change.to || t('confirm.empty')}</ins>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Problems({
+  error,
+  others,
+  canRetry,
+}: {
+  error?: string;
+  others: [string, string][];
+  canRetry?: boolean;
+}) {
+  if (!error && others.length === 0) return null;
+  return (
+    <div role="alert" class="error">
+      {error ? <p>{error}</p> : null}
+      {others.length > 0 ? (
+        <ul>
+          {others.map(([field, message]) => (
+            <li key={field}>
+              {field}: {message}
+            </li>
+          ))}
+        </ul>
       ) : null}
-      {changes ? (
-        <section aria-label={t('confirm.changes')} class="changes">
-          <h2>{t('confirm.changes')}</h2>
-          {changes.length === 0 ? (
-            <p class="hint">{t('confirm.noChanges')}</p>
-          ) : (
-            <ul>
-              {changes.map((change) => (
-                <li key={change.field}>
-                  <strong>{t(FIELD_NAMES[change.field])}</strong>:{' '}
-                  <del>{change.from || t('confirm.empty')}</del> →{' '}
-                  <ins>{change.to || t('confirm.empty')}</ins>
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
+      {canRetry ? <p class="hint">{t('confirm.retryHint')}</p> : null}
+    </div>
+  );
+}
+
+/** The brokerage a live execution needs is not linked: said before anything is asked of the user. */
+function BrokerageMissing({ onLink }: { onLink?: () => void }) {
+  return (
+    <p class="callout blocked" role="note">
+      {onLink ? t('confirm.brokerageMissing') : t('confirm.brokerageMissingNoLink')}
+    </p>
+  );
+}
+
+const FORM_FIELDS = ['title', 'thesis', 'tickers', 'visibility', 'typed'];
+
+/** Shows exactly what will be sent and to which account; nothing is written until the user presses Confirm. */
+export function ConfirmDialog(props: ConfirmDialogProps) {
+  const { operation, initial, current, busy, resolved, refusal } = props;
+  const armed = useArming(
+    props.armDelayMs ?? CONFIRM_ARM_DELAY_MS,
+    resolved ? `${resolved.method} ${resolved.path}` : '',
+  );
+  useEscape(props.onCancel, !busy);
+  const editable = isEditable(operation) && initial !== undefined;
+  const [form, setForm] = useState<FormState>({
+    title: initial?.title ?? '',
+    thesis: initial?.thesis ?? '',
+    tickers: tickersText(initial?.tickers ?? []),
+    visibility: initial?.visibility ?? 'private',
+  });
+  const [typed, setTyped] = useState('');
+  // Nothing is typed for a write that cannot succeed: the window offers the link instead.
+  const typeToConfirm = props.brokerageMissing ? undefined : props.typeToConfirm;
+  const errors = formFieldErrors(props.fieldErrors);
+  const fields: PlaybookFields = { ...form, tickers: parseTickers(form.tickers) };
+  const changes =
+    writeSpec(operation).editableBody?.sends === 'changed-fields' && current
+      ? changesFrom(current, fields)
+      : undefined;
+  const typedOk = typeToConfirm === undefined || typed.trim() === typeToConfirm.trim();
+  const rows = props.rows ?? [];
+  const summary = actionSummary(operation, {
+    title: operation === 'createPlaybook' ? form.title : (props.playbookTitle ?? current?.title),
+    body: props.body,
+    changed: changes?.map((change) => change.field),
+  });
+
+  return (
+    <div
+      role="dialog"
+      aria-label={t('confirm.dialog')}
+      aria-modal="true"
+      class={`stack confirm${props.typeToConfirm !== undefined ? ' confirm-strong' : ''}`}
+    >
+      <Heading text={summary} />
+      <p class="consequence">{props.consequence}</p>
+      {props.brokerageMissing ? <BrokerageMissing onLink={props.onLinkBrokerage} /> : null}
+      <ErrorMessage message={refusal} />
+      {(resolved?.warnings ?? []).map((warning) => (
+        <p key={warning} class="warn" role="note">
+          {warning}
+        </p>
+      ))}
+      {rows.some((row) => !row.record) ? (
+        <dl class="sent">
+          <Rows rows={rows.filter((row) => !row.record)} />
+        </dl>
       ) : null}
+      {editable ? (
+        <EditForm
+          form={form}
+          set={(change) => setForm((was) => ({ ...was, ...change }))}
+          errors={errors}
+          source={props.source}
+        />
+      ) : null}
+      {changes ? <Changes changes={changes} /> : null}
       {typeToConfirm !== undefined ? (
         <label>
           {t('confirm.typeToConfirm', { name: typeToConfirm })}
@@ -250,58 +410,83 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
             autoComplete="off"
             spellcheck={false}
             onInput={(e) => setTyped(e.currentTarget.value)}
-            {...invalid('typed')}
-            {...describedBy('typed')}
+            {...(errors.typed ? { 'aria-invalid': true as const, 'aria-describedby': 'error-typed' } : {})}
           />
           <FieldError id="error-typed" message={errors.typed} />
         </label>
       ) : null}
-      {props.error || otherErrors.length > 0 ? (
-        <div role="alert" class="error">
-          {props.error ? <p>{props.error}</p> : null}
-          {otherErrors.length > 0 ? (
-            <ul>
-              {otherErrors.map(([field, message]) => (
-                <li key={field}>
-                  {field}: {message}
-                </li>
-              ))}
-            </ul>
-          ) : null}
-          {props.canRetry ? <p class="hint">{t('confirm.retryHint')}</p> : null}
-        </div>
+      <Problems
+        error={props.error}
+        others={Object.entries(errors).filter(([field]) => !FORM_FIELDS.includes(field))}
+        canRetry={props.canRetry}
+      />
+      <RequestRecord
+        operation={operation}
+        resolved={resolved}
+        account={props.account}
+        records={rows.filter((row) => row.record)}
+      />
+      <Actions
+        {...props}
+        armed={armed}
+        confirmable={typedOk && !props.brokerageMissing}
+        onConfirm={() =>
+          props.onConfirm({
+            fields: editable ? fields : undefined,
+            typed: typeToConfirm !== undefined ? typed : undefined,
+          })
+        }
+      />
+      {armed || refusal !== undefined || props.brokerageMissing ? null : (
+        <p class="hint">{t('confirm.arming')}</p>
+      )}
+      <Disclaimer />
+    </div>
+  );
+}
+
+/** Pinned to the window's bottom edge: Confirm (or the link a live execution needs first) and Cancel. */
+function Actions(
+  props: Pick<ConfirmDialogProps, 'busy' | 'refusal' | 'canRetry' | 'onRetry' | 'onCancel'> & {
+    armed: boolean;
+    confirmable: boolean;
+    brokerageMissing?: boolean;
+    onLinkBrokerage?: () => void;
+    onConfirm: () => void;
+  },
+) {
+  const { busy, armed, refusal } = props;
+  return (
+    <div class="row confirm-actions">
+      {props.canRetry ? (
+        <button
+          type="button"
+          class="primary"
+          disabled={busy || !armed || refusal !== undefined}
+          onClick={props.onRetry}
+        >
+          {t('confirm.retry')}
+        </button>
       ) : null}
-      {/* Pinned to the window's bottom edge: Confirm and Cancel are on screen however long the draft. */}
-      <div class="row confirm-actions">
-        {props.canRetry ? (
-          <button
-            type="button"
-            class="primary"
-            disabled={busy || !armed || refusal !== undefined}
-            onClick={props.onRetry}
-          >
-            {t('confirm.retry')}
+      {props.brokerageMissing ? (
+        props.onLinkBrokerage ? (
+          <button type="button" class="primary" disabled={busy} onClick={props.onLinkBrokerage}>
+            {t('confirm.linkBrokerage')}
           </button>
-        ) : null}
+        ) : null
+      ) : (
         <button
           type="button"
           class={props.canRetry ? undefined : 'primary'}
-          disabled={busy || !typedOk || !armed || refusal !== undefined}
-          onClick={() =>
-            props.onConfirm({
-              fields: editable ? fields : undefined,
-              typed: typeToConfirm !== undefined ? typed : undefined,
-            })
-          }
+          disabled={busy || !props.confirmable || !armed || refusal !== undefined}
+          onClick={props.onConfirm}
         >
           {t('confirm.confirm')}
         </button>
-        <button type="button" disabled={busy} onClick={props.onCancel}>
-          {t('confirm.cancel')}
-        </button>
-      </div>
-      {armed || refusal !== undefined ? null : <p class="hint">{t('confirm.arming')}</p>}
-      <Disclaimer />
+      )}
+      <button type="button" disabled={busy} onClick={props.onCancel}>
+        {t('confirm.cancel')}
+      </button>
     </div>
   );
 }

@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import { ConfirmDialog, type ConfirmSubmission, type PlaybookFields, type SourceView } from './ConfirmDialog';
 import { Disclaimer } from '@/components/Disclaimer';
-import { isEditable, sentRows } from './describe';
+import { isEditable, needsBrokerage, sentRows } from './describe';
+import { bodyEnum } from '@/lib/pages/openapiEnums';
+import type { Playbook } from '@/lib/api/schemas';
 import { t } from '@/lib/i18n';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
 import { writeSpec, writeWords } from '@/lib/api/writeOperations';
@@ -17,6 +19,10 @@ interface Loaded {
   pending: PendingWrite;
   /** For an update: the playbook as it is now, so the dialog can show the changes. */
   current?: Partial<PlaybookFields>;
+  /** The title of the playbook the write acts on, as it is now: the heading names it. */
+  playbookTitle?: string;
+  /** Live execution with no brokerage linked: the brokerages the service can link (maybe none known). */
+  brokerageMissing?: { providers: string[] };
 }
 
 /** The playbook a draft acts on (drafts from earlier versions named it `path.id`). */
@@ -53,23 +59,51 @@ function sourceOf(body: Record<string, unknown> | undefined): SourceView | undef
   };
 }
 
-async function load(draftId: string): Promise<Loaded> {
-  const pending = await sendMessage('getPendingWrite', { id: draftId });
-  const playbookId = playbookOf(pending.entry.draft);
-  // A write that sends only the changed fields shows them against the playbook as it is now.
-  const sendsChanges = writeSpec(pending.entry.operationId).editableBody?.sends === 'changed-fields';
-  if (!sendsChanges || !playbookId) return { pending };
+/**
+ * The playbook as it is now. A write that sends only the changed fields cannot be shown without
+ * it (the form would start from blanks and could clear fields the user never touched): its
+ * failure is the window's. For any other write it only names the playbook, so it may be missing.
+ */
+async function playbookNow(playbookId: string, required: boolean): Promise<Playbook | undefined> {
   try {
-    const playbook = await sendMessage('getPlaybook', { id: playbookId });
-    return { pending, current: playbookFields(playbook) };
+    return await sendMessage('getPlaybook', { id: playbookId });
   } catch (error) {
-    // Without the playbook as it is now, the form would start from blanks and an update could
-    // clear fields the user never touched: show the failure instead of the form.
+    if (!required) return undefined;
     throw new MessageError({
       code: 'playbook.unavailable',
       message: t('confirm.playbookUnavailable', { error: errorText(error) }),
     });
   }
+}
+
+/**
+ * Whether the account says no brokerage is linked (the account as the worker reads it with
+ * getAccount), and which brokerages the service's document lets the user link. Unknown counts as
+ * linked: the service still refuses an activation it cannot carry out.
+ */
+async function brokerageMissing(): Promise<Loaded['brokerageMissing']> {
+  const overview = await sendMessage('getOverview', {}).catch(() => undefined);
+  if (overview?.account?.brokerage_linked !== false) return undefined;
+  const report = await sendMessage('getDiscoveryReport', {}).catch(() => null);
+  return { providers: bodyEnum(report?.documents.openapi, 'createBrokerageLink', 'provider') };
+}
+
+async function load(draftId: string): Promise<Loaded> {
+  const pending = await sendMessage('getPendingWrite', { id: draftId });
+  const operation = pending.entry.operationId;
+  const playbookId = playbookOf(pending.entry.draft);
+  // A write that sends only the changed fields shows them against the playbook as it is now.
+  const sendsChanges = writeSpec(operation).editableBody?.sends === 'changed-fields';
+  const [playbook, missing] = await Promise.all([
+    playbookId && writeSpec(operation).targetsPlaybook ? playbookNow(playbookId, sendsChanges) : undefined,
+    needsBrokerage(operation) ? brokerageMissing() : undefined,
+  ]);
+  return {
+    pending,
+    current: playbook && sendsChanges ? playbookFields(playbook) : undefined,
+    playbookTitle: playbook?.title,
+    brokerageMissing: missing,
+  };
 }
 
 /** The body the user confirms: the whole form for a new playbook, only what changes for an update. */
@@ -134,7 +168,7 @@ export function ConfirmPage({ draftId }: { draftId: string }) {
       </main>
     );
   }
-  const { pending, current } = loaded.value;
+  const { pending } = loaded.value;
   const { entry } = pending;
   if (sent ?? entry.status === 'sent') return <Done entry={sent ?? entry} />;
 
@@ -171,28 +205,26 @@ export function ConfirmPage({ draftId }: { draftId: string }) {
       }
     }, failed);
   };
+  // Cancel, Escape and the brokerage link leave the window once the worker has done its part.
+  const leave = (action: () => Promise<unknown>) => {
+    setBusy(true);
+    action().then(
+      () => globalThis.close(),
+      (failure: unknown) => {
+        setBusy(false);
+        setError(errorText(failure));
+      },
+    );
+  };
+  const provider = loaded.value.brokerageMissing?.providers[0];
   const failedEarlier = entry.status === 'failed' && error === undefined;
   const canRetry =
     meaningOf(error !== undefined ? errorCode : entry.error?.code).retryable &&
     (failedEarlier || error !== undefined);
-  const body = entry.draft.body;
 
   return (
     <ConfirmDialog
-      operation={entry.operationId}
-      resolved={pending.resolved}
-      refusal={pending.refusal}
-      consequence={pending.consequence}
-      account={pending.account}
-      initial={isEditable(entry.operationId) ? playbookFields({ ...current, ...body }) : undefined}
-      current={current}
-      rows={
-        isEditable(entry.operationId)
-          ? sentRows({ playbookId: playbookOf(entry.draft), ifMatch: entry.draft.ifMatch })
-          : sentRows({ ...entry.draft, playbookId: playbookOf(entry.draft) })
-      }
-      source={sourceOf(body)}
-      typeToConfirm={pending.typeToConfirm}
+      {...shownDraft(loaded.value)}
       busy={busy}
       error={error ?? entry.error?.message}
       fieldErrors={fieldErrors}
@@ -201,16 +233,42 @@ export function ConfirmPage({ draftId }: { draftId: string }) {
         send({ body: editsFor(loaded.value!, submission.fields), typed: submission.typed })
       }
       onRetry={retry}
-      onCancel={() => {
-        setBusy(true);
-        sendMessage('discardDraft', { id: draftId }).then(
-          () => globalThis.close(),
-          (failure: unknown) => {
-            setBusy(false);
-            setError(errorText(failure));
-          },
-        );
-      }}
+      // Cancel (and Escape, the same path) discards the draft unsent; closing the window keeps it waiting.
+      onCancel={() => leave(() => sendMessage('discardDraft', { id: draftId }))}
+      // The link is a write of its own, in its own window; this draft waits in the popup meanwhile.
+      onLinkBrokerage={
+        provider === undefined
+          ? undefined
+          : () =>
+              leave(() =>
+                sendMessage('requestWrite', { operationId: 'createBrokerageLink', body: { provider } }),
+              )
+      }
     />
   );
+}
+
+/** What the dialog shows of the loaded draft: the write, the playbook it names, what is sent. */
+function shownDraft({ pending, current, playbookTitle, brokerageMissing }: Loaded) {
+  const { entry } = pending;
+  const body = entry.draft.body;
+  const editable = isEditable(entry.operationId);
+  const playbookId = playbookOf(entry.draft);
+  return {
+    operation: entry.operationId,
+    resolved: pending.resolved,
+    refusal: pending.refusal,
+    consequence: pending.consequence,
+    account: pending.account,
+    initial: editable ? playbookFields({ ...current, ...body }) : undefined,
+    current,
+    playbookTitle,
+    body,
+    brokerageMissing: brokerageMissing !== undefined,
+    rows: editable
+      ? sentRows({ playbookId, ifMatch: entry.draft.ifMatch })
+      : sentRows({ ...entry.draft, playbookId }),
+    source: sourceOf(body),
+    typeToConfirm: pending.typeToConfirm,
+  };
 }

@@ -1,7 +1,7 @@
 /** Pure descriptions of a pending write for the confirm dialog: what it is called and what will be sent. */
 import type { Visibility } from '@/lib/contract/visibility';
-import { writeSpec, type WriteOperation } from '@/lib/api/writeOperations';
-import { formatDate, formatNumber, t, type TextKey } from '@/lib/i18n';
+import { writeSpec, writeWords, type WriteOperation } from '@/lib/api/writeOperations';
+import { formatDate, formatList, formatNumber, t, type TextKey } from '@/lib/i18n';
 
 export type { Visibility };
 
@@ -15,6 +15,8 @@ export interface PlaybookFields {
 export interface SentRow {
   label: string;
   value: string;
+  /** An id or a version: the technical record, shown only under "Details". */
+  record?: boolean;
 }
 
 export interface FieldChange {
@@ -38,14 +40,23 @@ export function isEditable(operation: WriteOperation): boolean {
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** A calendar day as sent ("2024-12-31"), in the UI language first: "31.12.2024 (2024-12-31)". */
-function shownDay(value: string): string {
+/** A calendar day as sent ("2024-12-31") in the UI language ("31.12.2024"); undefined if it is none. */
+function localDay(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
   const [year, month, day] = (DAY.exec(value) ?? []).slice(1).map(Number);
+  if (year === undefined) return undefined;
   // Local midnight of that day, so no time zone moves it to the day before.
   const date = new Date(year, month - 1, day);
-  // A day that does not exist ("2024-02-30") is shown only as sent, never rolled over.
-  if (date.getFullYear() !== year || date.getMonth() !== month - 1 || date.getDate() !== day) return value;
-  return `${formatDate(date)} (${value})`;
+  // A day that does not exist ("2024-02-30") is never rolled over to another.
+  if (date.getFullYear() !== year || date.getMonth() !== month - 1 || date.getDate() !== day)
+    return undefined;
+  return formatDate(date);
+}
+
+/** A calendar day as sent, in the UI language first: "31.12.2024 (2024-12-31)"; an impossible day as sent. */
+function shownDay(value: string): string {
+  const local = localDay(value);
+  return local === undefined ? value : `${local} (${value})`;
 }
 
 function shown(value: unknown): string {
@@ -63,14 +74,78 @@ export function sentRows(input: {
 }): SentRow[] {
   const rows: SentRow[] = [];
   if (input.playbookId !== undefined)
-    rows.push({ label: t('confirm.rows.playbook'), value: input.playbookId });
+    rows.push({ label: t('confirm.rows.playbook'), value: input.playbookId, record: true });
   for (const [name, value] of Object.entries(input.body ?? {})) {
     // Own keys only: a body field named "constructor" is shown by its name.
     const label = Object.prototype.hasOwnProperty.call(FIELD_LABELS, name) ? FIELD_LABELS[name] : undefined;
     rows.push({ label: label ? t(label) : name, value: shown(value) });
   }
-  if (input.ifMatch) rows.push({ label: t('confirm.rows.ifMatch'), value: input.ifMatch });
+  if (input.ifMatch) rows.push({ label: t('confirm.rows.ifMatch'), value: input.ifMatch, record: true });
   return rows;
+}
+
+/** Live execution that only a linked brokerage account can carry out. */
+export function needsBrokerage(operation: WriteOperation): boolean {
+  return operation === 'activatePlaybook';
+}
+
+/** What the dialog's heading needs besides the operation: the playbook's title and the body sent. */
+export interface SummaryInput {
+  /** The playbook's title: a new one's as typed, else the playbook's as it is now. */
+  title?: string;
+  body?: Record<string, unknown>;
+  /** An update: the fields it changes. */
+  changed?: readonly (keyof PlaybookFields)[];
+}
+
+const CHANGED_FIELD: Record<keyof PlaybookFields, TextKey> = {
+  title: 'confirm.summary.field.title',
+  thesis: 'confirm.summary.field.thesis',
+  tickers: 'confirm.summary.field.tickers',
+  visibility: 'confirm.summary.field.visibility',
+};
+
+function nonEmpty(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+function backtestSummary(title: string, body: Record<string, unknown>): string {
+  const start = localDay(body.start);
+  const end = localDay(body.end);
+  if (start === undefined || end === undefined) return t('confirm.summary.runBacktest', { title });
+  const benchmark = nonEmpty(body.benchmark);
+  return benchmark === undefined
+    ? t('confirm.summary.runBacktestRange', { title, start, end })
+    : t('confirm.summary.runBacktestVersus', { title, start, end, benchmark });
+}
+
+/**
+ * The action in the user's words, with the playbook's title: "Run a backtest of “Grid
+ * modernization”, Jan 4, 2021 – Dec 31, 2024, against SPY". Without what it needs (a title, a
+ * plan), the write's own question ("Run a backtest?"): never an id or an operation's name.
+ */
+export function actionSummary(operation: WriteOperation, input: SummaryInput): string {
+  const title = nonEmpty(input.title);
+  const body = input.body ?? {};
+  const plan = nonEmpty(body.plan);
+  const provider = nonEmpty(body.provider);
+  const changed = input.changed ?? [];
+  if (operation === 'createPlaybook' && title) return t('confirm.summary.createPlaybook', { title });
+  if (operation === 'updatePlaybook' && title)
+    return changed.length === 0
+      ? t('confirm.summary.updatePlaybook', { title })
+      : t('confirm.summary.updatePlaybookFields', {
+          title,
+          fields: formatList(changed.map((field) => t(CHANGED_FIELD[field]))),
+        });
+  if (operation === 'runBacktest' && title) return backtestSummary(title, body);
+  if (operation === 'activatePlaybook' && title) return t('confirm.summary.activatePlaybook', { title });
+  if (operation === 'pausePlaybook' && title) return t('confirm.summary.pausePlaybook', { title });
+  if (operation === 'createCheckoutSession' && plan)
+    return t('confirm.summary.createCheckoutSession', { plan });
+  if (operation === 'createBrokerageLink' && provider)
+    return t('confirm.summary.createBrokerageLink', { provider });
+  return writeWords(operation).heading;
 }
 
 export function tickersText(tickers: readonly string[]): string {

@@ -10,17 +10,27 @@ export interface OutboxListProps {
   onReopen: (id: string) => void;
   onDiscard: (id: string) => void;
   onRetry: (id: string) => void;
+  /** The playbooks the popup knows: a draft that acts on one is named by its title. */
+  playbooks?: readonly { id: string; title: string }[];
 }
 
-/** A short, human name for a draft: its title when it has one, else what it will do. */
-function draftTitle(entry: PopupDraft): string {
-  const draft = entry.draft as { body?: { title?: unknown } } | undefined;
+/**
+ * A short, human name for a draft: the title it gives a playbook, else the title of the playbook
+ * it acts on (a backtest, live automation), else what it will do. Never an id.
+ */
+function draftTitle(entry: PopupDraft, playbooks: OutboxListProps['playbooks'] = []): string {
+  const draft = entry.draft as
+    { body?: { title?: unknown }; playbookId?: unknown; path?: { id?: unknown } } | undefined;
   const title = draft?.body?.title;
-  return typeof title === 'string' && title.trim() ? title.trim() : entry.label;
+  if (typeof title === 'string' && title.trim()) return title.trim();
+  const playbookId = draft?.playbookId ?? draft?.path?.id;
+  const known = playbooks.find((playbook) => playbook.id === playbookId)?.title.trim();
+  return known || entry.label;
 }
 
 /** Drafts not yet sent: reopen the confirm window, discard, or retry one that failed. */
-export function OutboxList({ entries, now, busyIds = [], onReopen, onDiscard, onRetry }: OutboxListProps) {
+export function OutboxList(props: OutboxListProps) {
+  const { entries, now, busyIds = [], onReopen, onDiscard, onRetry } = props;
   const open = entries.filter((entry) => entry.status !== 'sent');
   if (open.length === 0) return null;
   return (
@@ -28,7 +38,7 @@ export function OutboxList({ entries, now, busyIds = [], onReopen, onDiscard, on
       <h2 id="outbox-title">{plural('popup.outbox.heading', open.length)}</h2>
       <ul aria-label={t('popup.outbox.label')} class="outbox-items">
         {open.map((entry) => {
-          const title = draftTitle(entry);
+          const title = draftTitle(entry, props.playbooks);
           const busy = busyIds.includes(entry.id) || entry.status === 'sending';
           return (
             <li key={entry.id} class={`outbox-row ob-${entry.status}`}>

@@ -88,23 +88,24 @@ export function PopupView(props: PopupViewProps) {
       </header>
 
       {props.stateError ? <p class="error">{props.stateError}</p> : null}
+      {/* Drafts left waiting come first: a write the user started and has not answered. */}
+      {props.outbox ? (
+        <OutboxList
+          entries={props.outbox}
+          now={now}
+          busyIds={props.outboxBusy}
+          playbooks={props.list.items}
+          onReopen={props.onReopenDraft}
+          onDiscard={props.onDiscardDraft}
+          onRetry={props.onRetryDraft}
+        />
+      ) : null}
       {state?.serviceSetup ? (
         // No service saved yet: nothing below could be read, so nothing below is drawn.
         <SetupNeeded onOpenSetup={props.onOpenSetup} />
       ) : (
         <PopupBody {...props} />
       )}
-
-      {props.outbox ? (
-        <OutboxList
-          entries={props.outbox}
-          now={now}
-          busyIds={props.outboxBusy}
-          onReopen={props.onReopenDraft}
-          onDiscard={props.onDiscardDraft}
-          onRetry={props.onRetryDraft}
-        />
-      ) : null}
 
       {/* Last in the page and pinned to the bottom of the view: it arrives after the rows and moves none. */}
       <div class="popup-page-matches">{props.pageMatches}</div>

@@ -15,7 +15,7 @@ import { shownPricing } from './discoveryDocuments';
 import { DiscoveryTab } from './DiscoveryTab';
 import { EventsTab } from './EventsTab';
 import { useEventsPort } from './eventsPort';
-import { bodyEnum } from './openapiEnums';
+import { bodyEnum } from '@/lib/pages/openapiEnums';
 import { PlaybooksTab } from './PlaybooksTab';
 import { PageMatchesSection } from './PageMatchesSection';
 import { SidePanelView, type SidePanelTab } from './SidePanelView';

@@ -30,7 +30,9 @@ describe('the confirm dialog in German', () => {
       />,
     );
     const dialog = screen.getByRole('dialog', { name: 'Bestätigen' });
-    expect(within(dialog).getByRole('heading', { level: 1 }).textContent).toBe('Playbook erstellen?');
+    expect(within(dialog).getByRole('heading', { level: 1 }).textContent).toBe(
+      'Playbook „AAPL services“ erstellen',
+    );
     expect(dialog.textContent).toContain('Es wird nichts gehandelt.');
     expect(dialog.textContent).toContain('Demo Investor (demo@example.com), Tarif pro');
     expect(screen.getByLabelText<HTMLInputElement>('Titel').value).toBe('AAPL services');

@@ -99,3 +99,125 @@ describe('ConfirmPage', () => {
     expect(screen.getByLabelText<HTMLSelectElement>('Visibility').value).toBe('unlisted');
   });
 });
+
+describe('ConfirmPage as a dialog in the user’s terms (issue 33)', () => {
+  const playbook: Playbook = {
+    id: 'pb_d07MfnkYsei7',
+    title: 'Grid modernization',
+    thesis: 'Capex.',
+    visibility: 'private',
+    status: 'draft',
+    tickers: ['NEE'],
+    owner: { id: 'u', name: 'U' },
+    created_at: '2026-01-01T00:00:00Z',
+    updated_at: '2026-01-01T00:00:00Z',
+    etag: '"1"',
+  };
+  const accountWith = (linked: boolean) => ({
+    deprecations: [],
+    account: {
+      id: 'u',
+      name: 'Demo Investor',
+      email: 'demo@example.com',
+      plan: 'pro',
+      permissions: [],
+      brokerage_linked: linked,
+    },
+  });
+  /** The service's document names the brokerages a link may go to. */
+  const report = {
+    documents: {
+      openapi: {
+        paths: {
+          '/brokerage/links': {
+            post: {
+              operationId: 'createBrokerageLink',
+              requestBody: {
+                content: {
+                  'application/json': {
+                    schema: { properties: { provider: { enum: ['sandbox-broker', 'alpaca'] } } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+
+  it('names the playbook of a backtest by its title', async () => {
+    serveConfirm({
+      getPendingWrite: () =>
+        pending({
+          operationId: 'runBacktest',
+          draft: {
+            playbookId: playbook.id,
+            body: { start: '2021-01-04', end: '2024-12-31', benchmark: 'SPY' },
+          },
+        }),
+      getPlaybook: () => playbook,
+    });
+    render(<ConfirmPage draftId={DRAFT_ID} />);
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe(
+      'Run a backtest of “Grid modernization”, Jan 4, 2021 – Dec 31, 2024, against SPY',
+    );
+  });
+
+  it('Escape discards the draft exactly as Cancel does', async () => {
+    const close = vi.spyOn(globalThis, 'close').mockImplementation(() => undefined);
+    const worker = serveConfirm({
+      getPendingWrite: () => pending(),
+      discardDraft: () => ({ discarded: true }),
+    });
+    render(<ConfirmPage draftId={DRAFT_ID} />);
+    const heading = await screen.findByRole('heading', { level: 1 });
+    // Open: focus is on the heading (the dialog's effects have run).
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    fireEvent.keyDown(screen.getByLabelText('Title'), { key: 'Escape' });
+    await waitFor(() => expect(close).toHaveBeenCalledOnce());
+    expect(worker.received.filter((m) => m.type === 'discardDraft')).toEqual([
+      { type: 'discardDraft', payload: { id: DRAFT_ID } },
+    ]);
+    expect(worker.received.some((m) => m.type === 'confirmWrite')).toBe(false);
+  });
+
+  it('says an activation needs a linked brokerage before anything is typed, and requests the link', async () => {
+    const close = vi.spyOn(globalThis, 'close').mockImplementation(() => undefined);
+    const worker = serveConfirm({
+      getPendingWrite: () => ({
+        ...pending({ operationId: 'activatePlaybook', draft: { playbookId: playbook.id } }),
+        typeToConfirm: playbook.title,
+      }),
+      getPlaybook: () => playbook,
+      getOverview: () => accountWith(false),
+      getDiscoveryReport: () => report as never,
+      requestWrite: () => ({ draftId: '9a1c8a52-6f0e-4d7b-9a43-2b1f0f6c1d22' }),
+    });
+    render(<ConfirmPage draftId={DRAFT_ID} />);
+    expect((await screen.findByRole('note')).textContent).toContain('No brokerage account is linked');
+    expect(screen.queryByRole('textbox')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Link a brokerage account' }));
+    await waitFor(() => expect(close).toHaveBeenCalledOnce());
+    expect(worker.received.find((m) => m.type === 'requestWrite')?.payload).toEqual({
+      operationId: 'createBrokerageLink',
+      body: { provider: 'sandbox-broker' },
+    });
+    // The activation itself is neither sent nor discarded: it waits in the popup's drafts.
+    expect(worker.received.some((m) => m.type === 'confirmWrite' || m.type === 'discardDraft')).toBe(false);
+  });
+
+  it('asks for the typed name when the brokerage is linked', async () => {
+    serveConfirm({
+      getPendingWrite: () => ({
+        ...pending({ operationId: 'activatePlaybook', draft: { playbookId: playbook.id } }),
+        typeToConfirm: playbook.title,
+      }),
+      getPlaybook: () => playbook,
+      getOverview: () => accountWith(true),
+    });
+    render(<ConfirmPage draftId={DRAFT_ID} />);
+    expect(await screen.findByLabelText(`Type “${playbook.title}” to confirm`)).toBeTruthy();
+    expect(screen.queryByRole('note')).toBeNull();
+  });
+});

@@ -44,6 +44,23 @@ describe('OutboxList', () => {
     expect(screen.getAllByText('Backtest').length).toBeGreaterThan(0);
   });
 
+  it('names a draft that acts on a playbook by that playbook’s title, never by its id', () => {
+    const handlers = { onReopen: vi.fn(), onDiscard: vi.fn(), onRetry: vi.fn() };
+    render(
+      <OutboxList
+        entries={[entry('b', { operationId: 'runBacktest', draft: { playbookId: 'pb_d07Mf', body: {} } })]}
+        now={NOW}
+        playbooks={[{ id: 'pb_d07Mf', title: 'Grid modernization' }]}
+        {...handlers}
+      />,
+    );
+    const drafts = screen.getByRole('list', { name: 'Drafts' });
+    expect(within(drafts).getByText('Grid modernization').tagName).toBe('STRONG');
+    expect(drafts.textContent).not.toContain('pb_d07Mf');
+    fireEvent.click(screen.getByRole('button', { name: 'Review Grid modernization' }));
+    expect(handlers.onReopen).toHaveBeenCalledWith('b');
+  });
+
   it('reopens and discards a pending draft; only failed ones offer Retry with their error', () => {
     const handlers = renderList([
       entry('a'),
