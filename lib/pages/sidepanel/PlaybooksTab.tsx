@@ -6,7 +6,8 @@ import { writeSpec } from '@/lib/api/writeOperations';
 import type { RecentEvent } from '@/lib/events/feed';
 import { sendMessage } from '@/lib/messaging/client';
 import type { PlaybookPage } from '@/lib/messaging/protocol';
-import { errorText } from '@/lib/pages/errorText';
+import { errorParts, errorText, type ErrorParts } from '@/lib/pages/errorText';
+import { log } from '@/lib/log';
 import { formatRelative, t } from '@/lib/i18n';
 import { useWriteTracker } from './writeTracker';
 import { useBacktests } from './useBacktests';
@@ -51,7 +52,13 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
   const [refreshErrors, setRefreshErrors] = useState<Record<string, string>>({});
   const [refreshedCount, setRefreshedCount] = useState<number>();
   const [openId, setOpenId] = useState<string>();
-  const [detail, setDetail] = useState<{ playbook?: Playbook; error?: string; loading: boolean }>({
+  const [detail, setDetail] = useState<{
+    playbook?: Playbook;
+    /** When the copy shown was saved, if the service could not be reached (the read model's cache). */
+    cached?: { savedAt: number; reason?: string };
+    error?: ErrorParts;
+    loading: boolean;
+  }>({
     loading: false,
   });
   const [compared, setCompared] = useState<string[]>([]);
@@ -94,17 +101,28 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
   const loadDetail = (id: string) => {
     setDetail((current) => ({
       playbook: current.playbook?.id === id ? current.playbook : undefined,
+      cached: current.playbook?.id === id ? current.cached : undefined,
       loading: true,
     }));
-    sendMessage('getPlaybook', { id }).then(
-      (playbook) => {
+    sendMessage('readPlaybook', { id }).then(
+      ({ playbook, source, fetchedAt, stale }) => {
+        const reason = stale?.kind === 'failed' ? stale.reason : undefined;
+        if (source === 'cache') {
+          log.warn('sidepanel.detail-cached', { reason });
+          setDetail({ playbook, cached: { savedAt: fetchedAt, reason }, loading: false });
+          return;
+        }
         setDetail({ playbook, loading: false });
         setList((current) => ({
           ...current,
           items: current.items?.map((item) => (item.id === playbook.id ? playbook : item)),
         }));
       },
-      (error: unknown) => setDetail((current) => ({ ...current, error: errorText(error), loading: false })),
+      (error: unknown) => {
+        const problem = errorParts(error);
+        log.warn('sidepanel.detail-failed', { error: problem.details ?? problem.message });
+        setDetail((current) => ({ ...current, error: problem, loading: false }));
+      },
     );
   };
 
@@ -153,6 +171,7 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
       <PlaybookDetail
         playbook={playbook}
         loading={detail.loading}
+        cached={detail.cached}
         error={detail.error}
         action={writes.action}
         plans={plans}
