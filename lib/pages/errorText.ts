@@ -1,4 +1,5 @@
 import { joinSentences, t, type TextKey } from '@/lib/i18n';
+import { log } from '@/lib/log';
 import { MessageError } from '@/lib/messaging/client';
 import { meaningOf, type NextStep } from '@/lib/messaging/errors';
 
@@ -40,4 +41,14 @@ export function errorParts(error: unknown): ErrorParts {
     message: next ? joinSentences(meaning.message, t(next)) : meaning.message,
     details: error.message,
   };
+}
+
+/**
+ * The user's words for a failure, where a page has room for one line only: the technical record
+ * (operation, status, retries) goes to the log under `event`.
+ */
+export function userErrorText(error: unknown, event: string): string {
+  const parts = errorParts(error);
+  if (parts.details) log.warn(event, { error: parts.details });
+  return parts.message;
 }

@@ -6,7 +6,8 @@ import { writeSpec } from '@/lib/api/writeOperations';
 import type { RecentEvent } from '@/lib/events/feed';
 import { sendMessage } from '@/lib/messaging/client';
 import type { PlaybookPage } from '@/lib/messaging/protocol';
-import { errorParts, errorText, type ErrorParts } from '@/lib/pages/errorText';
+import { errorParts, userErrorText, type ErrorParts } from '@/lib/pages/errorText';
+import { meaningOf } from '@/lib/messaging/errors';
 import { log } from '@/lib/log';
 import { formatRelative, t } from '@/lib/i18n';
 import { useWriteTracker } from './writeTracker';
@@ -26,9 +27,12 @@ export interface PlaybooksTabProps {
 function freshnessText(page: PlaybookPage): string | undefined {
   if (page.source !== 'cache') return undefined;
   const ago = formatRelative(page.fetchedAt);
+  // The table's words for the failure's code; the worker's own reason names the operation and its retries.
   const why =
     page.stale?.kind === 'failed'
-      ? page.stale.reason
+      ? page.stale.code
+        ? meaningOf(page.stale.code).message
+        : page.stale.reason
       : page.stale
         ? t('sidepanel.list.refreshing')
         : undefined;
@@ -92,7 +96,7 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
         setListLoading(false);
       },
       (error: unknown) => {
-        setListError(errorText(error));
+        setListError(userErrorText(error, 'sidepanel.list-failed'));
         setListLoading(false);
       },
     );
@@ -148,7 +152,8 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
             error: answers[i]?.error,
           })),
         }),
-      (error: unknown) => setComparison({ loading: false, error: errorText(error) }),
+      (error: unknown) =>
+        setComparison({ loading: false, error: userErrorText(error, 'sidepanel.compare-failed') }),
     );
   };
 
@@ -262,7 +267,7 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
               setRefreshing(false);
             },
             (error: unknown) => {
-              setListError(errorText(error));
+              setListError(userErrorText(error, 'sidepanel.list-failed'));
               setRefreshing(false);
             },
           );
