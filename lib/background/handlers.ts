@@ -67,6 +67,7 @@ export function handlerTable(): Handlers {
         'readView',
         'listPlaybooks',
         'getPlaybook',
+        'readPlaybook',
         'refreshPlaybooks',
         'openPopup',
         'getOverview',

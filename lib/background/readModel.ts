@@ -1,7 +1,7 @@
 import { t } from '@/lib/i18n';
 import { isApiError, type Playbook } from '@/lib/api';
 import { isWriteOperation, writeWords } from '@/lib/api/writeOperations';
-import type { PlaybookPage, ServiceOverview } from '@/lib/messaging';
+import type { PlaybookPage, PlaybookRead, ServiceOverview } from '@/lib/messaging';
 import type { AppState, PopupOpened, Staleness } from '@/lib/messaging/protocol';
 import { openWrites } from '@/lib/writes/owner';
 import { log } from '@/lib/log';
@@ -12,11 +12,13 @@ import { discover, lastDiscoveryReport, serviceClient } from '@/lib/api/service'
 import {
   dropPopupSnapshot,
   POPUP_VIEW,
+  readCachedPlaybook,
   readCachedView,
   readKey,
   readPopupSnapshot,
   snapshotBinding,
   snapshotGeneration,
+  writeCachedPlaybook,
   writeCachedView,
   writePopupSnapshot,
   type PopupDraft,
@@ -118,18 +120,45 @@ async function freshView(view: ReadView, binding: string, readAt: number): Promi
     await writeCachedView(view, binding, page, readAt);
     return page;
   } catch (error) {
-    const kind = isApiError(error) ? error.kind : 'network';
-    const cached = meaningOf(apiCode(kind)).cachedStandsIn ? await readCachedView(view, binding) : undefined;
+    const cached = cachedStandsIn(error) ? await readCachedView(view, binding) : undefined;
     if (!cached) throw error;
-    const wire = wireErrorOf(error);
-    const stale: Staleness = {
-      kind: 'failed',
-      reason: wire?.message ?? describeFailure(error),
-      code: wire?.code,
-    };
     const seen = confirmed.get(key);
     const fetchedAt = seen?.binding === binding ? Math.max(cached.fetchedAt, seen.at) : cached.fetchedAt;
-    return { ...cached, fetchedAt, stale };
+    return { ...cached, fetchedAt, stale: staleAfter(error) };
+  }
+}
+
+/** A read that failed so may show what the read model saved before (the one table decides). */
+function cachedStandsIn(error: unknown): boolean {
+  return meaningOf(apiCode(isApiError(error) ? error.kind : 'network')).cachedStandsIn;
+}
+
+function staleAfter(error: unknown): Staleness {
+  const wire = wireErrorOf(error);
+  return { kind: 'failed', reason: wire?.message ?? describeFailure(error), code: wire?.code };
+}
+
+/**
+ * One playbook for the side panel's detail: fresh from the service and saved, or, when the service
+ * cannot be reached, the copy saved when it was last opened or listed, marked cached and stale.
+ */
+export async function readPlaybook(id: string): Promise<PlaybookRead> {
+  const readAt = snapshotGeneration();
+  const binding = await currentBinding();
+  try {
+    const client = await serviceClient();
+    const fresh = {
+      playbook: (await client.call('getPlaybook', { playbookId: id })).data,
+      fetchedAt: Date.now(),
+    };
+    await writeCachedPlaybook(binding, fresh, readAt).catch((error: unknown) =>
+      log.warn('playbook.cache-failed', { error }),
+    );
+    return { ...fresh, source: 'network' };
+  } catch (error) {
+    const cached = cachedStandsIn(error) ? await readCachedPlaybook(id, binding) : undefined;
+    if (!cached) throw error;
+    return { ...cached, source: 'cache', stale: staleAfter(error) };
   }
 }
 

@@ -5,7 +5,7 @@ import type { HandlerRegistry } from '@/lib/messaging';
 import { loadApiKey } from '@/lib/store/apiKey';
 import { configuredSettings, getSettings } from '@/lib/store/settings';
 import { discover, lastDiscoveryReport, serviceClient } from '@/lib/api/service';
-import { openPopup, readOverview, readView, refreshOverview } from './readModel';
+import { openPopup, readOverview, readPlaybook, readView, refreshOverview } from './readModel';
 
 export function registerReadHandlers(registry: HandlerRegistry): void {
   // The read model (./readModel.ts) answers every view of the playbooks and owns their cache.
@@ -19,6 +19,7 @@ export function registerReadHandlers(registry: HandlerRegistry): void {
     'getPlaybook',
     async ({ id }) => (await (await serviceClient()).call('getPlaybook', { playbookId: id })).data,
   );
+  registry.register('readPlaybook', ({ id }) => readPlaybook(id));
   registry.register('refreshPlaybooks', async ({ ids }) => {
     const items = await (await serviceClient()).batchGet(ids);
     return items.map((item) =>

@@ -114,6 +114,15 @@ export interface PlaybookPage extends Freshness {
   hasMore: boolean;
 }
 
+/**
+ * One playbook as the side panel's detail shows it: fresh from the service, or the copy the read
+ * model saved when it was last seen (opened, or on a cached list page) while the service cannot
+ * be reached.
+ */
+export interface PlaybookRead extends Freshness {
+  playbook: Playbook;
+}
+
 export interface BacktestPage {
   items: Backtest[];
   nextCursor: string | null;

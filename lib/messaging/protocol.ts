@@ -22,6 +22,7 @@ import type {
   PopupOpened,
   PageMatches,
   PlaybookPage,
+  PlaybookRead,
   BacktestPage,
   CatalystList,
   LatestBacktest,
@@ -46,6 +47,7 @@ export type {
   PageMatches,
   PendingWrite,
   PlaybookPage,
+  PlaybookRead,
   PopupDraft,
   PopupOpened,
   PopupSnapshot,
@@ -237,6 +239,11 @@ export const messages = {
     senders: EXTENSION_PAGES,
   }),
   getPlaybook: message<Playbook>()({
+    request: z.strictObject({ id: playbookId }),
+    senders: EXTENSION_PAGES,
+  }),
+  /** The side panel's detail: the read model's read of one playbook, its saved copy standing in offline. */
+  readPlaybook: message<PlaybookRead>()({
     request: z.strictObject({ id: playbookId }),
     senders: EXTENSION_PAGES,
   }),

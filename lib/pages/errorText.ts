@@ -1,7 +1,54 @@
-import { t } from '@/lib/i18n';
+import { joinSentences, t, type TextKey } from '@/lib/i18n';
+import { log } from '@/lib/log';
 import { MessageError } from '@/lib/messaging/client';
+import { meaningOf, type NextStep } from '@/lib/messaging/errors';
 
 /** What a page shows for a failed message: the worker's own message, or a generic line. */
 export function errorText(error: unknown): string {
   return error instanceof MessageError ? error.message : t('errors.generic');
+}
+
+/** A failure in the user's terms, with the technical record kept for a "Details" line and the log. */
+export interface ErrorParts {
+  /** What happened and what the user can do, in the UI language. */
+  message: string;
+  /** The operation, status and retry budget as the worker described them; none when the message says it all. */
+  details?: string;
+}
+
+/** What the user can do next, for a read that failed (a write's window says its own). */
+const NEXT_STEP_TEXT: Record<NextStep, TextKey | undefined> = {
+  nothing: undefined,
+  'fix-fields': undefined,
+  review: undefined,
+  discard: undefined,
+  retry: 'pageProblem.retry',
+  wait: 'pageProblem.wait',
+  'fix-account': 'pageProblem.fixAccount',
+};
+
+/**
+ * A failed message as a page shows it. An API error's own message names the operation and its
+ * retries ("getPlaybook failed after 1 attempt: …"): the one table's words for its code lead, and
+ * that message moves to `details`. Every other failure's message is already written for the user.
+ */
+export function errorParts(error: unknown): ErrorParts {
+  if (!(error instanceof MessageError)) return { message: t('errors.generic') };
+  if (typeof error.wire.details?.operationId !== 'string') return { message: error.message };
+  const meaning = meaningOf(error.code);
+  const next = NEXT_STEP_TEXT[meaning.next];
+  return {
+    message: next ? joinSentences(meaning.message, t(next)) : meaning.message,
+    details: error.message,
+  };
+}
+
+/**
+ * The user's words for a failure, where a page has room for one line only: the technical record
+ * (operation, status, retries) goes to the log under `event`.
+ */
+export function userErrorText(error: unknown, event: string): string {
+  const parts = errorParts(error);
+  if (parts.details) log.warn(event, { error: parts.details });
+  return parts.message;
 }

@@ -7,8 +7,8 @@ import { DATABASE_NAME } from './inventory';
 import { sameValue } from './sameValue';
 
 /**
- * The read model's cache: one store (`snapshot`) holding the popup's record and the first page
- * of each list view the user opened, every record stamped with the service and key it was read
+ * The read model's cache: one store (`snapshot`) holding the popup's record, the first page
+ * of each list view the user opened and the playbooks last opened in the side panel, every record stamped with the service and key it was read
  * for. The worker's lib/background/readModel.ts is its only writer; pages read it through the
  * one-shot reads below (never upgrading the database) to paint before the worker answers.
  */
@@ -115,6 +115,64 @@ async function readViewFrom(store: UseStore, view: ReadView, binding: string) {
   return store('readonly', async (objects) => {
     const record: unknown = await promisifyRequest(objects.get(readKey(view)));
     return isViewRecord(record, binding) ? pageOf(record) : undefined;
+  });
+}
+
+/** The playbooks whose detail was read last, newest first: what opens offline beyond the list's first page. */
+export const MAX_SAVED_PLAYBOOKS = 50;
+const PLAYBOOKS_KEY = 'playbooks';
+type SavedPlaybook = { playbook: PlaybookPage['items'][number]; fetchedAt: number };
+interface PlaybooksRecord {
+  binding: string;
+  saved: SavedPlaybook[];
+}
+
+function isPlaybooksRecord(value: unknown, binding: string): value is PlaybooksRecord {
+  const record = value as Partial<PlaybooksRecord> | undefined;
+  return (
+    record?.binding === binding &&
+    Array.isArray(record.saved) &&
+    record.saved.every((entry) => typeof entry?.fetchedAt === 'number' && isDrawableRow(entry.playbook))
+  );
+}
+
+/**
+ * The saved copy of one playbook for `binding`: its own detail record, else its row on the
+ * cached first page of the list (the same playbook the list shows offline), with when it was read.
+ */
+export async function readCachedPlaybook(id: string, binding: string): Promise<SavedPlaybook | undefined> {
+  return snapshotStore('readonly', async (objects) => {
+    const [details, list] = await Promise.all(
+      [PLAYBOOKS_KEY, readKey(POPUP_VIEW)].map((key) => promisifyRequest<unknown>(objects.get(key))),
+    );
+    const own = isPlaybooksRecord(details, binding)
+      ? details.saved.find((entry) => entry.playbook.id === id)
+      : undefined;
+    if (own) return own;
+    const row = isViewRecord(list, binding) ? list.items.find((item) => item.id === id) : undefined;
+    return row && isViewRecord(list, binding) ? { playbook: row, fetchedAt: list.fetchedAt } : undefined;
+  });
+}
+
+/**
+ * Saves a playbook's fresh detail at the front of the bounded list (only lib/background/readModel.ts
+ * calls it); the same content read again writes nothing. Skipped after a clear since `readAt`.
+ */
+export async function writeCachedPlaybook(
+  binding: string,
+  fresh: SavedPlaybook,
+  readAt: number,
+): Promise<boolean> {
+  return snapshotStore('readwrite', async (store) => {
+    if (readAt !== clears) return false;
+    const saved: unknown = await promisifyRequest(store.get(PLAYBOOKS_KEY));
+    const kept = isPlaybooksRecord(saved, binding) ? saved.saved : [];
+    const same = kept[0]?.playbook.id === fresh.playbook.id && sameValue(kept[0].playbook, fresh.playbook);
+    if (same) return false;
+    const others = kept.filter((entry) => entry.playbook.id !== fresh.playbook.id);
+    const value: PlaybooksRecord = { binding, saved: [fresh, ...others].slice(0, MAX_SAVED_PLAYBOOKS) };
+    await promisifyRequest(store.put(value, PLAYBOOKS_KEY));
+    return true;
   });
 }
 

@@ -329,6 +329,7 @@ test.describe('discovery documents that attack parsers', () => {
     await expectWorkerAnswers(probe);
     const panel = await extension.open('sidepanel.html');
     await new SidePanelPage(panel).tab('Discovery').click();
+    await panel.locator('.discovery-details > summary').click();
     const timeline = panel.getByRole('list', { name: 'Discovery run' });
     await expect(timeline.getByRole('listitem').first()).toContainText('llms.txt', { timeout: 8_000 });
     expect(sandbox.requests().some((r) => r.path === '/llms.txt')).toBe(true);
@@ -352,6 +353,7 @@ test.describe('discovery documents that attack parsers', () => {
     await expectWorkerAnswers(probe);
     const panel = await extension.open('sidepanel.html');
     await new SidePanelPage(panel).tab('Discovery').click();
+    await panel.locator('.discovery-details > summary').click();
     const timeline = panel.getByRole('list', { name: 'Discovery run' });
     await expect(timeline.getByRole('listitem').first()).toContainText('llms.txt', { timeout: 10_000 });
     for (const path of ['/pricing.md', '/auth.md', '/agent.json', '/.well-known/mcp/server-card.json'])
@@ -360,7 +362,10 @@ test.describe('discovery documents that attack parsers', () => {
         path,
       ).toBe(true);
     await expectWorkerAnswers(probe);
-    for (const summary of await panel.locator('details > summary').all()) await summary.click();
+    for (const summary of await panel
+      .locator('#panel-discovery details:not(.discovery-details) > summary')
+      .all())
+      await summary.click();
     await expectWorkerAnswers(probe);
     expect(await panel.locator('#panel-discovery script, #panel-discovery iframe').count()).toBe(0);
     const hrefs = await panel
@@ -589,6 +594,7 @@ test('a 1 MB table bomb as /pricing.md: the side panel stays under 100 MB of hea
     const panel = await extension.open('sidepanel.html');
     const cdp = await context.newCDPSession(panel);
     await new SidePanelPage(panel).tab('Discovery').click();
+    await panel.locator('.discovery-details > summary').click();
     const pricing = panel.getByRole('listitem').filter({ hasText: '/pricing.md' });
     await pricing.getByText('Read Pricing').click();
     await expect(pricing.getByText('(document shortened for display)')).toBeVisible({ timeout: 30_000 });

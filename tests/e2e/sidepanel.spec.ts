@@ -52,7 +52,13 @@ test('each tab renders the service’s real data, and documents render inert', a
   await expect(page.getByText(first.thesis.slice(0, 40))).toBeVisible();
 
   await panel.tab('Discovery').click();
+  // It opens on what the service offers: prices, skills and tools; the fetch log is behind Details.
+  const discovery = page.getByRole('tabpanel', { name: 'Discovery' });
+  await expect(discovery.getByRole('region', { name: 'Pricing' }).getByRole('table')).toBeVisible();
+  await expect(discovery.getByRole('region', { name: 'Tools' })).toBeVisible();
   const timeline = page.getByRole('list', { name: 'Discovery run' });
+  await expect(timeline).toBeHidden();
+  await discovery.locator('.discovery-details > summary').click();
   await expect(timeline.getByRole('listitem').first()).toContainText('llms.txt');
   // The recommended order: product context first, the OpenAPI document before pricing, auth.md after the skills.
   const titles = await timeline.locator(':scope > li strong').allTextContents();
@@ -66,7 +72,10 @@ test('each tab renders the service’s real data, and documents render inert', a
   ).toHaveAttribute('target', '_blank');
   await expect(page.getByRole('region', { name: 'Deprecations' })).toBeVisible();
   // Open every document, then check nothing executable reached the page.
-  for (const summary of await page.locator('details > summary').all()) await summary.click();
+  for (const summary of await page
+    .locator('#panel-discovery details:not(.discovery-details) > summary')
+    .all())
+    await summary.click();
   await expect(page.getByRole('heading', { name: 'Authentication' }).first()).toBeVisible();
   expect(await page.locator('#panel-discovery script, #panel-discovery iframe').count()).toBe(0);
   const hrefs = await page
@@ -86,6 +95,42 @@ test('each tab renders the service’s real data, and documents render inert', a
     'Live',
   );
   await expect(page.locator('main > p.disclaimer')).toHaveText('Decision support, not financial advice.');
+});
+
+test('offline, a playbook seen before opens from the cache: marked, its writes disabled with the reason', async ({
+  extension,
+  sandbox,
+}) => {
+  await extension.configure();
+  const [first, second] = demoPlaybooks(sandbox);
+  const page = await extension.open('sidepanel.html');
+  const list = page.getByRole('list', { name: 'Playbooks' });
+  await list.getByRole('button', { name: first.title }).click();
+  await expect(page.getByRole('heading', { name: first.title })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save changes' })).toBeEnabled();
+
+  // The service goes away: every connection is reset.
+  sandbox.setFaults({ resetConnection: 99 });
+  try {
+    await page.reload();
+    // The list from the read model's cache, then the playbook opened before, from the same cache.
+    await expect(list.getByRole('button', { name: second.title })).toBeVisible({ timeout: 30_000 });
+    await list.getByRole('button', { name: first.title }).click();
+    await expect(page.getByRole('heading', { name: first.title })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText(/^Cached · saved /)).toBeVisible();
+    const reason = page.getByText('Offline: changes need the service.');
+    await expect(reason).toBeVisible();
+    const reasonId = await reason.getAttribute('id');
+    for (const name of ['Save changes', 'Run backtest']) {
+      const button = page.getByRole('button', { name });
+      await expect(button).toBeDisabled();
+      await expect(button).toHaveAttribute('aria-describedby', reasonId ?? '');
+    }
+    // No dead end: the detail's read failed, and says so only under the mark's Details.
+    await expect(page.getByText(/getPlaybook failed/)).toBeHidden();
+  } finally {
+    sandbox.resetFaults();
+  }
 });
 
 test('editing with a stale etag shows the conflict and changes nothing', async ({
@@ -157,15 +202,19 @@ test('a backtest’s completion arrives by SSE while the panel is open', async (
     .getByRole('listitem')
     .filter({ hasText: 'Backtest completed' })
     .filter({ hasText: String(completed!.data.backtest_id) });
-  await expect(item).toContainText('via live stream');
-  await expect(item.getByRole('link', { name: `Open playbook ${target.id}` })).toBeVisible();
+  // In the user's terms: the result as percentages and the playbook by its title; no ids, no transport.
+  await expect(item).toContainText(/Return [+-]?\d+\.\d%/);
+  await expect(item).not.toContainText('via live stream');
+  const open = item.getByRole('link', { name: `Open “${target.title}”` });
+  await expect(open).toBeVisible();
+  expect(await open.textContent()).not.toContain(target.id);
   const streams = sandbox.requests().filter((r) => r.path.endsWith('/events/stream'));
   expect(streams.length).toBeGreaterThan(0);
   expect(sandbox.requests().filter((r) => r.path.endsWith('/backtests') && r.method === 'POST')).toHaveLength(
     1,
   );
 
-  await item.getByRole('link', { name: `Open playbook ${target.id}` }).click();
+  await open.click();
   await expect(panel.tab('Playbooks')).toHaveAttribute('aria-selected', 'true');
 });
 
@@ -216,8 +265,9 @@ test('with no panel open, polling picks up a completed backtest; the badge count
     .getByRole('list', { name: 'Events' })
     .getByRole('listitem')
     .filter({ hasText: 'Backtest completed' })
-    .filter({ has: page.getByRole('link', { name: `Open playbook ${target.id}` }) });
-  await expect(item).toContainText('via polling');
+    .filter({ has: page.getByRole('link', { name: `Open “${target.title}”` }) });
+  await expect(item).toBeVisible();
+  await expect(item).not.toContainText('via polling');
   await expect.poll(() => serviceWorker.evaluate(() => chrome.action.getBadgeText({}))).toBe('');
 });
 
@@ -244,6 +294,8 @@ test('an MCP tool called from a form generated from its schema returns and rende
   const word = publicBook.title.split(/\s+/).find((w) => w.length > 3) ?? publicBook.title;
   const page = await extension.open('sidepanel.html');
   await new SidePanelPage(page).tab('Discovery').click();
+  // The tool browser is part of the technical record, behind the tab's Details.
+  await page.locator('.discovery-details > summary').click();
   const tools = page.getByRole('region', { name: 'MCP tools' });
   await tools.getByText('search_public_playbooks', { exact: true }).click();
   const form = tools.getByRole('form', { name: 'Call search_public_playbooks' });

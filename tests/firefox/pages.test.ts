@@ -122,6 +122,9 @@ it('sidebar page: Playbooks, Discovery and Events tabs render the service, and a
   await panel.waitForSelector(`::-p-aria(${first.title}[role="heading"])`);
 
   await panel.locator('::-p-aria(Discovery[role="tab"])').click();
+  // The tab opens on what the service offers; the fetch log is behind its Details.
+  await panel.waitForSelector('::-p-aria(Pricing[role="region"])');
+  await panel.locator('.discovery-details > summary').click();
   await panel.waitForSelector('[aria-label="Discovery run"] li');
   expect(await textOf(panel, '[aria-label="Discovery run"]')).toContain('llms.txt');
   await panel.waitForSelector('::-p-text(verified)');
@@ -150,7 +153,9 @@ it('sidebar page: Playbooks, Discovery and Events tabs render the service, and a
   await panel.waitForSelector('::-p-text(bt_firefox_probe)');
   const events = await textOf(panel, '[aria-label="Events"]');
   expect(events).toContain('Backtest completed');
-  expect(events).toContain('via live stream');
+  // In the user's terms: the playbook by its title, no transport jargon; the ids stay under Details.
+  expect(events).not.toContain('via live stream');
+  expect(events).toContain(`Open “${first.title}”`);
   expect(await textOf(panel, '[role="tabpanel"]:not([hidden])')).toContain('Live');
   // Seen: the Events tab clears the badge.
   await until(async () => (await badge()) === '', 'badge cleared');

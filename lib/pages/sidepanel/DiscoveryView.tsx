@@ -195,14 +195,43 @@ function Pricing({ shown }: { shown: ShownDocuments }) {
   );
 }
 
+/** Longer than this, a description is cut to its first sentence or line for the overview. */
+const ONE_LINE = 160;
+
+/** A service text as one short line: its first line, cut at a sentence's end or at ONE_LINE characters. */
+export function oneLine(text: string): string {
+  const line =
+    text
+      .slice(0, ONE_LINE * 4)
+      .split(/\r?\n/, 1)[0]
+      ?.trim() ?? '';
+  const sentence = /^.{20,}?[.!?](?=\s|$)/.exec(line)?.[0] ?? line;
+  return sentence.length > ONE_LINE ? `${sentence.slice(0, ONE_LINE - 1).trimEnd()}…` : sentence;
+}
+
+/** What the service is: its agent card's name and description and its llms.txt summary. */
+function Offer({ report }: { report: DiscoveryReport }) {
+  const card = report.documents.agentCard;
+  const summary = report.documents.llms?.summary;
+  if (!card && !summary) return null;
+  return (
+    <section aria-label={t('panel.discovery.offer')} class="stack">
+      <h3>{card?.name ?? t('panel.discovery.offer')}</h3>
+      {card?.description ? <p>{card.description}</p> : null}
+      {summary && summary !== card?.description ? <p>{summary}</p> : null}
+    </section>
+  );
+}
+
+/** The agent card's technical record: version, capabilities and links (under Details). */
 function AgentCardSection({ report }: { report: DiscoveryReport }) {
   const card = report.documents.agentCard;
   if (!card) return null;
   return (
     <section aria-label={t('sidepanel.discovery.agentCard')} class="stack">
-      <h3>{t('sidepanel.discovery.agentCard')}</h3>
+      <h4>{t('sidepanel.discovery.agentCard')}</h4>
       <p>
-        <strong>{card.name}</strong> {card.version} — {card.description}
+        <strong>{card.name}</strong> {card.version}
       </p>
       {card.capabilities.length > 0 ? (
         <p class="hint">{t('sidepanel.discovery.capabilities', { list: formatList(card.capabilities) })}</p>
@@ -250,26 +279,40 @@ function Skills({ report, shown }: ReportProps) {
   );
 }
 
+/** The MCP server's tools by name, each with one line of what it does. */
+function McpTools({ report }: { report: DiscoveryReport }) {
+  const card = report.documents.mcpCard;
+  if (!card?.tools || card.tools.length === 0) return null;
+  return (
+    <section aria-label={t('panel.discovery.tools')} class="stack">
+      <h3>{t('panel.discovery.tools')}</h3>
+      <p class="hint">{oneLine(card.description)}</p>
+      <dl class="tools">
+        {card.tools.map((tool) => (
+          <div key={tool.name}>
+            <dt>
+              <code>{tool.name}</code>
+              {tool.readOnlyHint ? ` ${t('sidepanel.discovery.readOnlyNote')}` : ''}
+            </dt>
+            <dd>{oneLine(tool.description)}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+/** The MCP server card's technical record: name, version and endpoint (under Details). */
 function McpCardSection({ report }: { report: DiscoveryReport }) {
   const card = report.documents.mcpCard;
   if (!card) return null;
   return (
     <section aria-label={t('sidepanel.discovery.mcpCard')} class="stack">
-      <h3>{t('sidepanel.discovery.mcpCard')}</h3>
+      <h4>{t('sidepanel.discovery.mcpCard')}</h4>
       <p>
-        <strong>{card.name}</strong> {card.version} — {card.description}
+        <strong>{card.name}</strong> {card.version}
       </p>
       <p class="hint">{t('sidepanel.discovery.endpoint', { url: card.endpoint })}</p>
-      {card.tools && card.tools.length > 0 ? (
-        <ul>
-          {card.tools.map((tool) => (
-            <li key={tool.name}>
-              {tool.name}
-              {tool.readOnlyHint ? ` ${t('sidepanel.discovery.readOnlyNote')}` : ''}: {tool.description}
-            </li>
-          ))}
-        </ul>
-      ) : null}
     </section>
   );
 }
@@ -309,7 +352,11 @@ function Deprecations({ deprecations }: { deprecations: DeprecationNotice[] }) {
   );
 }
 
-/** Everything the service publishes, in the order discovery read it. */
+/**
+ * What the service offers, for people: its summary, its prices, its skills and its tools. The
+ * technical record (the fetch log with addresses, statuses and timings, the cards' links and
+ * endpoint, the MCP tool browser, deprecations) is one click away under "Details".
+ */
 export function DiscoveryView({ report, running, error, deprecations, onRun, mcpTools }: DiscoveryViewProps) {
   const shown = useMemo(() => (report ? shownDocuments(report) : undefined), [report]);
   return (
@@ -329,15 +376,26 @@ export function DiscoveryView({ report, running, error, deprecations, onRun, mcp
       {report === null && !running ? <p class="hint">{t('sidepanel.discovery.empty')}</p> : null}
       {report && shown ? (
         <>
-          <Timeline report={report} shown={shown} />
+          <Offer report={report} />
           <Pricing shown={shown} />
-          <AgentCardSection report={report} />
           <Skills report={report} shown={shown} />
-          <McpCardSection report={report} />
+          <McpTools report={report} />
         </>
       ) : null}
-      {mcpTools}
-      <Deprecations deprecations={deprecations} />
+      <details class="discovery-details">
+        <summary>{t('popup.problem.details')}</summary>
+        <div class="stack">
+          {report && shown ? (
+            <>
+              <Timeline report={report} shown={shown} />
+              <AgentCardSection report={report} />
+              <McpCardSection report={report} />
+            </>
+          ) : null}
+          {mcpTools}
+          <Deprecations deprecations={deprecations} />
+        </div>
+      </details>
     </div>
   );
 }

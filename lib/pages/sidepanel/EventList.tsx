@@ -1,16 +1,20 @@
 import type { RecentEvent } from '@/lib/events/feed';
-import { ErrorMessage } from '@/components/ErrorMessage';
-import { formatDateTime, t, type TextKey } from '@/lib/i18n';
+import type { ErrorParts } from '@/lib/pages/errorText';
+import { ProblemMessage } from './ProblemMessage';
+import { backtestResultLine } from '@/lib/backtests/format';
+import { clipTitle, formatDateTime, t, type TextKey } from '@/lib/i18n';
 
 export interface EventListProps {
   events?: RecentEvent[];
   /** 'open' while the live stream runs; 'retrying' while it reconnects; 'off' when only polling. */
   stream: 'open' | 'retrying' | 'connecting' | 'off';
   polling: boolean;
-  error?: string;
+  error?: ErrorParts;
   pollResult?: string;
   onPollNow: () => void;
   onOpenPlaybook: (id: string) => void;
+  /** Playbook titles by id, as the read model knows them (the list's first page). */
+  titles?: ReadonlyMap<string, string>;
 }
 
 const EVENT_LABELS: Record<RecentEvent['type'], TextKey> = {
@@ -29,16 +33,67 @@ const STREAM_TEXT: Record<EventListProps['stream'], TextKey> = {
   off: 'sidepanel.events.streamOff',
 };
 
-/** A short, plain summary of what the service put in `data` (numbers and words only), its keys and values as sent. */
-function summary(event: RecentEvent): string {
+/**
+ * The technical record of what the service put in `data` (scalars only), its keys and values as
+ * sent, with the playbook's id: for the row's "Details", never its main text.
+ */
+function record(event: RecentEvent): string {
+  const parts = [`playbook id: ${event.playbook_id}`];
   const data = event.data;
-  if (!data || typeof data !== 'object' || Array.isArray(data)) return '';
-  const parts: string[] = [];
-  for (const [key, value] of Object.entries(data as Record<string, unknown>).slice(0, 6)) {
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
-      parts.push(`${key.replace(/_/g, ' ')}: ${String(value).slice(0, 80)}`);
-  }
+  if (data && typeof data === 'object' && !Array.isArray(data))
+    for (const [key, value] of Object.entries(data as Record<string, unknown>).slice(0, 6))
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+        parts.push(`${key.replace(/_/g, ' ')}: ${String(value).slice(0, 80)}`);
   return parts.join(' · ');
+}
+
+/** What happened, in the user's terms: a completed backtest's result as percentages in their language. */
+function headline(event: RecentEvent): string | undefined {
+  if (event.type !== 'backtest.completed') return undefined;
+  const line = backtestResultLine(event.data);
+  return line ? t('panel.events.result', { line }) : undefined;
+}
+
+/** The playbook's title: the read model's, else the one a creation event carries; none is known otherwise. */
+function titleOf(event: RecentEvent, titles: ReadonlyMap<string, string> | undefined): string | undefined {
+  const known = titles?.get(event.playbook_id);
+  const sent = (event.data as { title?: unknown } | null | undefined)?.title;
+  const title = known ?? (event.type === 'playbook.created' && typeof sent === 'string' ? sent : undefined);
+  const clipped = title === undefined ? '' : clipTitle(title);
+  return clipped || undefined;
+}
+
+function EventRow({
+  event,
+  titles,
+  onOpenPlaybook,
+}: { event: RecentEvent } & Pick<EventListProps, 'titles' | 'onOpenPlaybook'>) {
+  const title = titleOf(event, titles);
+  const line = headline(event);
+  return (
+    <li class="card" data-event-type={event.type}>
+      <div class="row">
+        <strong>{t(EVENT_LABELS[event.type])}</strong>
+        <time class="hint" dateTime={event.at}>
+          {formatDateTime(event.at)}
+        </time>
+      </div>
+      {line ? <p>{line}</p> : null}
+      <a
+        href={`?playbook=${encodeURIComponent(event.playbook_id)}`}
+        onClick={(click) => {
+          click.preventDefault();
+          onOpenPlaybook(event.playbook_id);
+        }}
+      >
+        {title ? t('panel.events.openTitled', { title }) : t('panel.events.openPlaybook')}
+      </a>
+      <details class="problem-details">
+        <summary>{t('popup.problem.details')}</summary>
+        <p class="hint">{record(event)}</p>
+      </details>
+    </li>
+  );
 }
 
 export function EventList({
@@ -49,6 +104,7 @@ export function EventList({
   pollResult,
   onPollNow,
   onOpenPlaybook,
+  titles,
 }: EventListProps) {
   return (
     <div class="stack events">
@@ -61,31 +117,11 @@ export function EventList({
         </button>
         {pollResult ? <span class="hint">{pollResult}</span> : null}
       </div>
-      <ErrorMessage message={error} />
+      <ProblemMessage problem={error} />
       {events && events.length === 0 ? <p class="hint">{t('sidepanel.events.empty')}</p> : null}
       <ul aria-label={t('sidepanel.events.label')} class="stack">
         {events?.map((event) => (
-          <li key={event.id} class="card" data-event-type={event.type}>
-            <div class="row">
-              <strong>{t(EVENT_LABELS[event.type])}</strong>
-              <span class="badge">
-                {event.via === 'stream' ? t('sidepanel.events.viaStream') : t('sidepanel.events.viaPolling')}
-              </span>
-              <time class="hint" dateTime={event.at}>
-                {formatDateTime(event.at)}
-              </time>
-            </div>
-            {summary(event) ? <p class="hint">{summary(event)}</p> : null}
-            <a
-              href={`?playbook=${encodeURIComponent(event.playbook_id)}`}
-              onClick={(click) => {
-                click.preventDefault();
-                onOpenPlaybook(event.playbook_id);
-              }}
-            >
-              {t('sidepanel.events.openPlaybook', { id: event.playbook_id })}
-            </a>
-          </li>
+          <EventRow key={event.id} event={event} titles={titles} onOpenPlaybook={onOpenPlaybook} />
         ))}
       </ul>
     </div>

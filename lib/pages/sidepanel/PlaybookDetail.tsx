@@ -3,10 +3,12 @@ import type { Playbook } from '@/lib/api/schemas';
 import { writeSpec, writeWords, type WriteOperation } from '@/lib/api/writeOperations';
 import { safeHref } from './SafeMarkdown';
 import { ErrorMessage } from '@/components/ErrorMessage';
+import type { ErrorParts } from '@/lib/pages/errorText';
+import { ProblemMessage } from './ProblemMessage';
 import { BacktestsSection, type BacktestsSectionProps } from './BacktestsSection';
 import { CatalystsSection, type CatalystsSectionProps } from './CatalystsSection';
 import { SinceCapturedSection, type SinceCapturedSectionProps } from './SinceCapturedSection';
-import { formatDateTime, joinSentences, t, type TextKey, formatList } from '@/lib/i18n';
+import { formatDateTime, formatRelative, joinSentences, t, type TextKey, formatList } from '@/lib/i18n';
 import { playbookStatusText } from './PlaybookListPanel';
 import { VISIBILITIES } from '@/lib/contract/visibility';
 import { meaningOf } from '@/lib/messaging/errors';
@@ -41,7 +43,12 @@ export interface EditFields {
 export interface PlaybookDetailProps {
   playbook?: Playbook;
   loading: boolean;
-  error?: string;
+  /**
+   * The copy shown is the one saved when the playbook was last seen: the service could not be
+   * reached. Its write actions are disabled (a write needs the service), and the reason is shown.
+   */
+  cached?: { savedAt: number; reason?: string };
+  error?: ErrorParts;
   action?: ActionState;
   plans: string[];
   /** The playbook's backtests from the service (lib/pages/sidepanel/useBacktests.ts). */
@@ -58,6 +65,28 @@ export interface PlaybookDetailProps {
   onPause: () => void;
   onLinkBrokerage: () => void;
   onUpgrade: (plan: string) => void;
+}
+
+const OFFLINE_REASON_ID = 'detail-offline-reason';
+
+/** "Cached · saved 5 minutes ago", why the service's copy is not shown (under Details), and what it means for actions. */
+function CachedMark({ cached }: { cached: NonNullable<PlaybookDetailProps['cached']> }) {
+  return (
+    <div class="cached-mark stack" role="status">
+      <p>
+        <span class="badge warn">{t('panel.cached', { ago: formatRelative(cached.savedAt) })}</span>
+      </p>
+      <p id={OFFLINE_REASON_ID} class="warn">
+        {t('panel.offlineReason')}
+      </p>
+      {cached.reason ? (
+        <details class="problem-details">
+          <summary>{t('popup.problem.details')}</summary>
+          <p class="hint">{cached.reason}</p>
+        </details>
+      ) : null}
+    </div>
+  );
 }
 
 /** The value of an `<input type="date">` (the browser shows it in the user's locale). */
@@ -144,6 +173,10 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
   }, [props.plans.join('|')]);
 
   const source = playbook?.source ? safeHref(playbook.source.url) : undefined;
+  // Offline, every write is disabled and points to the reason shown under the cached mark.
+  const offline = props.cached
+    ? { disabled: true, 'aria-describedby': OFFLINE_REASON_ID }
+    : { disabled: false };
   return (
     <article
       class="stack detail"
@@ -159,11 +192,12 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
           {t('sidepanel.detail.reload')}
         </button>
       </div>
-      <ErrorMessage message={props.error} />
+      <ProblemMessage problem={props.error} />
       {!playbook && props.loading ? <p class="hint">{t('sidepanel.detail.loading')}</p> : null}
       {playbook ? (
         <>
           <h2>{playbook.title}</h2>
+          {props.cached ? <CachedMark cached={props.cached} /> : null}
           <p class="thesis">{playbook.thesis}</p>
           <dl class="facts">
             <dt>{t('sidepanel.detail.tickers')}</dt>
@@ -261,7 +295,7 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
                   ))}
                 </select>
               </label>
-              <button type="submit" class="primary">
+              <button type="submit" class="primary" {...offline}>
                 {t('sidepanel.detail.save')}
               </button>
             </form>
@@ -304,17 +338,19 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
                 />
               </label>
             </div>
-            <button type="submit">{t('sidepanel.detail.runBacktest')}</button>
+            <button type="submit" {...offline}>
+              {t('sidepanel.detail.runBacktest')}
+            </button>
           </form>
           <section class="stack" aria-label={t('sidepanel.detail.live')}>
             <h3>{t('sidepanel.detail.live')}</h3>
             <p class="hint">{t('sidepanel.detail.liveHint')}</p>
             {playbook.status === 'active' ? (
-              <button type="button" onClick={props.onPause}>
+              <button type="button" onClick={props.onPause} {...offline}>
                 {t('sidepanel.detail.pause')}
               </button>
             ) : (
-              <button type="button" onClick={props.onActivate}>
+              <button type="button" onClick={props.onActivate} {...offline}>
                 {t('sidepanel.detail.activate')}
               </button>
             )}
@@ -338,7 +374,9 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
                   ))}
                 </select>
               </label>
-              <button type="submit">{t('sidepanel.detail.upgrade')}</button>
+              <button type="submit" {...offline}>
+                {t('sidepanel.detail.upgrade')}
+              </button>
             </form>
           ) : null}
         </>

@@ -6,7 +6,9 @@ import { writeSpec } from '@/lib/api/writeOperations';
 import type { RecentEvent } from '@/lib/events/feed';
 import { sendMessage } from '@/lib/messaging/client';
 import type { PlaybookPage } from '@/lib/messaging/protocol';
-import { errorText } from '@/lib/pages/errorText';
+import { errorParts, userErrorText, type ErrorParts } from '@/lib/pages/errorText';
+import { meaningOf } from '@/lib/messaging/errors';
+import { log } from '@/lib/log';
 import { formatRelative, t } from '@/lib/i18n';
 import { useWriteTracker } from './writeTracker';
 import { useBacktests } from './useBacktests';
@@ -25,9 +27,12 @@ export interface PlaybooksTabProps {
 function freshnessText(page: PlaybookPage): string | undefined {
   if (page.source !== 'cache') return undefined;
   const ago = formatRelative(page.fetchedAt);
+  // The table's words for the failure's code; the worker's own reason names the operation and its retries.
   const why =
     page.stale?.kind === 'failed'
-      ? page.stale.reason
+      ? page.stale.code
+        ? meaningOf(page.stale.code).message
+        : page.stale.reason
       : page.stale
         ? t('sidepanel.list.refreshing')
         : undefined;
@@ -51,7 +56,13 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
   const [refreshErrors, setRefreshErrors] = useState<Record<string, string>>({});
   const [refreshedCount, setRefreshedCount] = useState<number>();
   const [openId, setOpenId] = useState<string>();
-  const [detail, setDetail] = useState<{ playbook?: Playbook; error?: string; loading: boolean }>({
+  const [detail, setDetail] = useState<{
+    playbook?: Playbook;
+    /** When the copy shown was saved, if the service could not be reached (the read model's cache). */
+    cached?: { savedAt: number; reason?: string };
+    error?: ErrorParts;
+    loading: boolean;
+  }>({
     loading: false,
   });
   const [compared, setCompared] = useState<string[]>([]);
@@ -85,7 +96,7 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
         setListLoading(false);
       },
       (error: unknown) => {
-        setListError(errorText(error));
+        setListError(userErrorText(error, 'sidepanel.list-failed'));
         setListLoading(false);
       },
     );
@@ -94,17 +105,28 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
   const loadDetail = (id: string) => {
     setDetail((current) => ({
       playbook: current.playbook?.id === id ? current.playbook : undefined,
+      cached: current.playbook?.id === id ? current.cached : undefined,
       loading: true,
     }));
-    sendMessage('getPlaybook', { id }).then(
-      (playbook) => {
+    sendMessage('readPlaybook', { id }).then(
+      ({ playbook, source, fetchedAt, stale }) => {
+        const reason = stale?.kind === 'failed' ? stale.reason : undefined;
+        if (source === 'cache') {
+          log.warn('sidepanel.detail-cached', { reason });
+          setDetail({ playbook, cached: { savedAt: fetchedAt, reason }, loading: false });
+          return;
+        }
         setDetail({ playbook, loading: false });
         setList((current) => ({
           ...current,
           items: current.items?.map((item) => (item.id === playbook.id ? playbook : item)),
         }));
       },
-      (error: unknown) => setDetail((current) => ({ ...current, error: errorText(error), loading: false })),
+      (error: unknown) => {
+        const problem = errorParts(error);
+        log.warn('sidepanel.detail-failed', { error: problem.details ?? problem.message });
+        setDetail((current) => ({ ...current, error: problem, loading: false }));
+      },
     );
   };
 
@@ -130,7 +152,8 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
             error: answers[i]?.error,
           })),
         }),
-      (error: unknown) => setComparison({ loading: false, error: errorText(error) }),
+      (error: unknown) =>
+        setComparison({ loading: false, error: userErrorText(error, 'sidepanel.compare-failed') }),
     );
   };
 
@@ -153,6 +176,7 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
       <PlaybookDetail
         playbook={playbook}
         loading={detail.loading}
+        cached={detail.cached}
         error={detail.error}
         action={writes.action}
         plans={plans}
@@ -243,7 +267,7 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
               setRefreshing(false);
             },
             (error: unknown) => {
-              setListError(errorText(error));
+              setListError(userErrorText(error, 'sidepanel.list-failed'));
               setRefreshing(false);
             },
           );

@@ -10,7 +10,7 @@ import {
 } from '@/lib/pages/navigation';
 import { log } from '@/lib/log';
 import { SetupNeeded } from '@/components/SetupNeeded';
-import { errorText } from '@/lib/pages/errorText';
+import { errorText, userErrorText } from '@/lib/pages/errorText';
 import { shownPricing } from './discoveryDocuments';
 import { DiscoveryTab } from './DiscoveryTab';
 import { EventsTab } from './EventsTab';
@@ -44,7 +44,7 @@ export function SidePanelPage({ search = '' }: { search?: string }) {
         setRunning(false);
       },
       (error: unknown) => {
-        setReportError(errorText(error));
+        setReportError(userErrorText(error, 'sidepanel.discovery-failed'));
         setRunning(false);
       },
     );
@@ -53,7 +53,7 @@ export function SidePanelPage({ search = '' }: { search?: string }) {
   const readReport = () =>
     sendMessage('getDiscoveryReport', {}).then(
       (stored) => (isCurrentDiscoveryReport(stored) ? setReport(stored) : runDiscovery()),
-      (error: unknown) => setReportError(errorText(error)),
+      (error: unknown) => setReportError(userErrorText(error, 'sidepanel.discovery-failed')),
     );
 
   /** Asks the worker whether a service is saved; the tabs mount (and read) only once one is. */

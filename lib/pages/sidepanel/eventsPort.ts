@@ -4,7 +4,7 @@ import type { RecentEvent } from '@/lib/events/feed';
 import { EVENTS_PORT, RECENT_EVENTS_MAX, type EventsPortMessage } from '@/lib/events/port';
 import { log } from '@/lib/log';
 import { sendMessage } from '@/lib/messaging/client';
-import { errorText } from '@/lib/pages/errorText';
+import { errorParts, type ErrorParts } from '@/lib/pages/errorText';
 import { announceOutboxChange } from './outboxChanges';
 
 const PING_MS = 20_000;
@@ -14,7 +14,7 @@ export interface EventsState {
   events?: RecentEvent[];
   unread: number;
   stream: 'open' | 'retrying' | 'connecting' | 'off';
-  error?: string;
+  error?: ErrorParts;
 }
 
 /**
@@ -36,7 +36,7 @@ export function useEventsPort(): EventsState & { setUnread: (n: number) => void;
           events: mergeById(s.events ?? [], feed.events),
           unread: feed.unread,
         })),
-      (error: unknown) => live && setState((s) => ({ ...s, error: errorText(error) })),
+      (error: unknown) => live && setState((s) => ({ ...s, error: errorParts(error) })),
     );
     return () => {
       live = false;

@@ -25,6 +25,7 @@ const READS: MessageName[] = [
   'readView',
   'listPlaybooks',
   'getPlaybook',
+  'readPlaybook',
   'refreshPlaybooks',
   'getOverview',
   'testConnection',

@@ -57,7 +57,8 @@ beforeEach(() => {
     if (type === 'getState') return Promise.resolve({ settings: { serviceUrl: 'https://agent.example' } });
     if (type === 'listPlaybooks')
       return Promise.resolve({ items: [playbook], nextCursor: null, hasMore: false, source: 'network' });
-    if (type === 'getPlaybook') return Promise.resolve(playbook);
+    if (type === 'readPlaybook')
+      return Promise.resolve({ playbook, source: 'network', fetchedAt: Date.now() });
     if (type === 'listBacktests')
       return Promise.resolve({
         items: [newest, older].map((b) => ({ ...b, equity: undefined })),
