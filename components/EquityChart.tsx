@@ -46,7 +46,7 @@ export interface EquityChartProps {
 const SERIES_CLASSES = ['series-0', 'series-1', 'series-2', 'series-3'];
 const FONT = 11;
 /** About the width of a digit at FONT, to leave room for the longest percent label. */
-const GLYPH = 6.4;
+const GLYPH = 7;
 
 export function seriesClass(lines: readonly EquityChartLine[], index: number): string {
   if (lines[index].benchmark) return 'series-benchmark';
@@ -70,7 +70,7 @@ function layout(dates: readonly string[], lines: readonly ChartLine[], format: E
   const range = chartScale(dates.length, lines);
   const { ticks, digits } = returnTicks(range.min, range.max);
   const labels = ticks.map((tick) => format.axisPercent(tick, digits));
-  const gutter = Math.ceil(Math.max(3, ...labels.map((l) => l.length)) * GLYPH) + 8;
+  const gutter = Math.ceil(Math.max(3, ...labels.map((l) => l.length)) * GLYPH) + 10;
   const frame = { left: gutter, right: CHART_WIDTH - 8, top: 10, bottom: CHART_HEIGHT - 24 };
   const scale = chartScale(dates.length, lines, frame);
   const months = dates.length > 0 && spansMonths(dates[0], dates[dates.length - 1]);

@@ -387,7 +387,7 @@ test('comparing playbooks over the period every chosen backtest covers, with a b
 test('at a 360 px side panel the equity chart fits, with readable date and percent labels inside it', async ({
   extension,
   sandbox,
-}) => {
+}, testInfo) => {
   await extension.configure();
   const { playbooks } = demoPlaybooks(sandbox);
   const page = await extension.open(`sidepanel.html?playbook=${encodeURIComponent(playbooks[0].id)}`);
@@ -427,4 +427,8 @@ test('at a 360 px side panel the equity chart fits, with readable date and perce
     expect(label.top, label.text ?? '').toBeGreaterThanOrEqual(geometry.box.top);
     expect(label.bottom, label.text ?? '').toBeLessThanOrEqual(geometry.box.bottom);
   }
+  // For a person to look at: the chart in light and dark.
+  await figure.locator('..').screenshot({ path: testInfo.outputPath('equity-chart-360-light.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await figure.locator('..').screenshot({ path: testInfo.outputPath('equity-chart-360-dark.png') });
 });
