@@ -53,7 +53,12 @@ window.runChart = async () => {
   const t0 = performance.now();
   render(h(EquityChart, {
     name: 'Equity curve', tableName: 'Equity curve data', dates, lines,
-    formatDate: (d) => fmtDate.format(Date.parse(d + 'T00:00:00Z')), formatValue: (x) => fmtValue.format(x),
+    format: {
+      date: (d) => fmtDate.format(Date.parse(d + 'T00:00:00Z')),
+      axisDate: (d) => fmtDate.format(Date.parse(d + 'T00:00:00Z')),
+      return: (x) => fmtValue.format(x),
+      axisPercent: (x) => fmtValue.format(x),
+    },
   }), root);
   root.getBoundingClientRect();
   const t1 = performance.now();

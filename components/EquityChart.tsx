@@ -1,10 +1,33 @@
 import { useMemo, useState } from 'preact/hooks';
 import { t } from '@/lib/i18n';
-import { chartScale, isDrawnValue, linePath, type ChartLine } from '@/lib/backtests/series';
+import { dateTickIndexes, returnTicks, spansMonths } from '@/lib/backtests/axes';
+import {
+  CHART_HEIGHT,
+  CHART_WIDTH,
+  chartScale,
+  isDrawnValue,
+  linePath,
+  type ChartLine,
+  type ChartScale,
+} from '@/lib/backtests/series';
 
 export interface EquityChartLine extends ChartLine {
-  /** What the legend says (the table's column header is `label`). */
+  /** What the legend and the readout say (the table's column header is `label`). */
   legend?: string;
+  /** A benchmark line takes the palette's benchmark style; the others take the series styles in order. */
+  benchmark?: boolean;
+}
+
+/** How the chart words its figures and dates, in the user's language (lib/backtests/format.ts). */
+export interface EquityChartFormat {
+  /** A date in the readout and the table ("Jan 3, 2022"). */
+  date: (date: string) => string;
+  /** A date on the axis: month and year over a long range ("Jan 2022"), else month and day. */
+  axisDate: (date: string, months: boolean) => string;
+  /** A return in the readout and the table ("+12.3%", "−4.0%"). */
+  return: (fraction: number) => string;
+  /** A return on the axis, with the decimals its step needs ("+20%", "−10%", "0%"). */
+  axisPercent: (fraction: number, digits: number) => string;
 }
 
 export interface EquityChartProps {
@@ -14,17 +37,129 @@ export interface EquityChartProps {
   tableName: string;
   /** One date per index, ascending (YYYY-MM-DD). */
   dates: readonly string[];
-  /** Growth of 1.0, one value per date (null where a line has no value). */
+  /** Growth of 1.0, one value per date (null where a line has no value); shown as returns. */
   lines: readonly EquityChartLine[];
-  formatDate: (date: string) => string;
-  formatValue: (value: number) => string;
+  format: EquityChartFormat;
 }
 
+/** Classes of the one palette (sidepanel.css): colour and dash pattern together, so colour is never the only cue. */
 const SERIES_CLASSES = ['series-0', 'series-1', 'series-2', 'series-3'];
+const FONT = 11;
+/** About the width of a digit at FONT, to leave room for the longest percent label. */
+const GLYPH = 7;
 
-/** A value as the readout and the table say it: "–" where the line has none or none it can draw (never ∞ or NaN). */
-function shownValue(value: number | null | undefined, formatValue: (value: number) => string): string {
-  return isDrawnValue(value) ? formatValue(value) : t('backtests.chart.noValue');
+export function seriesClass(lines: readonly EquityChartLine[], index: number): string {
+  if (lines[index].benchmark) return 'series-benchmark';
+  const order = lines.slice(0, index).filter((line) => !line.benchmark).length;
+  return SERIES_CLASSES[order % SERIES_CLASSES.length];
+}
+
+/** A value as the readout and the table say it: a return, or "–" where the line has none it can draw (never ∞ or NaN). */
+function shownValue(value: number | null | undefined, format: EquityChartFormat): string {
+  return isDrawnValue(value) ? format.return(value - 1) : t('backtests.chart.noValue');
+}
+
+interface Layout {
+  scale: ChartScale;
+  yTicks: { y: number; label: string; zero: boolean }[];
+  xTicks: { x: number; label: string; anchor: 'start' | 'middle' | 'end' }[];
+}
+
+/** The plot and its axes: percent labels sized into a left gutter, a few dates along the bottom. */
+function layout(dates: readonly string[], lines: readonly ChartLine[], format: EquityChartFormat): Layout {
+  const range = chartScale(dates.length, lines);
+  const { ticks, digits } = returnTicks(range.min, range.max);
+  const labels = ticks.map((tick) => format.axisPercent(tick, digits));
+  const gutter = Math.ceil(Math.max(3, ...labels.map((l) => l.length)) * GLYPH) + 10;
+  const frame = { left: gutter, right: CHART_WIDTH - 8, top: 10, bottom: CHART_HEIGHT - 24 };
+  const scale = chartScale(dates.length, lines, frame);
+  const months = dates.length > 0 && spansMonths(dates[0], dates[dates.length - 1]);
+  const indexes = dateTickIndexes(dates.length);
+  return {
+    scale,
+    yTicks: ticks.map((tick, i) => ({ y: scale.y(1 + tick), label: labels[i], zero: tick === 0 })),
+    xTicks: indexes.map((index, i) => ({
+      x: scale.x(index),
+      label: format.axisDate(dates[index], months),
+      anchor:
+        indexes.length === 1 ? 'middle' : i === 0 ? 'start' : i === indexes.length - 1 ? 'end' : 'middle',
+    })),
+  };
+}
+
+function Axes({ scale, yTicks, xTicks }: Layout) {
+  const left = scale.x(0);
+  const right = CHART_WIDTH - 8;
+  return (
+    <g class="axes" font-size={FONT}>
+      {yTicks.map((tick) => (
+        <g key={tick.label}>
+          <line
+            class={tick.zero ? 'zero-line' : 'grid-line'}
+            x1={left}
+            x2={right}
+            y1={tick.y}
+            y2={tick.y}
+            vector-effect="non-scaling-stroke"
+          />
+          <text class="axis-label" x={left - 4} y={tick.y} text-anchor="end" dominant-baseline="middle">
+            {tick.label}
+          </text>
+        </g>
+      ))}
+      {xTicks.map((tick) => (
+        <text key={tick.x} class="axis-label" x={tick.x} y={CHART_HEIGHT - 6} text-anchor={tick.anchor}>
+          {tick.label}
+        </text>
+      ))}
+    </g>
+  );
+}
+
+function Legend({ name, lines }: { name: string; lines: readonly EquityChartLine[] }) {
+  return (
+    <ul class="chart-legend row" aria-label={t('backtests.chart.legend', { name })}>
+      {lines.map((line, i) => (
+        <li key={line.label}>
+          <svg class="swatch" viewBox="0 0 24 8" aria-hidden="true">
+            <line class={`line ${seriesClass(lines, i)}`} x1={0} x2={24} y1={4} y2={4} />
+          </svg>
+          {line.legend ?? line.label}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function DataTable({ tableName, dates, lines, format }: Omit<EquityChartProps, 'name'>) {
+  return (
+    <div class="chart-table">
+      <table aria-label={tableName}>
+        <thead>
+          <tr>
+            <th scope="col">{t('backtests.chart.date')}</th>
+            {lines.map((line) => (
+              <th scope="col" key={line.label}>
+                {line.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {dates.map((date, i) => (
+            <tr key={date}>
+              <td>
+                <time dateTime={date}>{format.date(date)}</time>
+              </td>
+              {lines.map((line) => (
+                <td key={line.label}>{shownValue(line.values[i], format)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
 }
 
 /**
@@ -32,27 +167,26 @@ function shownValue(value: number | null | undefined, formatValue: (value: numbe
  * financial charts in Arabic and Hebrew products; only the text around it (readout, legend, table)
  * follows the page's direction, and the arrow keys keep moving the cursor the way the line runs.
  *
- * An equity chart as hand-written SVG: one path per line in a fixed viewBox, strokes that keep
- * their width at any zoom, a baseline at 1.0, and a readout of the date and values under the
- * pointer or the keyboard cursor (arrows, Home, End). Pure: props in, nothing out.
+ * An equity chart as hand-written SVG: one path per line in a fixed viewBox near the side panel's
+ * width (so its labels are drawn at about their font size), strokes that keep their width at any
+ * zoom, a percent axis of returns with its 0% line, a dates axis, and a readout of the date and the
+ * returns under the pointer or the keyboard cursor (arrows, Home, End). Pure: props in, nothing out.
  */
-export function EquityChart({ name, tableName, dates, lines, formatDate, formatValue }: EquityChartProps) {
+export function EquityChart({ name, tableName, dates, lines, format }: EquityChartProps) {
   const [active, setActive] = useState<number | undefined>();
   const [showData, setShowData] = useState(false);
   const count = dates.length;
-  const scale = useMemo(() => chartScale(count, lines), [count, lines]);
+  const axes = useMemo(() => layout(dates, lines, format), [dates, lines, format]);
+  const { scale } = axes;
   const paths = useMemo(() => lines.map((line) => linePath(line.values, scale)), [lines, scale]);
   const last = count - 1;
   const move = (index: number) => setActive(Math.max(0, Math.min(last, index)));
   const readout =
     active === undefined
       ? undefined
-      : `${formatDate(dates[active])}: ${lines
-          .map((line) => {
-            return `${line.legend ?? line.label} ${shownValue(line.values[active], formatValue)}`;
-          })
+      : `${format.date(dates[active])}: ${lines
+          .map((line) => `${line.legend ?? line.label} ${shownValue(line.values[active], format)}`)
           .join(', ')}`;
-  const baseline = scale.y(1);
 
   return (
     <div class="equity-chart stack">
@@ -78,25 +212,18 @@ export function EquityChart({ name, tableName, dates, lines, formatDate, formatV
         onBlur={() => setActive(undefined)}
         onPointerMove={(event) => {
           const box = event.currentTarget.getBoundingClientRect();
-          if (box.width > 0 && count > 0) move(Math.round(((event.clientX - box.left) / box.width) * last));
+          const [left, right] = [scale.x(0), scale.x(last)].map((x) => (x / scale.width) * box.width);
+          if (box.width > 0 && count > 0 && right > left)
+            move(Math.round(((event.clientX - box.left - left) / (right - left)) * last));
         }}
         onPointerLeave={() => setActive(undefined)}
       >
-        {baseline >= 0 && baseline <= scale.height ? (
-          <line
-            class="baseline"
-            x1={0}
-            x2={scale.width}
-            y1={baseline}
-            y2={baseline}
-            vector-effect="non-scaling-stroke"
-          />
-        ) : null}
+        <Axes {...axes} />
         {paths.map((d, i) => (
           <path
             key={lines[i].label}
             d={d}
-            class={`line ${SERIES_CLASSES[i % SERIES_CLASSES.length]}`}
+            class={`line ${seriesClass(lines, i)}`}
             vector-effect="non-scaling-stroke"
           />
         ))}
@@ -105,54 +232,21 @@ export function EquityChart({ name, tableName, dates, lines, formatDate, formatV
             class="cursor"
             x1={scale.x(active)}
             x2={scale.x(active)}
-            y1={0}
-            y2={scale.height}
+            y1={scale.y(scale.max)}
+            y2={scale.y(scale.min)}
             vector-effect="non-scaling-stroke"
           />
         ) : null}
       </svg>
       <p class="chart-readout hint" aria-live="polite">
-        {readout ?? t('backtests.chart.hint', { start: formatDate(dates[0]), end: formatDate(dates[last]) })}
+        {readout ??
+          t('backtests.chart.hint', { start: format.date(dates[0]), end: format.date(dates[last]) })}
       </p>
-      <ul class="chart-legend row" aria-label={t('backtests.chart.legend', { name })}>
-        {lines.map((line, i) => (
-          <li key={line.label}>
-            <span class={`swatch ${SERIES_CLASSES[i % SERIES_CLASSES.length]}`} aria-hidden="true" />
-            {line.legend ?? line.label}
-          </li>
-        ))}
-      </ul>
+      <Legend name={name} lines={lines} />
       <button type="button" aria-expanded={showData} onClick={() => setShowData(!showData)}>
         {showData ? t('backtests.chart.hideData') : t('backtests.chart.showData')}
       </button>
-      {showData ? (
-        <div class="chart-table">
-          <table aria-label={tableName}>
-            <thead>
-              <tr>
-                <th scope="col">{t('backtests.chart.date')}</th>
-                {lines.map((line) => (
-                  <th scope="col" key={line.label}>
-                    {line.label}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {dates.map((date, i) => (
-                <tr key={date}>
-                  <td>
-                    <time dateTime={date}>{formatDate(date)}</time>
-                  </td>
-                  {lines.map((line) => (
-                    <td key={line.label}>{shownValue(line.values[i], formatValue)}</td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      {showData ? <DataTable tableName={tableName} dates={dates} lines={lines} format={format} /> : null}
     </div>
   );
 }

@@ -4,6 +4,7 @@
  * result the `backtest.completed` notification shows.
  */
 import { formatDate, formatFixed, formatPercent as percent, t } from '@/lib/i18n';
+import { cachedIntl } from '@/lib/i18n/locale';
 import { backtestCompletedSchema } from '@/lib/contract/backtest';
 
 /**
@@ -22,6 +23,45 @@ function figure(value: number, format: (value: number) => string): string {
 /** A fraction as a percentage to one decimal place (CONTRACT.md section 6): 0.123 → "12.3%" / "12,3 %". */
 export function formatPercent(fraction: number, signed = false): string {
   return figure(fraction, (value) => percent(value, 1, signed));
+}
+
+/** U+2212, the minus sign typography uses for figures; Intl writes a hyphen in most languages. */
+const MINUS = '\u2212';
+
+/** The sign of a formatted figure as the real minus: "-15.4%" → "−15.4%". Digits and % are kept. */
+function withMinus(text: string): string {
+  return text.replace(/-/g, MINUS);
+}
+
+/**
+ * A return as the chart, its readout and tables say it: a signed percentage to one decimal with the
+ * real minus ("+12.3%", "−15.4%", "0.0%"); `signed` false for a drawdown, which is never positive.
+ */
+export function formatReturn(fraction: number, signed = true): string {
+  return withMinus(formatPercent(fraction, signed));
+}
+
+/** A percent axis label with `digits` decimals: "+20%", "−10%", "0%", "+2.5%". */
+export function formatAxisPercent(fraction: number, digits: number): string {
+  return figure(fraction, (value) => withMinus(percent(value, digits, true)));
+}
+
+/** A dates-axis label: "Jan 2022" over a long range, "Jan 3" over a short one, in the UI language. */
+export function formatAxisDate(date: string, months: boolean): string {
+  const match = DAY.exec(date);
+  if (!match) return date;
+  const time = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  if (!Number.isFinite(time)) return date;
+  const format = months
+    ? cachedIntl(
+        'axis-m',
+        (l) => new Intl.DateTimeFormat(l, { month: 'short', year: 'numeric', timeZone: 'UTC' }),
+      )
+    : cachedIntl(
+        'axis-d',
+        (l) => new Intl.DateTimeFormat(l, { month: 'short', day: 'numeric', timeZone: 'UTC' }),
+      );
+  return format.format(time);
 }
 
 export function formatRatio(value: number): string {
@@ -66,3 +106,11 @@ export function backtestResultLine(data: unknown, benchmark?: string): string | 
     drawdown: formatPercent(max_drawdown),
   });
 }
+
+/** How the equity chart words its dates and returns (components/EquityChart.tsx's `format`). */
+export const chartFormat = {
+  date: formatDay,
+  axisDate: formatAxisDate,
+  return: (fraction: number) => formatReturn(fraction),
+  axisPercent: formatAxisPercent,
+};

@@ -1,6 +1,7 @@
 /**
  * Equity series as the chart draws them: checked (a malformed series becomes a message, never a
- * broken chart), rebased to 1.0 at a common start for comparison, and scaled into a viewBox.
+ * broken chart), compared over their shared period (rebased to 1.0 on its first date, with the
+ * figures worked out there), and scaled into a viewBox.
  * Pure functions, linear in the number of points.
  */
 import { t } from '@/lib/i18n';
@@ -26,10 +27,20 @@ export function checkSeries(equity: unknown): SeriesCheck {
   };
 }
 
-/** One curve of a comparison: a playbook's series rebased to 1.0 at the common start. */
+/** One curve of a comparison over the shared period: rebased to 1.0 on its first date, and its figures there. */
 export interface ComparedSeries {
   label: string;
   points: { date: string; value: number }[];
+  /** Over the shared period, as fractions: growth at its end − 1, the benchmark's likewise, the worst fall from a peak. */
+  totalReturn: number;
+  benchmarkReturn: number;
+  maxDrawdown: number;
+}
+
+/** The dates every compared series covers: the latest first date to the earliest last date. */
+export interface SharedPeriod {
+  start: string;
+  end: string;
 }
 
 /**
@@ -48,52 +59,88 @@ export function isDrawnValue(value: number | null | undefined): value is number 
   return typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_DRAWN_GROWTH;
 }
 
-/** A series' points from `baseIndex` on, divided by its value there; undefined if any ratio leaves the drawn range. */
-function rebased(
-  points: readonly EquityPoint[],
-  baseIndex: number,
-  start: string,
-): ComparedSeries['points'] | undefined {
-  const base = points[baseIndex].value;
-  const result = [{ date: start, value: 1 }];
-  for (let i = baseIndex + 1; i < points.length; i++) {
-    const value = points[i].value / base;
-    if (!isDrawnValue(value)) return undefined;
-    result.push({ date: points[i].date, value });
+/** The shared period of non-empty series (dates ascending), or undefined when they have no date in common. */
+export function sharedPeriod(
+  series: readonly { points: readonly EquityPoint[] }[],
+): SharedPeriod | undefined {
+  if (series.length === 0) return undefined;
+  let start = '';
+  let end = '\uffff';
+  for (const { points } of series) {
+    if (points.length === 0) return undefined;
+    if (points[0].date > start) start = points[0].date;
+    if (points[points.length - 1].date < end) end = points[points.length - 1].date;
   }
-  return result;
+  return start <= end ? { start, end } : undefined;
+}
+
+/** The index of the last point on or before `date` (-1 if none), searching forward from `from`. */
+function lastOnOrBefore(points: readonly EquityPoint[], date: string, from = 0): number {
+  let index = from - 1;
+  while (index + 1 < points.length && points[index + 1].date <= date) index++;
+  return index;
 }
 
 /**
- * Rebases each playbook's curve to 1.0 on the first date every series has reached (the latest
- * start), dropping earlier points; a series that ends before that date is left out (`skipped`),
- * and so is one whose rebased values leave the drawn range (`refused`, see MAX_DRAWN_GROWTH). Each
- * series holds its last value on or before the common start as the base.
+ * One series over `period`: rebased to 1.0 on `period.start` (its last value on or before it is the
+ * base), cut after `period.end`, with its return, benchmark return and max drawdown there. Undefined
+ * if any rebased value leaves the drawn range (see MAX_DRAWN_GROWTH). One pass over the points.
  */
-export function rebaseToCommonStart(series: { label: string; points: EquityPoint[] }[]): {
-  start: string | undefined;
+function overPeriod(
+  series: { label: string; points: readonly EquityPoint[] },
+  period: SharedPeriod,
+): ComparedSeries | undefined {
+  const { points } = series;
+  const baseIndex = lastOnOrBefore(points, period.start);
+  if (baseIndex < 0) return undefined;
+  const endIndex = lastOnOrBefore(points, period.end, baseIndex + 1);
+  const base = points[baseIndex];
+  const result = [{ date: period.start, value: 1 }];
+  let peak = 1;
+  let maxDrawdown = 0;
+  for (let i = baseIndex + 1; i <= endIndex; i++) {
+    const value = points[i].value / base.value;
+    if (!isDrawnValue(value)) return undefined;
+    result.push({ date: points[i].date, value });
+    peak = Math.max(peak, value);
+    maxDrawdown = Math.min(maxDrawdown, value / peak - 1);
+  }
+  return {
+    label: series.label,
+    points: result,
+    totalReturn: result[result.length - 1].value - 1,
+    benchmarkReturn: points[endIndex].benchmark / base.benchmark - 1,
+    maxDrawdown,
+  };
+}
+
+/**
+ * A comparison over the period every series covers (CONTRACT.md section 6): each curve rebased to
+ * 1.0 on the first shared date and cut at the last, its figures worked out over that period only.
+ * No period when the series share no date: nothing is drawn then. A series whose rebased values
+ * leave the drawn range is `refused` (named, not drawn); an empty one is `skipped`. Linear in the
+ * number of points.
+ */
+export function compareOverSharedPeriod(
+  series: readonly { label: string; points: readonly EquityPoint[] }[],
+): {
+  period: SharedPeriod | undefined;
   series: ComparedSeries[];
   skipped: string[];
   refused: string[];
 } {
   const drawable = series.filter((s) => s.points.length > 0);
-  const skipped: string[] = series.filter((s) => s.points.length === 0).map((s) => s.label);
-  if (drawable.length === 0) return { start: undefined, series: [], skipped, refused: [] };
-  const start = drawable.reduce((latest, s) => (s.points[0].date > latest ? s.points[0].date : latest), '');
+  const skipped = series.filter((s) => s.points.length === 0).map((s) => s.label);
+  const period = sharedPeriod(drawable);
+  if (!period) return { period, series: [], skipped, refused: [] };
   const result: ComparedSeries[] = [];
   const refused: string[] = [];
   for (const s of drawable) {
-    let baseIndex = -1;
-    for (let i = 0; i < s.points.length && s.points[i].date <= start; i++) baseIndex = i;
-    if (baseIndex < 0 || s.points[s.points.length - 1].date < start) {
-      skipped.push(s.label);
-      continue;
-    }
-    const points = rebased(s.points, baseIndex, start);
-    if (points) result.push({ label: s.label, points });
+    const compared = overPeriod(s, period);
+    if (compared) result.push(compared);
     else refused.push(s.label);
   }
-  return { start, series: result, skipped, refused };
+  return { period, series: result, skipped, refused };
 }
 
 export interface ChartLine {
@@ -112,12 +159,27 @@ export interface ChartScale {
   y: (value: number) => number;
 }
 
-export const CHART_WIDTH = 600;
-export const CHART_HEIGHT = 240;
+/** The viewBox: near a side panel's real width, so its text is drawn at about its font size. */
+export const CHART_WIDTH = 320;
+export const CHART_HEIGHT = 200;
 const PAD = 8;
 
+/** Where the lines are drawn inside the viewBox; the rest holds the axes' labels. */
+export interface PlotFrame {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+const FULL_FRAME: PlotFrame = { left: PAD, right: CHART_WIDTH - PAD, top: PAD, bottom: CHART_HEIGHT - PAD };
+
 /** x by index (one point per trading day or coarser), y over the range of every line's drawn values (isDrawnValue). */
-export function chartScale(count: number, lines: readonly ChartLine[]): ChartScale {
+export function chartScale(
+  count: number,
+  lines: readonly ChartLine[],
+  frame: PlotFrame = FULL_FRAME,
+): ChartScale {
   let min = Infinity;
   let max = -Infinity;
   for (const line of lines)
@@ -129,15 +191,15 @@ export function chartScale(count: number, lines: readonly ChartLine[]): ChartSca
   if (!Number.isFinite(min)) [min, max] = [0.9, 1.1];
   if (max - min < 1e-6) [min, max] = [min - 0.05, max + 0.05];
   const span = max - min;
-  const innerW = CHART_WIDTH - 2 * PAD;
-  const innerH = CHART_HEIGHT - 2 * PAD;
+  const innerW = frame.right - frame.left;
+  const innerH = frame.bottom - frame.top;
   return {
     width: CHART_WIDTH,
     height: CHART_HEIGHT,
     min,
     max,
-    x: (index) => PAD + (count > 1 ? (index / (count - 1)) * innerW : innerW / 2),
-    y: (value) => PAD + ((max - value) / span) * innerH,
+    x: (index) => frame.left + (count > 1 ? (index / (count - 1)) * innerW : innerW / 2),
+    y: (value) => frame.top + ((max - value) / span) * innerH,
   };
 }
 
@@ -165,7 +227,7 @@ export function linePath(values: readonly (number | null)[], scale: ChartScale):
  * within its own range (null outside it), thinned evenly to at most `maxPoints` dates.
  */
 export function alignSeries(
-  series: readonly ComparedSeries[],
+  series: readonly Pick<ComparedSeries, 'label' | 'points'>[],
   maxPoints = 2000,
 ): { dates: string[]; lines: ChartLine[] } {
   const union = [...new Set(series.flatMap((s) => s.points.map((p) => p.date)))].sort();

@@ -53,7 +53,7 @@ test('comparing with an extreme series: a note for it, the other curve drawn, no
   );
   await chart.focus();
   await page.keyboard.press('Home');
-  await expect(region.locator('.chart-readout')).toContainText(`${first.title} 1.000`);
+  await expect(region.locator('.chart-readout')).toContainText(`${first.title} 0.0%`);
   await region.getByRole('button', { name: 'Show data' }).click();
   await expect(region.getByRole('table', { name: 'Comparison data' })).toBeVisible();
   expect(await region.textContent()).not.toMatch(/∞|NaN|Infinity/);

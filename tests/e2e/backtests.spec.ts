@@ -1,5 +1,6 @@
-import type { BrowserContext, Page } from '@playwright/test';
+import type { BrowserContext, Locator, Page } from '@playwright/test';
 import type { Sandbox } from '../../sandbox/server';
+import type { EquityPoint } from '../../sandbox/backtestModel';
 import { ConfirmPage } from './pages/surfaces';
 import { expect, test } from './fixtures';
 
@@ -24,13 +25,38 @@ async function percent(page: Page, fraction: number, signed: boolean): Promise<s
   );
 }
 
-/** Growth of 1.0 as the readout shows it: three decimals in the browser's locale. */
-async function growth(page: Page, value: number): Promise<string> {
-  return page.evaluate(
-    (value) =>
-      new Intl.NumberFormat(undefined, { minimumFractionDigits: 3, maximumFractionDigits: 3 }).format(value),
-    value,
-  );
+/** A return as the charts, their readouts and the figures say it: the real minus (U+2212) for a loss. */
+async function returnText(page: Page, fraction: number, signed = true): Promise<string> {
+  return (await percent(page, fraction, signed)).replace(/-/g, '\u2212');
+}
+
+/**
+ * A backtest's figures over `start`…`end` worked out here from its seeded equity, by definition:
+ * each value over its value on the last day on or before `start`, cut after `end`.
+ */
+function figuresOver(equity: readonly EquityPoint[], start: string, end: string) {
+  const at = (date: string) => equity.filter((p) => p.date <= date).at(-1)!;
+  const base = at(start);
+  const inside = [base, ...equity.filter((p) => p.date > start && p.date <= end)];
+  let peak = 1;
+  let worst = 0;
+  for (const p of inside) {
+    peak = Math.max(peak, p.value / base.value);
+    worst = Math.min(worst, p.value / base.value / peak - 1);
+  }
+  return {
+    total: at(end).value / base.value - 1,
+    benchmark: at(end).benchmark / base.benchmark - 1,
+    drawdown: worst,
+  };
+}
+
+/** "Jan 3, 2022" as the page formats a YYYY-MM-DD day (the browser's locale, dateStyle medium). */
+async function dayText(page: Page, date: string): Promise<string> {
+  return page.evaluate((date) => {
+    const [y, m, d] = date.split('-').map(Number);
+    return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(y, m - 1, d));
+  }, date);
 }
 
 async function confirmNextWrite(context: BrowserContext, act: () => Promise<void>): Promise<void> {
@@ -65,26 +91,29 @@ async function expectSeededDetail(page: Page, sandbox: Sandbox, apiPaths: { list
   await expect(figure.locator('path')).toHaveCount(2);
   const metrics = latest.metrics!;
   for (const [term, value] of [
-    ['Total return', await percent(page, metrics.total_return, true)],
-    ['Benchmark return', await percent(page, metrics.benchmark_return, true)],
-    ['Max drawdown', await percent(page, metrics.max_drawdown, false)],
+    ['Total return', await returnText(page, metrics.total_return)],
+    ['Benchmark return', await returnText(page, metrics.benchmark_return)],
+    ['Max drawdown', await returnText(page, metrics.max_drawdown, false)],
   ] as const)
     await expect(region.locator('dt', { hasText: term }).locator('+ dd')).toHaveText(value);
   await expect(region.locator('dt', { hasText: 'Sharpe ratio' })).toBeVisible();
   await expect(region).toContainText('do not predict future results');
 
-  // Keyboard: the figure takes focus and reads out the last day, then the one before.
+  // Keyboard: the figure takes focus and reads out the last day's return, then the one before.
   await figure.focus();
   const readout = region.locator('.chart-readout');
-  const last = latest.equity!.at(-1)!;
-  await expect(readout).toContainText(`Playbook ${await growth(page, last.value)}`);
+  const [before, last] = latest.equity!.slice(-2);
+  await expect(readout).toContainText(`Playbook ${await returnText(page, last.value - 1)}, Benchmark (`);
   await page.keyboard.press('ArrowLeft');
-  await expect(readout).toContainText(`Playbook ${await growth(page, latest.equity!.at(-2)!.value)}`);
+  await expect(readout).toContainText(`Playbook ${await returnText(page, before.value - 1)}`);
 
   await region.getByRole('button', { name: 'Show data' }).click();
   const table = region.getByRole('table', { name: 'Equity curve data' });
   await expect(table.getByRole('columnheader')).toHaveText(['Date', 'Playbook', 'Benchmark']);
   await expect(table.getByRole('row')).toHaveCount(latest.equity!.length + 1);
+  await expect(table.getByRole('row').last().getByRole('cell').nth(1)).toHaveText(
+    await returnText(page, last.value - 1),
+  );
 
   const reads = sandbox.requests().filter((r) => r.method === 'GET');
   expect(reads.some((r) => r.path === apiPaths.list.replace('{playbook}', newest.id))).toBe(true);
@@ -159,7 +188,7 @@ test('a new backtest, confirmed in the confirm window, appears and completes whe
   });
   await expect(region.getByRole('img', { name: 'Equity curve' })).toBeVisible();
   await expect(region.locator('dt', { hasText: 'Total return' }).locator('+ dd')).toHaveText(
-    await percent(page, run.metrics!.total_return, true),
+    await returnText(page, run.metrics!.total_return),
   );
   // The notification says the result in one line.
   const m = run.metrics!;
@@ -211,7 +240,7 @@ test('opened at an older backtest (as a notification opens it), the panel shows 
   await expect(region.getByRole('heading', { level: 4 })).toHaveText(
     new RegExp(`^Result: .* vs ${older.benchmark}$`),
   );
-  await expect(total).toHaveText(await percent(page, older.metrics!.total_return, true));
+  await expect(total).toHaveText(await returnText(page, older.metrics!.total_return));
   await expect(region.getByRole('img', { name: 'Equity curve' }).locator('path')).toHaveCount(2);
 
   const shows = region.getByRole('button', { name: /^Show the result of/ });
@@ -219,16 +248,58 @@ test('opened at an older backtest (as a notification opens it), the panel shows 
   await expect(shows.nth(1)).toHaveAttribute('aria-pressed', 'true');
   await shows.nth(0).click();
   await expect(shows.nth(0)).toHaveAttribute('aria-pressed', 'true');
-  await expect(total).toHaveText(await percent(page, latest.metrics!.total_return, true));
+  await expect(total).toHaveText(await returnText(page, latest.metrics!.total_return));
 });
 
-test('comparing two playbooks: one curve each, rebased, and a metrics row each', async ({
+/** The playbook's completed backtests with their equity, newest first, as the sandbox holds them. */
+function completedRuns(sandbox: Sandbox, userId: string, playbookId: string) {
+  return sandbox.db.backtests
+    .list(playbookId, userId, null, 20)
+    .rows.filter((r) => r.status === 'completed')
+    .map((r) => sandbox.db.backtests.get(r.id, userId)!);
+}
+
+/** The metrics rows say, for each playbook, the figures worked out here over `start`…`end`. */
+async function expectFiguresOver(
+  page: Page,
+  region: Locator,
+  compared: { title: string; equity: readonly EquityPoint[] }[],
+  start: string,
+  end: string,
+) {
+  await expect(region).toContainText(
+    `Shared period: ${await dayText(page, start)} – ${await dayText(page, end)}.`,
+  );
+  const rows = region.getByRole('table', { name: 'Comparison metrics' }).getByRole('row');
+  await expect(rows).toHaveCount(compared.length + 1);
+  for (const [i, { title, equity }] of compared.entries()) {
+    const want = figuresOver(equity, start, end);
+    await expect(rows.nth(i + 1).getByRole('rowheader')).toContainText(title);
+    await expect(rows.nth(i + 1).getByRole('cell')).toHaveText([
+      await returnText(page, want.total),
+      await returnText(page, want.benchmark),
+      await returnText(page, want.drawdown, false),
+    ]);
+  }
+}
+
+test('comparing playbooks over the period every chosen backtest covers, with a backtest picked per playbook', async ({
   extension,
   sandbox,
 }) => {
   await extension.configure();
-  const { playbooks } = demoPlaybooks(sandbox);
-  const [first, , third] = playbooks;
+  const { userId, playbooks } = demoPlaybooks(sandbox);
+  const [first, second, third] = playbooks;
+  // The seed: first ran 2022–2024 (newest) and 2019–2021; second 2021–2024; third 2022–2024.
+  const [firstNewest, firstOlder] = completedRuns(sandbox, userId, first.id);
+  const [secondRun] = completedRuns(sandbox, userId, second.id);
+  const [thirdRun] = completedRuns(sandbox, userId, third.id);
+  expect([firstNewest.start, firstOlder.end, secondRun.start, thirdRun.start]).toEqual([
+    '2022-01-03',
+    '2021-12-31',
+    '2021-01-04',
+    '2022-01-03',
+  ]);
   const page = await extension.open('sidepanel.html');
   const list = page.getByRole('list', { name: 'Playbooks' });
   await expect(list.getByRole('button', { name: first.title })).toBeVisible();
@@ -236,44 +307,67 @@ test('comparing two playbooks: one curve each, rebased, and a metrics row each',
   await expect(compare).toBeDisabled();
   await page.getByRole('checkbox', { name: `Compare ${first.title}` }).check();
   await expect(compare).toBeDisabled();
+  await page.getByRole('checkbox', { name: `Compare ${second.title}` }).check();
   await page.getByRole('checkbox', { name: `Compare ${third.title}` }).check();
   await compare.click();
 
+  // The newest completed backtest of each by default: the shared period starts when the later ones do.
   const region = page.getByRole('region', { name: 'Comparison' });
   const chart = region.getByRole('img', { name: 'Comparison chart' });
-  await expect(chart).toBeVisible();
-  await expect(chart.locator('path')).toHaveCount(2);
+  await expect(chart.locator('path')).toHaveCount(3);
+  const period = { start: '2022-01-03', end: '2024-12-31' };
+  await expectFiguresOver(
+    page,
+    region,
+    [
+      { title: first.title, equity: firstNewest.equity! },
+      { title: second.title, equity: secondRun.equity! },
+      { title: third.title, equity: thirdRun.equity! },
+    ],
+    period.start,
+    period.end,
+  );
+  // Every curve starts at 0% on the first shared date.
   await chart.focus();
   await page.keyboard.press('Home');
-  await expect(region.locator('.chart-readout')).toContainText(`${first.title} 1.000`);
-  await expect(region.locator('.chart-readout')).toContainText(`${third.title} 1.000`);
-  const rows = region.getByRole('table', { name: 'Comparison metrics' }).getByRole('row');
-  await expect(rows).toHaveCount(3);
-  await expect(rows.nth(1).getByRole('rowheader')).toContainText(first.title);
-  await expect(rows.nth(2).getByRole('rowheader')).toContainText(third.title);
-  // Each playbook's own figures, under their headers.
-  const { userId } = demoPlaybooks(sandbox);
-  for (const [row, playbook] of [
-    [1, first],
-    [2, third],
-  ] as const) {
-    const newest = sandbox.db.backtests
-      .list(playbook.id, userId, null, 20)
-      .rows.find((r) => r.status === 'completed')!;
-    await expect(rows.nth(row).getByRole('cell')).toHaveText([
-      await percent(page, newest.metrics!.total_return, true),
-      await percent(page, newest.metrics!.benchmark_return, true),
-      await percent(page, newest.metrics!.max_drawdown, false),
-      /\d/,
-    ]);
-  }
+  const readout = region.locator('.chart-readout');
+  await expect(readout).toHaveText(
+    `${await dayText(page, period.start)}: ${[first, second, third].map((p) => `${p.title} 0.0%`).join(', ')}`,
+  );
   await expect(region).toContainText('do not predict future results');
+
+  // Picking the first playbook's older backtest (2019–2021): no date is shared with the third's 2022–2024.
+  const pick = region.getByRole('combobox', { name: `Backtest of ${first.title}` });
+  await expect(pick).toHaveValue(firstNewest.id);
+  await pick.selectOption(firstOlder.id);
+  await expect(region.getByRole('note')).toContainText('These backtests share no dates');
+  await expect(chart).toHaveCount(0);
+
+  // Compared with the second alone, the period is 2021, when both ran: its start is the second's, its end the first's.
+  await region.getByRole('button', { name: 'Close comparison' }).click();
+  await page.getByRole('checkbox', { name: `Compare ${third.title}` }).uncheck();
+  await compare.click();
+  await expect(region.getByRole('combobox', { name: `Backtest of ${first.title}` })).toHaveValue(
+    firstNewest.id,
+  );
+  await region.getByRole('combobox', { name: `Backtest of ${first.title}` }).selectOption(firstOlder.id);
+  await expectFiguresOver(
+    page,
+    region,
+    [
+      { title: first.title, equity: firstOlder.equity! },
+      { title: second.title, equity: secondRun.equity! },
+    ],
+    '2021-01-04',
+    '2021-12-31',
+  );
+  await expect(chart.locator('path')).toHaveCount(2);
 
   // A 400 px side panel: the metrics table fits without sideways scrolling, its headers keeping their names.
   await page.setViewportSize({ width: 400, height: 800 });
   const table = region.getByRole('table', { name: 'Comparison metrics' });
-  await expect(table.getByRole('columnheader')).toHaveCount(5);
-  for (const name of ['Playbook', 'Total return', 'Benchmark return', 'Max drawdown', 'Sharpe ratio'])
+  await expect(table.getByRole('columnheader')).toHaveCount(4);
+  for (const name of ['Playbook', 'Total return', 'Benchmark return', 'Max drawdown'])
     await expect(table.getByRole('columnheader', { name, exact: true })).toBeVisible();
   const overflow = await table.evaluate((element) => {
     const widths = [element, ...ancestors(element)].map((e) => e.scrollWidth - e.clientWidth);
@@ -288,4 +382,53 @@ test('comparing two playbooks: one curve each, rebased, and a metrics row each',
   });
   expect(overflow.scrolls).toBeLessThanOrEqual(0);
   expect(overflow.right).toBeLessThanOrEqual(overflow.viewport);
+});
+
+test('at a 360 px side panel the equity chart fits, with readable date and percent labels inside it', async ({
+  extension,
+  sandbox,
+}, testInfo) => {
+  await extension.configure();
+  const { playbooks } = demoPlaybooks(sandbox);
+  const page = await extension.open(`sidepanel.html?playbook=${encodeURIComponent(playbooks[0].id)}`);
+  await page.setViewportSize({ width: 360, height: 800 });
+  const figure = page.getByRole('region', { name: 'Backtests' }).getByRole('img', { name: 'Equity curve' });
+  await expect(figure.locator('path')).toHaveCount(2);
+  const labels = figure.locator('text');
+  await expect(labels.filter({ hasText: /^0%$/ })).toHaveCount(1);
+  await expect(labels.filter({ hasText: /\d{4}$/ }).first()).toBeVisible();
+  const geometry = await figure.evaluate((svg) => {
+    const box = svg.getBoundingClientRect();
+    return {
+      box: { left: box.left, right: box.right, top: box.top, bottom: box.bottom },
+      labels: [...svg.querySelectorAll('text')].map((text) => {
+        const r = text.getBoundingClientRect();
+        return {
+          text: text.textContent,
+          left: r.left,
+          right: r.right,
+          top: r.top,
+          bottom: r.bottom,
+          height: r.height,
+        };
+      }),
+      overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      viewport: document.documentElement.clientWidth,
+    };
+  });
+  expect(geometry.overflow).toBeLessThanOrEqual(0);
+  expect(geometry.box.right).toBeLessThanOrEqual(geometry.viewport);
+  expect(geometry.labels.length).toBeGreaterThanOrEqual(4);
+  for (const label of geometry.labels) {
+    // Drawn at about the panel's text size (11 px in a viewBox near the panel's width), never cut by the chart's edge.
+    expect(label.height, label.text ?? '').toBeGreaterThanOrEqual(10);
+    expect(label.left, label.text ?? '').toBeGreaterThanOrEqual(geometry.box.left);
+    expect(label.right, label.text ?? '').toBeLessThanOrEqual(geometry.box.right);
+    expect(label.top, label.text ?? '').toBeGreaterThanOrEqual(geometry.box.top);
+    expect(label.bottom, label.text ?? '').toBeLessThanOrEqual(geometry.box.bottom);
+  }
+  // For a person to look at: the chart in light and dark.
+  await figure.locator('..').screenshot({ path: testInfo.outputPath('equity-chart-360-light.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await figure.locator('..').screenshot({ path: testInfo.outputPath('equity-chart-360-dark.png') });
 });

@@ -177,14 +177,19 @@ it('sidebar page: a seeded backtest shows its runs, equity curve, figures and da
   expect(region).toContain('do not predict future results');
   expect(await panel.$$eval('[aria-label="Equity curve"] path', (paths) => paths.length)).toBe(2);
 
-  // Keyboard: the figure takes focus and reads out the last day's values.
+  // Keyboard: the figure takes focus and reads out the last day's return (the real minus for a loss).
   // (An SVG element: puppeteer's focus() takes HTML elements only, so the page focuses it; no tabindex, no focus.)
   await panel.$eval('svg[aria-label="Equity curve"]', (svg) => (svg as SVGElement).focus());
+  const lastReturn = new Intl.NumberFormat(await panel.evaluate(() => navigator.language), {
+    style: 'percent',
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+    signDisplay: 'exceptZero',
+  })
+    .format(latest.equity!.at(-1)!.value - 1)
+    .replace(/-/g, '\u2212');
   await until(
-    async () =>
-      (await textOf(panel, '.chart-readout')).includes(
-        `Playbook ${new Intl.NumberFormat(await panel.evaluate(() => navigator.language), { minimumFractionDigits: 3, maximumFractionDigits: 3 }).format(latest.equity!.at(-1)!.value)}`,
-      ),
+    async () => (await textOf(panel, '.chart-readout')).includes(`Playbook ${lastReturn}`),
     'the readout of the last day',
   );
   await panel.locator('::-p-aria(Show data[role="button"])').click();

@@ -1,7 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import { EquityChart } from '@/components/EquityChart';
 import { ErrorMessage } from '@/components/ErrorMessage';
-import { formatDay, formatGrowth, formatPercent, formatRatio } from '@/lib/backtests/format';
+import { chartFormat, formatDay, formatRatio, formatReturn } from '@/lib/backtests/format';
 import type { Backtest, BacktestMetrics } from '@/lib/contract/backtest';
 import { checkSeries } from '@/lib/backtests/series';
 import { t, type TextKey } from '@/lib/i18n';
@@ -43,11 +43,11 @@ export function BacktestMetricsList({ metrics }: { metrics: BacktestMetrics }) {
   return (
     <dl class="facts metrics">
       <dt>{t('backtests.totalReturn')}</dt>
-      <dd>{formatPercent(metrics.total_return, true)}</dd>
+      <dd>{formatReturn(metrics.total_return)}</dd>
       <dt>{t('backtests.benchmarkReturn')}</dt>
-      <dd>{formatPercent(metrics.benchmark_return, true)}</dd>
+      <dd>{formatReturn(metrics.benchmark_return)}</dd>
       <dt>{t('backtests.maxDrawdown')}</dt>
-      <dd>{formatPercent(metrics.max_drawdown)}</dd>
+      <dd>{formatReturn(metrics.max_drawdown, false)}</dd>
       <dt>{t('backtests.sharpeRatio')}</dt>
       <dd>{formatRatio(metrics.sharpe)}</dd>
     </dl>
@@ -66,6 +66,7 @@ function ShownResult({ backtest, chosen }: { backtest: Backtest; chosen: boolean
               {
                 label: t('backtests.benchmark'),
                 legend: t('backtests.benchmarkLegend', { benchmark: backtest.benchmark }),
+                benchmark: true,
                 values: series.points.map((p) => p.benchmark),
               },
             ],
@@ -83,8 +84,7 @@ function ShownResult({ backtest, chosen }: { backtest: Backtest; chosen: boolean
           tableName={t('backtests.equityCurveData')}
           dates={chart.dates}
           lines={chart.lines}
-          formatDate={formatDay}
-          formatValue={formatGrowth}
+          format={chartFormat}
         />
       ) : (
         <ErrorMessage message={series.ok ? undefined : series.message} />

@@ -11,9 +11,9 @@ import { meaningOf } from '@/lib/messaging/errors';
 import { log } from '@/lib/log';
 import { formatRelative, t } from '@/lib/i18n';
 import { useWriteTracker } from './writeTracker';
-import { useBacktests } from './useBacktests';
+import { useBacktests, useComparison } from './useBacktests';
 import { useCatalysts } from './useCatalysts';
-import { ComparisonView, type ComparedPlaybook } from './ComparisonView';
+import { ComparisonView } from './ComparisonView';
 
 export interface PlaybooksTabProps {
   /** The playbook to show (from the popup's focus item, the URL or an event link), maybe at one backtest. */
@@ -66,11 +66,7 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
     loading: false,
   });
   const [compared, setCompared] = useState<string[]>([]);
-  const [comparison, setComparison] = useState<{
-    playbooks?: ComparedPlaybook[];
-    error?: string;
-    loading: boolean;
-  }>();
+  const { comparison, compare: compareChosen, pick, close: closeComparison } = useComparison();
   // Read again when a completion for the open playbook arrives, or a run of it was sent.
   const [runsSent, setRunsSent] = useState(0);
   // The backtest whose result the detail shows; none: the newest completed one.
@@ -136,26 +132,12 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
     if (status === 'sent' && writeSpec(operationId).startsBacktest) setRunsSent((n) => n + 1);
   });
 
-  const compare = () => {
-    const chosen = compared
-      .map((id) => list.items?.find((item) => item.id === id))
-      .filter((item): item is Playbook => item !== undefined);
-    setComparison({ loading: true });
-    sendMessage('latestBacktests', { playbookIds: chosen.map((p) => p.id) }).then(
-      (answers) =>
-        setComparison({
-          loading: false,
-          playbooks: chosen.map((p, i) => ({
-            id: p.id,
-            title: p.title,
-            backtest: answers[i]?.backtest,
-            error: answers[i]?.error,
-          })),
-        }),
-      (error: unknown) =>
-        setComparison({ loading: false, error: userErrorText(error, 'sidepanel.compare-failed') }),
+  const compare = () =>
+    compareChosen(
+      compared
+        .map((id) => list.items?.find((item) => item.id === id))
+        .filter((item): item is Playbook => item !== undefined),
     );
-  };
 
   const open = (id: string, backtestId?: string) => {
     setOpenId(id);
@@ -219,7 +201,7 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
 
   return (
     <>
-      {comparison ? <ComparisonView {...comparison} onClose={() => setComparison(undefined)} /> : null}
+      {comparison ? <ComparisonView {...comparison} onClose={closeComparison} onPick={pick} /> : null}
       <PlaybookListPanel
         items={list.items}
         compared={compared}

@@ -86,7 +86,10 @@ export class SidePanelPage {
         }).format(fraction),
       run.metrics!.total_return,
     );
-    await expect(this.backtests.locator('dt', { hasText: 'Total return' }).locator('+ dd')).toHaveText(total);
+    // The figures write a loss with the real minus (U+2212), as lib/backtests/format.ts's formatReturn does.
+    await expect(this.backtests.locator('dt', { hasText: 'Total return' }).locator('+ dd')).toHaveText(
+      total.replace(/-/g, '\u2212'),
+    );
   }
 }
 

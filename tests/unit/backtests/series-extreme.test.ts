@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { formatGrowth, formatPercent, formatRatio } from '@/lib/backtests/format';
+import { formatGrowth, formatPercent, formatRatio, formatReturn } from '@/lib/backtests/format';
 import {
   alignSeries,
   chartScale,
@@ -8,13 +8,13 @@ import {
   isDrawnValue,
   linePath,
   MAX_DRAWN_GROWTH,
-  rebaseToCommonStart,
+  compareOverSharedPeriod,
 } from '@/lib/backtests/series';
 import type { EquityPoint } from '@/lib/contract/backtest';
 
 /** Only finite coordinates with two decimals: no NaN, no Infinity, no exponent. */
 const PATH = /^(?:[ML]-?\d+\.\d{2} -?\d+\.\d{2})*$/;
-const UNREADABLE = /∞|NaN|Infinity|e[+-]?\d/i;
+const UNREADABLE = /∞|NaN|Infinity|e[-+\u2212]?\d/i;
 
 const day = (index: number) => new Date(Date.UTC(2024, 0, 1 + index)).toISOString().slice(0, 10);
 const series = (label: string, values: readonly number[], from = 0) => ({
@@ -24,11 +24,16 @@ const series = (label: string, values: readonly number[], from = 0) => ({
 
 /** The whole comparison pipeline: what the chart would draw, and what its readout and table would say. */
 function drawn(input: { label: string; points: EquityPoint[] }[]) {
-  const rebased = rebaseToCommonStart(input);
+  const rebased = compareOverSharedPeriod(input);
   const aligned = alignSeries(rebased.series);
   const scale = chartScale(aligned.dates.length, aligned.lines);
   const paths = aligned.lines.map((line) => linePath(line.values, scale));
-  const shown = aligned.lines.flatMap((line) => line.values.map((v) => (v === null ? '–' : formatGrowth(v))));
+  const shown = [
+    ...aligned.lines.flatMap((line) => line.values.map((v) => (v === null ? '–' : formatReturn(v - 1)))),
+    ...rebased.series.flatMap((s) =>
+      [s.totalReturn, s.benchmarkReturn, s.maxDrawdown].map((f) => formatReturn(f)),
+    ),
+  ];
   return { rebased, aligned, scale, paths, shown };
 }
 
@@ -102,9 +107,11 @@ describe('random series that pass the schema, extreme doubles included', () => {
         for (const v of line.values) expect(v === null || isDrawnValue(v)).toBe(true);
       for (const text of shown) expect(text).not.toMatch(UNREADABLE);
       expect([scale.min, scale.max, scale.y(1), scale.x(0)].every(Number.isFinite)).toBe(true);
-      expect(rebased.series.map((s) => s.label)).toContain('Honest');
+      // With a shared period the honest curve is drawn; without one nothing is, and the view says so.
+      if (rebased.period) expect(rebased.series.map((s) => s.label)).toContain('Honest');
+      else expect(rebased.series).toEqual([]);
       const named = [...rebased.series.map((s) => s.label), ...rebased.skipped, ...rebased.refused];
-      expect(named.sort()).toEqual(input.map((s) => s.label).sort());
+      if (rebased.period) expect(named.sort()).toEqual(input.map((s) => s.label).sort());
     },
   );
 
@@ -114,6 +121,7 @@ describe('random series that pass the schema, extreme doubles included', () => {
       formatPercent(value, true),
       formatRatio(value),
       formatGrowth(value),
+      formatReturn(value),
     ]) {
       expect(text).not.toMatch(UNREADABLE);
       expect(text.length).toBeLessThan(20);

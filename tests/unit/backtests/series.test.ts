@@ -5,7 +5,7 @@ import {
   checkSeries,
   linePath,
   newestCompleted,
-  rebaseToCommonStart,
+  compareOverSharedPeriod,
 } from '@/lib/backtests/series';
 import { backtestSchema, MAX_EQUITY_POINTS } from '@/lib/contract/backtest';
 
@@ -74,13 +74,13 @@ describe('backtestSchema', () => {
   });
 });
 
-describe('rebaseToCommonStart', () => {
+describe('compareOverSharedPeriod', () => {
   it('rebases every curve to 1.0 on the latest start and drops earlier points', () => {
-    const result = rebaseToCommonStart([
+    const result = compareOverSharedPeriod([
       { label: 'A', points: [point('2024-01-01', 1), point('2024-01-02', 1.1), point('2024-01-03', 1.21)] },
       { label: 'B', points: [point('2024-01-02', 1), point('2024-01-03', 0.9)] },
     ]);
-    expect(result.start).toBe('2024-01-02');
+    expect(result.period).toEqual({ start: '2024-01-02', end: '2024-01-03' });
     expect(result.series[0].points).toEqual([
       { date: '2024-01-02', value: 1 },
       { date: '2024-01-03', value: expect.closeTo(1.1, 10) },
@@ -92,7 +92,7 @@ describe('rebaseToCommonStart', () => {
   });
 
   it('uses the last value before the common start when a curve has no point on it', () => {
-    const result = rebaseToCommonStart([
+    const result = compareOverSharedPeriod([
       { label: 'A', points: [point('2024-01-01', 2), point('2024-01-05', 3)] },
       { label: 'B', points: [point('2024-01-03', 1), point('2024-01-05', 1.5)] },
     ]);
@@ -102,13 +102,13 @@ describe('rebaseToCommonStart', () => {
     ]);
   });
 
-  it('leaves out a curve that ends before the common start, and says so', () => {
-    const result = rebaseToCommonStart([
+  it('has no period, and draws nothing, when one curve ends before another starts', () => {
+    const result = compareOverSharedPeriod([
       { label: 'Old', points: [point('2020-01-01', 1), point('2020-06-01', 1.1)] },
       { label: 'New', points: [point('2024-01-01', 1), point('2024-06-01', 1.1)] },
     ]);
-    expect(result.series.map((s) => s.label)).toEqual(['New']);
-    expect(result.skipped).toEqual(['Old']);
+    expect(result.period).toBeUndefined();
+    expect(result.series).toEqual([]);
   });
 });
 

@@ -36,16 +36,16 @@ it('one extreme series is a note of its own; the honest curve, the readout and t
   expect(paths).toHaveLength(1);
   expect(paths[0]).toMatch(/^(?:[ML]\d+\.\d{2} \d+\.\d{2}){4}$/);
   fireEvent.focus(chart);
-  expect(region.querySelector('.chart-readout')?.textContent).toBe('Jan 5, 2024: Grid 1.123');
+  expect(region.querySelector('.chart-readout')?.textContent).toBe('Jan 5, 2024: Grid +12.3%');
   fireEvent.click(within(region).getByRole('button', { name: 'Show data' }));
   expect(within(region).getByRole('table', { name: 'Comparison data' }).textContent).not.toMatch(/∞|NaN/);
-  // Figures beyond any backtest's read "–", not 300 digits.
+  // The refused series gets no figures over the shared period: "Not compared", never 300 digits.
   const metrics = within(region).getByRole('table', { name: 'Comparison metrics' });
   const wild = within(metrics).getAllByRole('row')[2];
   expect(
     within(wild)
       .getAllByRole('cell')
       .map((c) => c.textContent),
-  ).toEqual(['–', '+8.7%', '-15.4%', '–']);
+  ).toEqual(['Not compared']);
   expect(region.textContent).not.toMatch(/∞|NaN/);
 });

@@ -45,7 +45,7 @@ describe('the backtests in German', () => {
     const term = (name: string) => within(region).getByText(name).nextElementSibling?.textContent;
     expect(term('Gesamtrendite')).toBe('+12,3\u00a0%');
     expect(term('Benchmark-Rendite')).toBe('+8,7\u00a0%');
-    expect(term('Maximaler Drawdown')).toBe('-15,4\u00a0%');
+    expect(term('Maximaler Drawdown')).toBe('\u221215,4\u00a0%');
     expect(term('Sharpe Ratio')).toBe('1,20');
     expect(within(region).getByRole('heading', { level: 4 }).textContent).toBe(
       'Neuestes Ergebnis: 02.01.2024 – 05.01.2024 ggü. SPY',
@@ -56,7 +56,7 @@ describe('the backtests in German', () => {
     const figure = screen.getByRole('img', { name: 'Kapitalkurve' });
     fireEvent.focus(figure);
     expect(region.querySelector('.chart-readout')?.textContent).toBe(
-      '05.01.2024: Playbook 1,123, Benchmark (SPY) 1,087',
+      '05.01.2024: Playbook +12,3\u00a0%, Benchmark (SPY) +8,7\u00a0%',
     );
     fireEvent.click(screen.getByRole('button', { name: 'Daten anzeigen' }));
     const table = screen.getByRole('table', { name: 'Daten der Kapitalkurve' });
@@ -65,7 +65,7 @@ describe('the backtests in German', () => {
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
     ).toEqual(['Datum', 'Playbook', 'Benchmark']);
-    expect(within(table).getAllByRole('row')[1].textContent).toBe('02.01.20241,0001,000');
+    expect(within(table).getAllByRole('row')[1].textContent).toBe('02.01.20240,0\u00a0%0,0\u00a0%');
   });
 
   it('compares in German, the playbook titles as sent', () => {
@@ -74,7 +74,7 @@ describe('the backtests in German', () => {
     const region = screen.getByRole('region', { name: 'Vergleich' });
     expect(within(region).getByRole('img', { name: 'Vergleichsdiagramm' })).toBeTruthy();
     const table = within(region).getByRole('table', { name: 'Vergleichskennzahlen' });
-    for (const name of ['Gesamtrendite', 'Benchmark-Rendite', 'Maximaler Drawdown', 'Sharpe Ratio'])
+    for (const name of ['Gesamtrendite', 'Benchmark-Rendite', 'Maximaler Drawdown'])
       expect(within(table).getByRole('columnheader', { name })).toBeTruthy();
     const rows = within(table).getAllByRole('row').slice(1);
     expect(within(rows[0]).getByRole('rowheader').firstChild?.textContent).toBe('Grid {name} $1');
@@ -82,7 +82,7 @@ describe('the backtests in German', () => {
       within(rows[0])
         .getAllByRole('cell')
         .map((c) => c.textContent),
-    ).toEqual(['+12,3\u00a0%', '+8,7\u00a0%', '-15,4\u00a0%', '1,20']);
+    ).toEqual(['+12,3\u00a0%', '+8,7\u00a0%', '\u221214,3\u00a0%']);
     expect(screen.getByText('Water: noch kein abgeschlossener Backtest.')).toBeTruthy();
   });
 
