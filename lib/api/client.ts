@@ -10,7 +10,6 @@ import { t } from '@/lib/i18n';
 import type { z } from 'zod';
 import { log, maskSecretsDeep, registerSecret } from '@/lib/log';
 import { assertServiceUrlAllowed } from '@/lib/contract/origins';
-import type { OutboxEntry, WriteDraft } from '@/lib/store/outbox';
 import { batchGet, type BatchGetItem } from './batch';
 import { DeprecationRecord, type DeprecationNotice } from './deprecations';
 import { ApiError, errorFromStatus, isApiError, scrubSecret } from './errors';
@@ -89,8 +88,6 @@ export interface ApiClientDeps {
    * the settings moved elsewhere must not be handed the key saved for the new origin.
    */
   getApiKey: (apiOrigin: string) => Promise<string | undefined>;
-  /** Reads an outbox entry as stored: write() sends only an entry the store holds as claimed. */
-  outboxEntry?: (id: string) => Promise<OutboxEntry<WriteDraft> | undefined>;
   now?: () => number;
   random?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -425,7 +422,6 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   });
   const writes = createWrites({
     apiUrl: deps.apiUrl,
-    outboxEntry: deps.outboxEntry,
     openApi,
     resolveWriteOperation,
     refuseForeignServer: transport.refuseForeignServer,

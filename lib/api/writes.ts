@@ -7,7 +7,7 @@
 import { t } from '@/lib/i18n';
 import type { z } from 'zod';
 import { log } from '@/lib/log';
-import { getOutboxEntry, playbookIdOf, type OutboxEntry, type WriteDraft } from '@/lib/store/outbox';
+import type { OutboxEntry, WriteDraft } from '@/lib/contract/outbox';
 import { fingerprintOfKey } from '@/lib/store/apiKey';
 import { ApiError } from './errors';
 import type { OpenApiDocument, ResolvedOperation } from './operations';
@@ -23,8 +23,8 @@ import {
   type WriteResolution,
 } from './writeOperations';
 
-/** An outbox entry claimed for sending (status `sending`) that carries the intent the user confirmed. */
-export type ClaimedWrite = OutboxEntry<WriteDraft>;
+/** An outbox entry lib/writes claimed for sending, that carries the intent the user confirmed. */
+export type ClaimedWrite = Pick<OutboxEntry<WriteDraft>, 'id' | 'operationId' | 'draft'>;
 
 /** A write as the document resolves it now, with what the confirm window should warn about. */
 export interface WritePreview extends WriteResolution {
@@ -57,8 +57,6 @@ function contractOf(operation: ResolvedOperation): string {
 export interface WriteDeps {
   /** The configured API URL, which the confirmed intent must name. */
   apiUrl: string;
-  /** Reads an outbox entry as stored (getOutboxEntry in production). */
-  outboxEntry?: (id: string) => Promise<OutboxEntry<WriteDraft> | undefined>;
   openApi(): OpenApiDocument;
   /** The operation itself, never its replacement (a write is sent as confirmed or not at all). */
   resolveWriteOperation(operationId: WriteOperation): ResolvedOperation;
@@ -108,21 +106,27 @@ export function createWrites(deps: WriteDeps): Writes {
     };
   }
 
-  async function write(
+  /** Writes never overlap: each is checked and sent after the one before it settled, in call order. */
+  function write(
     claimed: ClaimedWrite,
     options: { signal?: AbortSignal } = {},
   ): Promise<ApiResponse<unknown>> {
+    const run = writeChain.then(
+      () => sendOne(claimed, options),
+      () => sendOne(claimed, options),
+    );
+    writeChain = run.catch(() => undefined);
+    return run;
+  }
+
+  async function sendOne(
+    claimed: ClaimedWrite,
+    options: { signal?: AbortSignal },
+  ): Promise<ApiResponse<unknown>> {
     const operationId = claimed.operationId;
-    // The entry as stored, not as handed in: only the claim made in one IndexedDB transaction counts.
-    const stored = await (deps.outboxEntry ?? getOutboxEntry<WriteDraft>)(claimed.id);
-    const intent = stored?.draft.confirmed;
-    if (
-      !stored ||
-      stored.status !== 'sending' ||
-      !intent ||
-      intent.operationId !== stored.operationId ||
-      canonicalJson(intent) !== canonicalJson(claimed.draft.confirmed ?? null)
-    ) {
+    const stored = claimed;
+    const intent = stored.draft.confirmed;
+    if (!intent || intent.operationId !== stored.operationId) {
       throw notSent(operationId, t('errors.api.notClaimed'));
     }
     if (intent.apiUrl !== deps.apiUrl) {
@@ -139,7 +143,9 @@ export function createWrites(deps: WriteDeps): Writes {
       });
     }
     const operation = deps.resolveWriteOperation(intent.operationId);
-    const url = buildOperationUrl(operation, { playbookId: playbookIdOf(stored.draft) });
+    const url = buildOperationUrl(operation, {
+      playbookId: stored.draft.playbookId ?? stored.draft.path?.id,
+    });
     const now: WriteResolution = { operationId: intent.operationId, method: operation.method, url };
     if (now.method !== intent.method || now.url !== intent.url) {
       log.warn('api.write.operation-changed', { operationId, was: intent.method, now: now.method });
@@ -178,13 +184,7 @@ export function createWrites(deps: WriteDeps): Writes {
       expect: 'json',
       responseSchema: deps.responseSchemaFor(intent.operationId, operation),
     };
-    // Writes never overlap: each waits for the one before it to settle.
-    const run = writeChain.then(
-      () => deps.send(plan, key),
-      () => deps.send(plan, key),
-    );
-    writeChain = run.catch(() => undefined);
-    const result = await run;
+    const result = await deps.send(plan, key);
     log.info('api.write.done', {
       operationId: operation.operationId,
       status: result.status,

@@ -15,6 +15,22 @@ export const WRITE_OPERATIONS = [
 ] as const;
 export type WriteOperation = (typeof WRITE_OPERATIONS)[number];
 
+/**
+ * The states of a write, as its outbox record stores them (lib/writes/lifecycle.ts has the steps
+ * between them): drafted → shown → confirmed → claimed → sent → settled, or failed or refused.
+ */
+export const WRITE_STATES = [
+  'drafted',
+  'shown',
+  'confirmed',
+  'claimed',
+  'sent',
+  'settled',
+  'failed',
+  'refused',
+] as const;
+export type WriteState = (typeof WRITE_STATES)[number];
+
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 export type HttpMethod = Uppercase<(typeof HTTP_METHODS)[number]>;
 

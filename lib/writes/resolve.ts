@@ -7,7 +7,7 @@ import { describeResolution, writeSpec, type ApiClient, type WriteResolution } f
 import { normalizeTicker } from '@/lib/finance/symbols';
 import { log } from '@/lib/log';
 import { fieldErrors } from '@/lib/messaging';
-import { playbookIdOf } from '@/lib/store/outbox';
+import { playbookIdOf } from './outbox';
 import { keyFingerprint } from '@/lib/store/apiKey';
 import type { Settings } from '@/lib/store/settings';
 import { WRITE_ERRORS } from './errors';

@@ -13,12 +13,12 @@ import {
 } from '@/lib/api';
 import { joinSentences, t } from '@/lib/i18n';
 import { log } from '@/lib/log';
-import { claimForSending, getOutboxEntry, playbookIdOf, type WriteDraft } from '@/lib/store/outbox';
 import { ALARMS, NOTIFICATIONS } from '@/lib/store/inventory';
 import { clearPopupSnapshot } from '@/lib/store/snapshot';
 import { apiCode, meaningOf, refusalCode, WRITE_ERRORS, type WriteErrorCode } from './errors';
-import { assertTransition, stateOf } from './lifecycle';
-import { announce, move, refusal, refuse, settle, type Entry } from './transitions';
+import type { HandledError } from '@/lib/messaging';
+import { playbookIdOf, readWrite, type WriteDraft } from './outbox';
+import { move, refusal, refuse, type Entry } from './transitions';
 
 const PLAYBOOK_NOTIFICATION = NOTIFICATIONS.writtenPlaybook.idPrefix;
 
@@ -52,38 +52,37 @@ export function playbookOfWriteNotification(notificationId: string): string | un
   return notificationId.slice(PLAYBOOK_NOTIFICATION.length) || undefined;
 }
 
+/** Why a claim or a confirmation found the entry not free: busy, or no longer what was checked. */
+export function notFree(current: Entry | undefined): HandledError {
+  const busy = !current || ['confirmed', 'claimed', 'sent', 'settled'].includes(current.state);
+  return busy ? refusal('write-in-progress', t('errors.write.busy')) : refusal('not-shown');
+}
+
 /**
- * Claims the entry with its confirmed intent in one IndexedDB transaction and hands the claimed
- * entry to the client, which sends exactly that intent or nothing. A long rate-limit wait is not
- * slept in the worker: an alarm sends the same request again when the service allows it.
+ * Claims the confirmed intent (a window's Confirm: confirmed → claimed; a resend: failed →
+ * claimed) in one IndexedDB transaction, hands it to the API client, which sends exactly that
+ * intent or nothing, and stores what followed. A long rate-limit wait is not slept in the worker:
+ * an alarm sends the same request again when the service allows it.
  */
 export async function sendConfirmed(
   entry: Entry,
-  draft: WriteDraft,
   client: ApiClient,
-  mayClaim: (current: Entry) => boolean,
+  mayClaim: (current: Entry) => boolean = () => true,
 ): Promise<Entry> {
   const id = entry.id;
   const operationId: WriteOperation = entry.operationId;
-  // A window's Confirm moves shown → confirmed → claimed, a resend failed → claimed; an entry
-  // read in any other state (claimed, settled, refused, never shown) is not sent.
-  const from = stateOf(entry);
-  assertTransition(from === 'shown' ? 'confirmed' : from, 'claimed');
-  const claimed = await claimForSending<WriteDraft>(id, draft, mayClaim);
-  if (!claimed) {
-    const now = await getOutboxEntry<WriteDraft>(id);
-    const busy = !now || stateOf(now) === 'claimed' || stateOf(now) === 'settled';
-    if (busy) throw refusal('write-in-progress', t('errors.write.busy'));
-    throw refusal('not-shown');
-  }
-  announce(claimed);
+  const claimed = await move(entry, 'claim', { error: undefined }, mayClaim);
+  if (!claimed) throw notFree((await readWrite<WriteDraft>(id)) ?? undefined);
+  const sent = await move(claimed, 'send');
+  if (!sent) throw notFree((await readWrite<WriteDraft>(id)) ?? undefined);
+  const draft = sent.draft;
 
   let response;
   try {
-    response = await client.write(claimed);
+    response = await client.write(sent);
   } catch (error) {
     if (isApiError(error) && error.kind === 'unconfirmed-write') {
-      await refuse(claimed, refusalCode(error.code), error.message);
+      await refuse(sent, refusalCode(error.code), error.message);
       throw error;
     }
     const retryAt = isApiError(error) ? error.retryAt : undefined;
@@ -98,8 +97,7 @@ export async function sendConfirmed(
     if (waits) {
       await browser.alarms.create(writeRetryAlarm(id), { when: Math.max(retryAt, Date.now() + 1_000) });
     }
-    await move(claimed, 'failed', {
-      status: 'failed',
+    await move(sent, 'fail', {
       draft: meaning.mayHaveLanded ? { ...draft, mayHaveLanded: true } : draft,
       error: {
         message: waits ? t('errors.write.sentAgainLater', { message }) : message,
@@ -120,7 +118,9 @@ export async function sendConfirmed(
   const openable = urlField ? openableUrl(data[urlField]) : undefined;
   const url = openable?.ok ? openable.url : undefined;
   const urlRefused = openable && !openable.ok ? openable.reason : undefined;
-  const sent = await settle(claimed, { ...draft, result: { playbookId, url, urlRefused } });
+  const settled = await move(sent, 'settle', {
+    draft: { ...draft, result: { playbookId, url, urlRefused } },
+  });
   log.info('write.sent', { draftId: id, operationId, replayed: response.idempotentReplayed });
   if (urlRefused) log.warn('write.url-refused', { draftId: id, operationId });
   // The read model's cache holds what this write changed (lists, drafts): it is read again.
@@ -129,7 +129,7 @@ export async function sendConfirmed(
   await notifySuccess(entry, playbookId, urlRefused).catch((error: unknown) =>
     log.warn('notify.failed', { error }),
   );
-  return sent ?? entry;
+  return settled ?? sent;
 }
 
 /** The alarm that resends a write the service asked us to hold back (429 with a long wait). */

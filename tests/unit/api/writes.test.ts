@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatDate } from '@/lib/i18n';
 import {
   ApiError,
@@ -8,14 +8,8 @@ import {
   type ConfirmedIntent,
   type WriteOperation,
 } from '@/lib/api';
-import {
-  addToOutbox,
-  claimForSending,
-  listOutbox,
-  removeFromOutbox,
-  type OutboxEntry,
-  type WriteDraft,
-} from '@/lib/store/outbox';
+import type { WriteDraft } from '@/lib/contract/outbox';
+import type { ClaimedWrite } from '@/lib/api/writes';
 import { fingerprintOfKey } from '@/lib/store/apiKey';
 import {
   API_URL,
@@ -32,9 +26,6 @@ import {
 } from './support';
 
 keepKeyOutOfLogs();
-beforeEach(async () => {
-  for (const entry of await listOutbox()) await removeFromOutbox(entry.id);
-});
 
 const NEW_PLAYBOOK = { title: 'Semis', thesis: 'Capex cycle', visibility: 'private', tickers: ['NVDA'] };
 
@@ -48,8 +39,8 @@ interface DraftSpec {
   confirmedKey?: string;
 }
 
-/** What the confirm flow does: resolve, bind the intent, queue and claim the entry in one transaction. */
-async function claimedWrite(client: ApiClient, spec: DraftSpec = {}): Promise<OutboxEntry<WriteDraft>> {
+/** What the confirm flow hands the client: the resolved, confirmed intent of a claimed write. */
+async function claimedWrite(client: ApiClient, spec: DraftSpec = {}): Promise<ClaimedWrite> {
   const operationId = spec.operationId ?? 'createPlaybook';
   const body = spec.body ?? (spec.operationId === undefined ? NEW_PLAYBOOK : undefined);
   const resolution = client.resolveWrite(operationId, spec.playbookId);
@@ -66,10 +57,7 @@ async function claimedWrite(client: ApiClient, spec: DraftSpec = {}): Promise<Ou
     apiUrl: API_URL,
   };
   const draft: WriteDraft = { playbookId: spec.playbookId, body, ifMatch: spec.ifMatch };
-  const entry = await addToOutbox<WriteDraft>({ origin: 'extension-page', operationId, draft });
-  const claimed = await claimForSending<WriteDraft>(entry.id, { ...draft, idempotencyKey, confirmed });
-  if (!claimed) throw new Error('claim failed');
-  return claimed;
+  return { id: crypto.randomUUID(), operationId, draft: { ...draft, idempotencyKey, confirmed } };
 }
 
 describe('canonicalJson', () => {
@@ -97,41 +85,19 @@ describe('write() sends only a claimed outbox entry, as confirmed', () => {
     expect(requests[0].headers.authorization).toBe(`Bearer ${SENTINEL_KEY}`);
   });
 
-  it('refuses an entry that is not claimed, not stored, or differs from the stored claim', async () => {
+  it('refuses an entry without a confirmed intent', async () => {
     const { client, requests } = clientFor(() => json(playbook('pb_1'), { status: 201 }));
     const claimed = await claimedWrite(client);
-    const cases: OutboxEntry<WriteDraft>[] = [
-      { ...claimed, id: crypto.randomUUID() },
-      {
-        ...claimed,
-        draft: {
-          ...claimed.draft,
-          confirmed: {
-            ...claimed.draft.confirmed!,
-            body: canonicalJson({ ...NEW_PLAYBOOK, title: 'Other' }),
-          },
-        },
-      },
-      { ...claimed, draft: { ...claimed.draft, confirmed: undefined } },
-    ];
-    for (const forged of cases) {
-      const error = (await rejection(client.write(forged))) as ApiError;
-      expect(error.kind).toBe('unconfirmed-write');
-    }
-    const { updateOutboxEntry } = await import('@/lib/store/outbox');
-    await updateOutboxEntry(claimed.id, { status: 'pending' });
-    expect(((await rejection(client.write(claimed))) as ApiError).kind).toBe('unconfirmed-write');
+    const forged = { ...claimed, draft: { ...claimed.draft, confirmed: undefined } };
+    expect(((await rejection(client.write(forged))) as ApiError).kind).toBe('unconfirmed-write');
     expect(requests).toEqual([]);
   });
 
-  it('refuses when the stored body is not the body that was confirmed', async () => {
+  it('refuses when the body is not the body that was confirmed', async () => {
     const { client, requests } = clientFor(() => json(playbook('pb_1'), { status: 201 }));
     const claimed = await claimedWrite(client);
-    const { updateOutboxEntry } = await import('@/lib/store/outbox');
-    const changed = await updateOutboxEntry<WriteDraft>(claimed.id, {
-      draft: { ...claimed.draft, body: { ...NEW_PLAYBOOK, title: 'Swapped' } },
-    });
-    expect(((await rejection(client.write(changed!))) as ApiError).kind).toBe('unconfirmed-write');
+    const changed = { ...claimed, draft: { ...claimed.draft, body: { ...NEW_PLAYBOOK, title: 'Swapped' } } };
+    expect(((await rejection(client.write(changed))) as ApiError).kind).toBe('unconfirmed-write');
     expect(requests).toEqual([]);
   });
 
@@ -225,7 +191,7 @@ describe('write() sends only a claimed outbox entry, as confirmed', () => {
       active--;
       return json(playbook(title), { status: 201 });
     });
-    const claims: OutboxEntry<WriteDraft>[] = [];
+    const claims: ClaimedWrite[] = [];
     for (const title of ['one', 'two', 'three'])
       claims.push(
         await claimedWrite(client, { operationId: 'createPlaybook', body: { ...NEW_PLAYBOOK, title } }),

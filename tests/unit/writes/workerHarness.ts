@@ -11,7 +11,8 @@ import {
   type PendingWrite,
   type WriteDraft,
 } from '@/lib/messaging';
-import { getOutboxEntry, listOutbox, removeFromOutbox } from '@/lib/store/outbox';
+import { database } from '@/lib/store/db';
+import { readWrite } from '@/lib/writes/outbox';
 import { storeApiKey } from '@/lib/store/apiKey';
 import { writesDocument } from '../api/support';
 
@@ -180,7 +181,7 @@ export const WINDOW_TAB = 10_000;
 
 /** The draft's confirm window as a sender: the extension page in the tab of the window the draft was opened in. */
 export async function draftWindowSender(id: string): Promise<unknown> {
-  const windowId = (await getOutboxEntry<WriteDraft>(id))?.windowId;
+  const windowId = (await readWrite<WriteDraft>(id))?.windowId;
   if (windowId === undefined) return EXTENSION_PAGE;
   return { ...EXTENSION_PAGE, tab: { id: WINDOW_TAB + windowId, windowId } };
 }
@@ -264,7 +265,7 @@ beforeEach(async () => {
   };
   seam.createExtra = {};
   await storeApiKey('pbk_test_key_0123456789');
-  for (const entry of await listOutbox()) await removeFromOutbox(entry.id);
+  await (await database()).clear('outbox');
   registry = createHandlerRegistry({
     extensionId: fakeBrowser.runtime.id,
     extensionOrigin: `chrome-extension://${fakeBrowser.runtime.id}`,
