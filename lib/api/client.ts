@@ -4,7 +4,7 @@
  * transport (transport.ts: one attempt, and the only place that decides where the key may go),
  * held back by the shared rate-limit gate (inside each attempt) and retried within a budget (here).
  * Identical concurrent reads share one request (here). Lists page in pagination.ts, batches chunk
- * in batch.ts, and writes go only as the intent of a claimed outbox entry (writes.ts).
+ * in batch.ts, and writes go only as a confirmed intent (writes.ts).
  */
 import { t } from '@/lib/i18n';
 import type { z } from 'zod';
@@ -59,7 +59,7 @@ import {
 } from './transport';
 import { DEFAULT_MAX_BODY_BYTES, validateRequestBody } from './validate';
 import { WRITE_OPERATIONS, type WriteOperation } from './writeOperations';
-import { createWrites, type ClaimedWrite, type WritePreview } from './writes';
+import { createWrites, type IntentToSend, type SendOptions, type WritePreview } from './writes';
 
 export type { ApiResponse } from './transport';
 export type { BatchGetItem } from './batch';
@@ -71,7 +71,7 @@ export type {
   PageStopReason,
   PaginateOptions,
 } from './pagination';
-export type { ClaimedWrite, WritePreview } from './writes';
+export type { IntentToSend, SendOptions, Sending, WritePreview } from './writes';
 
 export interface ApiClientDeps {
   /** The configured API URL ({api_url}); its origin is the only one that ever sees the key. */
@@ -129,8 +129,8 @@ export interface ApiClient {
   batchGet(ids: string[], options?: { signal?: AbortSignal }): Promise<BatchGetItem[]>;
   /** How a write resolves in the current document: the operation itself, never its replacement. */
   resolveWrite(operationId: WriteOperation, playbookId?: string): WritePreview;
-  /** Sends the confirmed intent of a claimed outbox entry, and nothing else. */
-  write(entry: ClaimedWrite, options?: { signal?: AbortSignal }): Promise<ApiResponse<unknown>>;
+  /** Sends a confirmed intent, and nothing else, once `beforeSend` accepts what would leave. */
+  write(toSend: IntentToSend, options: SendOptions): Promise<ApiResponse<unknown>>;
   deprecations(): DeprecationNotice[];
   rateLimitState(): RateLimitState;
   /** The routes this document declares for the contract's writes, to remember for later documents. */

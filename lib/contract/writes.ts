@@ -76,6 +76,9 @@ export interface ShownWrite extends WriteResolution {
   keyFingerprint?: string;
   /** Origin of the API URL the request goes to. */
   apiOrigin: string;
+  /** The API URL and service URL themselves (compared when both sides name them). */
+  apiUrl?: string;
+  serviceUrl?: string;
   /** SHA-256 of what the document said about sending this write (deprecation, sunset, auth, schema…). */
   operationDigest?: string;
 }

@@ -15,9 +15,9 @@ import {
   newIdempotencyKey,
   writeSpec,
   writeWords,
+  type ApiClient,
   type ConfirmedIntent,
   type WriteOperation,
-  type WriteResolution,
 } from '@/lib/api';
 import type { OutboxEntry } from '@/lib/contract/outbox';
 import { playbookDraftSchema } from '@/lib/finance/schema';
@@ -33,8 +33,7 @@ import {
   type WriteDraft,
 } from './outbox';
 import { focusConfirmWindow, openConfirmWindow } from './confirmWindow';
-import { keyFingerprint } from '@/lib/store/apiKey';
-import { getSettings } from '@/lib/store/settings';
+import { getSettings, type Settings } from '@/lib/store/settings';
 import { serviceClient } from '@/lib/api/service';
 import { meaningOf, WRITE_ERRORS } from './errors';
 import { allows } from './lifecycle';
@@ -43,9 +42,9 @@ import {
   bareResolution,
   confirmedBody,
   currentShape,
-  operationChanged,
   resolutionOf,
   typedConfirmationFor,
+  whyNotTheSame,
 } from './resolve';
 import {
   draftOfRetryAlarm,
@@ -54,7 +53,7 @@ import {
   sendConfirmed,
   writeRetryAlarm,
 } from './send';
-import { differenceFrom, newToken, operationDigest, type ShownWrite } from './token';
+import { bindingOfIntent, newToken, type ShownWrite } from './token';
 import { announce, move, pushWriteChangesTo, refusal, refuse, viewOf, type Entry } from './transitions';
 
 const SENT_KEPT_MS = 24 * 60 * 60 * 1000;
@@ -225,13 +224,10 @@ async function confirmWrite(
   const client = await serviceClient(settings, { fresh: true });
   const account = await accountOf(client);
   const now = await currentShape(entry, client, settings, account?.id);
-  const difference = differenceFrom(shown, now);
-  if (difference !== undefined) {
-    const code = difference === 'body-changed' ? 'not-shown' : difference;
-    const message =
-      difference === 'operation-changed' ? operationChanged(shown, now) : WRITE_ERRORS[code].message;
-    await refuse(entry, code, message);
-    throw refusal(code, message);
+  const changed = whyNotTheSame(shown, now);
+  if (changed) {
+    await refuse(entry, changed.code, changed.message);
+    throw refusal(changed.code, changed.message);
   }
   const expected = await typedConfirmationFor(entry, client);
   // An empty name (a title '' from the service, a checkout without a plan) confirms nothing.
@@ -283,7 +279,29 @@ async function confirmWrite(
     (current) => current.draft.shown?.token === token,
   );
   if (!confirmedEntry) throw notFree((await readWrite<WriteDraft>(id)) ?? undefined);
-  return viewOf(await sendConfirmed(confirmedEntry, client));
+  return viewOf(await sendConfirmed(confirmedEntry));
+}
+
+/**
+ * Whether a confirmed intent still holds as the document, key and settings stand now (the one
+ * check, whyNotTheSame), or why not; a write the document no longer resolves is a changed operation.
+ */
+async function intentChange(
+  entry: Entry,
+  intent: ConfirmedIntent,
+  client: ApiClient,
+  settings: Settings,
+): Promise<ReturnType<typeof whyNotTheSame>> {
+  try {
+    return whyNotTheSame(
+      await bindingOfIntent(intent),
+      await currentShape(entry, client, settings, undefined),
+    );
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    // Why it no longer resolves (past its sunset, gone from the document), in the client's words.
+    return { code: 'operation-changed', message: error.message };
+  }
 }
 
 export type RetryOutcome = { outcome: 'sent'; entry: OutboxEntry<WriteDraft> } | { outcome: 'review' };
@@ -306,37 +324,10 @@ async function resendIntent(entry: Entry): Promise<RetryOutcome> {
     return { outcome: 'review' };
   }
   const settings = await getSettings();
-  if (
-    intent.serviceUrl !== settings.serviceUrl ||
-    intent.apiUrl !== settings.apiUrl ||
-    intent.keyFingerprint !== (await keyFingerprint())
-  ) {
-    await refuse(entry, 'account-changed', t('errors.write.accountChangedSince'));
-    await openDraftWindow(entry.id);
-    return { outcome: 'review' };
-  }
   const client = await serviceClient(settings, { fresh: true });
-  let now: WriteResolution | undefined;
-  let nowDigest: string | undefined;
-  let unresolved: string | undefined;
-  try {
-    const resolution = resolutionOf(client, entry);
-    now = bareResolution(resolution);
-    nowDigest = await operationDigest(resolution.contract);
-  } catch (error) {
-    if (!isApiError(error)) throw error;
-    // Why it no longer resolves (past its sunset, gone from the document), in the client's words.
-    unresolved = error.message;
-  }
-  const sameRoute =
-    now !== undefined &&
-    now.method === intent.method &&
-    now.url === intent.url &&
-    now.operationId === intent.operationId;
-  // The document's contract for the write too: a resend after it became deprecated, got a sunset
-  // or another body schema is a write no window showed.
-  if (!now || !sameRoute || nowDigest !== intent.operationDigest) {
-    await refuse(entry, 'operation-changed', unresolved ?? operationChanged(intent, now));
+  const changed = await intentChange(entry, intent, client, settings);
+  if (changed) {
+    await refuse(entry, changed.code, changed.message);
     await openDraftWindow(entry.id);
     return { outcome: 'review' };
   }
@@ -350,7 +341,7 @@ async function resendIntent(entry: Entry): Promise<RetryOutcome> {
     canonicalJson(current.draft.confirmed) === checked;
   return {
     outcome: 'sent',
-    entry: viewOf(await sendConfirmed(entry, client, stillTheIntent)),
+    entry: viewOf(await sendConfirmed(entry, stillTheIntent)),
   };
 }
 

@@ -108,6 +108,23 @@ describe('the write that is sent is the write that was confirmed', () => {
     expect(seam.sent.map((write) => write.url)).toEqual([`${API_URL}/playbooks/pb_1/halt`]);
   });
 
+  it('a route changed after the Confirm check, found just before the request leaves, refuses the write', async () => {
+    const id = await queueAction('pausePlaybook', { playbookId: 'pb_1' });
+    // The document changes once the write is claimed: after Confirm checked it, before it is sent.
+    const remapOnClaim = seam.onPush;
+    seam.onPush = (change) => {
+      if (change.id === id && change.status === 'sending') remapPause('/playbooks/{id}/halt');
+    };
+    const answer = await send('confirmWrite', { id, typed: seam.playbookTitle });
+    seam.onPush = remapOnClaim;
+    expect(answer).toMatchObject({ ok: false, error: { code: 'operation-changed' } });
+    expect(seam.sent).toHaveLength(0);
+    expect(await readWrite<WriteDraft>(id)).toMatchObject({
+      state: 'refused',
+      error: { code: 'operation-changed' },
+    });
+  });
+
   it('a pause remapped after Confirm, while waiting for an alarm resend, is not sent', async () => {
     const id = await queueAction('pausePlaybook', { playbookId: 'pb_1' });
     failWith(429, {}, { 'retry-after': '90' });

@@ -245,9 +245,8 @@ describe('the send checks the state it was handed', () => {
     const { sendConfirmed } = await import('@/lib/writes/send');
     const { IllegalTransitionError } = await import('@/lib/writes/lifecycle');
     const entry = { id: 'x', origin: 'extension-page', operationId: 'pausePlaybook', state, draft } as const;
-    const client = { write: () => Promise.reject(new Error('must not be reached')) };
     await expect(
-      sendConfirmed({ ...entry, createdAt: '', updatedAt: '' }, client as never, () => true),
+      sendConfirmed({ ...entry, createdAt: '', updatedAt: '' }, () => true),
     ).rejects.toBeInstanceOf(IllegalTransitionError);
     expect(seam.sent).toEqual([]);
   });

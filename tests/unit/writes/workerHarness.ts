@@ -37,6 +37,8 @@ interface Seam {
   freshBuilds: number;
   /** What the worker pushed to open side panels over their events port. */
   pushed: Array<{ type: string; change?: { id: string; status?: string; draft?: WriteDraft } }>;
+  /** Called with each pushed change, as it is pushed (a test may change the service then). */
+  onPush?: (change: { id: string; status?: string }) => void;
 }
 
 const seam = vi.hoisted((): Seam => ({
@@ -55,7 +57,10 @@ const seam = vi.hoisted((): Seam => ({
 
 vi.mock('@/lib/events', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@/lib/events')>()),
-  broadcast: (message: Seam['pushed'][number]) => void seam.pushed.push(message),
+  broadcast: (message: Seam['pushed'][number]) => {
+    seam.pushed.push(message);
+    if (message.change) seam.onPush?.(message.change);
+  },
 }));
 
 export const API_URL = 'http://127.0.0.1:8787/api/v1';
@@ -255,6 +260,7 @@ export function failOffline() {
 beforeEach(async () => {
   tokens.clear();
   seam.pushed.length = 0;
+  seam.onPush = undefined;
   seam.sent.length = 0;
   seam.answers.length = 0;
   seam.document = serviceDocument();
