@@ -4,13 +4,12 @@
  * transport (transport.ts: one attempt, and the only place that decides where the key may go),
  * held back by the shared rate-limit gate (inside each attempt) and retried within a budget (here).
  * Identical concurrent reads share one request (here). Lists page in pagination.ts, batches chunk
- * in batch.ts, and writes go only as the intent of a claimed outbox entry (writes.ts).
+ * in batch.ts, and writes go only as a confirmed intent (writes.ts).
  */
 import { t } from '@/lib/i18n';
 import type { z } from 'zod';
 import { log, maskSecretsDeep, registerSecret } from '@/lib/log';
 import { assertServiceUrlAllowed } from '@/lib/contract/origins';
-import type { OutboxEntry, WriteDraft } from '@/lib/store/outbox';
 import { batchGet, type BatchGetItem } from './batch';
 import { DeprecationRecord, type DeprecationNotice } from './deprecations';
 import { ApiError, errorFromStatus, isApiError, scrubSecret } from './errors';
@@ -60,7 +59,7 @@ import {
 } from './transport';
 import { DEFAULT_MAX_BODY_BYTES, validateRequestBody } from './validate';
 import { WRITE_OPERATIONS, type WriteOperation } from './writeOperations';
-import { createWrites, type ClaimedWrite, type WritePreview } from './writes';
+import { createWrites, type IntentToSend, type SendOptions, type WritePreview } from './writes';
 
 export type { ApiResponse } from './transport';
 export type { BatchGetItem } from './batch';
@@ -72,7 +71,7 @@ export type {
   PageStopReason,
   PaginateOptions,
 } from './pagination';
-export type { ClaimedWrite, WritePreview } from './writes';
+export type { IntentToSend, SendOptions, Sending, WritePreview } from './writes';
 
 export interface ApiClientDeps {
   /** The configured API URL ({api_url}); its origin is the only one that ever sees the key. */
@@ -89,8 +88,6 @@ export interface ApiClientDeps {
    * the settings moved elsewhere must not be handed the key saved for the new origin.
    */
   getApiKey: (apiOrigin: string) => Promise<string | undefined>;
-  /** Reads an outbox entry as stored: write() sends only an entry the store holds as claimed. */
-  outboxEntry?: (id: string) => Promise<OutboxEntry<WriteDraft> | undefined>;
   now?: () => number;
   random?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -132,8 +129,8 @@ export interface ApiClient {
   batchGet(ids: string[], options?: { signal?: AbortSignal }): Promise<BatchGetItem[]>;
   /** How a write resolves in the current document: the operation itself, never its replacement. */
   resolveWrite(operationId: WriteOperation, playbookId?: string): WritePreview;
-  /** Sends the confirmed intent of a claimed outbox entry, and nothing else. */
-  write(entry: ClaimedWrite, options?: { signal?: AbortSignal }): Promise<ApiResponse<unknown>>;
+  /** Sends a confirmed intent, and nothing else, once `beforeSend` accepts what would leave. */
+  write(toSend: IntentToSend, options: SendOptions): Promise<ApiResponse<unknown>>;
   deprecations(): DeprecationNotice[];
   rateLimitState(): RateLimitState;
   /** The routes this document declares for the contract's writes, to remember for later documents. */
@@ -425,7 +422,6 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   });
   const writes = createWrites({
     apiUrl: deps.apiUrl,
-    outboxEntry: deps.outboxEntry,
     openApi,
     resolveWriteOperation,
     refuseForeignServer: transport.refuseForeignServer,

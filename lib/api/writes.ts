@@ -1,30 +1,45 @@
 /**
- * Writes: sent one at a time, and only as the intent stored in a claimed outbox entry. The entry
- * is read again from the outbox, the operation resolved again from the document, and the key
- * checked against the one confirmed: anything that differs from what the user confirmed means
- * nothing is sent. Every retry sends the confirmed bytes under the same Idempotency-Key.
+ * Writes: sent one at a time, and only as a confirmed intent (lib/writes owns drafts, their
+ * lifecycle and whether an intent still holds). The operation is resolved again from the document
+ * at send time, and what would leave (route, contract, key, API URL) is handed to the caller's
+ * `beforeSend` just before the request, so the owner decides on what is actually sent; anything
+ * it refuses sends nothing. Every retry sends the confirmed bytes under the same Idempotency-Key.
  */
 import { t } from '@/lib/i18n';
 import type { z } from 'zod';
 import { log } from '@/lib/log';
-import { getOutboxEntry, playbookIdOf, type OutboxEntry, type WriteDraft } from '@/lib/store/outbox';
+import type { ConfirmedIntent } from '@/lib/contract/writes';
 import { fingerprintOfKey } from '@/lib/store/apiKey';
 import { ApiError } from './errors';
 import type { OpenApiDocument, ResolvedOperation } from './operations';
 import { buildOperationUrl } from './urls';
 import type { ApiResponse, RequestPlan } from './transport';
 import { validateRequestBody } from './validate';
-// Types only: the codes are lib/writes' closed union, checked here by the compiler.
-import type { LifecycleCode } from '@/lib/contract/writes';
-import {
-  canonicalJson,
-  describeResolution,
-  type WriteOperation,
-  type WriteResolution,
-} from './writeOperations';
+import { canonicalJson, type WriteOperation, type WriteResolution } from './writeOperations';
 
-/** An outbox entry claimed for sending (status `sending`) that carries the intent the user confirmed. */
-export type ClaimedWrite = OutboxEntry<WriteDraft>;
+/** A confirmed intent to send, and the playbook its URL names. */
+export interface IntentToSend {
+  intent: ConfirmedIntent;
+  playbookId?: string;
+}
+
+/** What is about to leave, as the document resolves it now: the owner checks it just before. */
+export interface Sending {
+  resolution: WriteResolution;
+  /** The document's contract for the write now (WritePreview.contract). */
+  contract: string;
+  /** The fingerprint of the key that will be sent; undefined when the operation needs none. */
+  keyFingerprint?: string;
+  requiresAuth: boolean;
+  /** The API URL this client is configured for. */
+  apiUrl: string;
+}
+
+export interface SendOptions {
+  signal?: AbortSignal;
+  /** Called just before the request leaves (after any earlier write settled); a throw sends nothing. */
+  beforeSend: (sending: Sending) => Promise<void>;
+}
 
 /** A write as the document resolves it now, with what the confirm window should warn about. */
 export interface WritePreview extends WriteResolution {
@@ -55,10 +70,8 @@ function contractOf(operation: ResolvedOperation): string {
 }
 
 export interface WriteDeps {
-  /** The configured API URL, which the confirmed intent must name. */
+  /** The configured API URL (handed to beforeSend). */
   apiUrl: string;
-  /** Reads an outbox entry as stored (getOutboxEntry in production). */
-  outboxEntry?: (id: string) => Promise<OutboxEntry<WriteDraft> | undefined>;
   openApi(): OpenApiDocument;
   /** The operation itself, never its replacement (a write is sent as confirmed or not at all). */
   resolveWriteOperation(operationId: WriteOperation): ResolvedOperation;
@@ -73,24 +86,11 @@ export interface WriteDeps {
 export interface Writes {
   /** How a write resolves in the current document: the operation itself, never its replacement. */
   resolveWrite: (operationId: WriteOperation, playbookId?: string) => WritePreview;
-  /** Sends the confirmed intent of a claimed outbox entry, and nothing else. */
-  write: (entry: ClaimedWrite, options?: { signal?: AbortSignal }) => Promise<ApiResponse<unknown>>;
+  /** Sends a confirmed intent, and nothing else, once `beforeSend` accepts what would leave. */
+  write: (toSend: IntentToSend, options: SendOptions) => Promise<ApiResponse<unknown>>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const ACCOUNT_CHANGED: LifecycleCode = 'account-changed';
-const OPERATION_CHANGED: LifecycleCode = 'operation-changed';
-
-function notSent(operationId: string, reason: string, code?: LifecycleCode): ApiError {
-  log.warn('api.write.unconfirmed', { operationId });
-  return new ApiError({
-    kind: 'unconfirmed-write',
-    operationId,
-    code,
-    message: t('errors.api.notSent', { operation: operationId, reason }),
-  });
-}
 
 export function createWrites(deps: WriteDeps): Writes {
   let writeChain: Promise<unknown> = Promise.resolve();
@@ -108,88 +108,59 @@ export function createWrites(deps: WriteDeps): Writes {
     };
   }
 
-  async function write(
-    claimed: ClaimedWrite,
-    options: { signal?: AbortSignal } = {},
+  /** Writes never overlap: each is checked and sent after the one before it settled, in call order. */
+  function write(toSend: IntentToSend, options: SendOptions): Promise<ApiResponse<unknown>> {
+    const run = writeChain.then(
+      () => sendOne(toSend, options),
+      () => sendOne(toSend, options),
+    );
+    writeChain = run.catch(() => undefined);
+    return run;
+  }
+
+  function refuseKey(operationId: string): ApiError {
+    return new ApiError({
+      kind: 'validation',
+      operationId,
+      message: t('errors.api.notSent', { operation: operationId, reason: t('errors.api.badIdempotencyKey') }),
+    });
+  }
+
+  async function sendOne(
+    { intent, playbookId }: IntentToSend,
+    options: SendOptions,
   ): Promise<ApiResponse<unknown>> {
-    const operationId = claimed.operationId;
-    // The entry as stored, not as handed in: only the claim made in one IndexedDB transaction counts.
-    const stored = await (deps.outboxEntry ?? getOutboxEntry<WriteDraft>)(claimed.id);
-    const intent = stored?.draft.confirmed;
-    if (
-      !stored ||
-      stored.status !== 'sending' ||
-      !intent ||
-      intent.operationId !== stored.operationId ||
-      canonicalJson(intent) !== canonicalJson(claimed.draft.confirmed ?? null)
-    ) {
-      throw notSent(operationId, t('errors.api.notClaimed'));
-    }
-    if (intent.apiUrl !== deps.apiUrl) {
-      throw notSent(operationId, t('errors.api.apiUrlChanged'), ACCOUNT_CHANGED);
-    }
-    if (!UUID.test(intent.idempotencyKey)) {
-      throw new ApiError({
-        kind: 'validation',
-        operationId,
-        message: t('errors.api.notSent', {
-          operation: operationId,
-          reason: t('errors.api.badIdempotencyKey'),
-        }),
-      });
-    }
-    const operation = deps.resolveWriteOperation(intent.operationId);
-    const url = buildOperationUrl(operation, { playbookId: playbookIdOf(stored.draft) });
-    const now: WriteResolution = { operationId: intent.operationId, method: operation.method, url };
-    if (now.method !== intent.method || now.url !== intent.url) {
-      log.warn('api.write.operation-changed', { operationId, was: intent.method, now: now.method });
-      throw new ApiError({
-        kind: 'unconfirmed-write',
-        operationId,
-        code: OPERATION_CHANGED,
-        message: t('errors.write.operationChangedFrom', {
-          was: describeResolution(intent),
-          now: describeResolution(now),
-        }),
-      });
-    }
-    const body: unknown = intent.body === null ? undefined : JSON.parse(intent.body);
-    if (canonicalJson(stored.draft.body ?? null) !== (intent.body ?? 'null')) {
-      throw notSent(operationId, t('errors.api.bodyChanged'));
-    }
-    validateRequestBody(deps.openApi(), operation, body);
-    let key: string | undefined;
-    if (operation.requiresAuth) {
-      key = await deps.keyFor(operation);
-      if (key !== undefined && (await fingerprintOfKey(key)) !== intent.keyFingerprint) {
-        throw notSent(operationId, t('errors.api.keyChanged'), ACCOUNT_CHANGED);
-      }
-    }
-    const headers: Record<string, string> = {};
-    if (intent.ifMatch !== undefined) headers['If-Match'] = intent.ifMatch;
+    const operationId = intent.operationId;
+    if (!UUID.test(intent.idempotencyKey)) throw refuseKey(operationId);
+    const operation = deps.resolveWriteOperation(operationId);
+    deps.refuseForeignServer(operation);
+    const url = buildOperationUrl(operation, { playbookId });
+    validateRequestBody(
+      deps.openApi(),
+      operation,
+      intent.body === null ? undefined : JSON.parse(intent.body),
+    );
+    const key = operation.requiresAuth ? await deps.keyFor(operation) : undefined;
+    await options.beforeSend({
+      resolution: { operationId, method: operation.method, url },
+      contract: contractOf(operation),
+      keyFingerprint: key === undefined ? undefined : await fingerprintOfKey(key),
+      requiresAuth: operation.requiresAuth,
+      apiUrl: deps.apiUrl,
+    });
     const plan: RequestPlan = {
       operation,
       url,
       // The bytes the user confirmed: every retry sends exactly these under the same key.
       bodyText: intent.body ?? undefined,
-      headers,
+      headers: intent.ifMatch === undefined ? {} : { 'If-Match': intent.ifMatch },
       signal: options.signal,
       idempotencyKey: intent.idempotencyKey,
       expect: 'json',
-      responseSchema: deps.responseSchemaFor(intent.operationId, operation),
+      responseSchema: deps.responseSchemaFor(operationId, operation),
     };
-    // Writes never overlap: each waits for the one before it to settle.
-    const run = writeChain.then(
-      () => deps.send(plan, key),
-      () => deps.send(plan, key),
-    );
-    writeChain = run.catch(() => undefined);
-    const result = await run;
-    log.info('api.write.done', {
-      operationId: operation.operationId,
-      status: result.status,
-      replayed: result.idempotentReplayed,
-    });
+    const result = await deps.send(plan, key);
+    log.info('api.write.done', { operationId, status: result.status, replayed: result.idempotentReplayed });
     return result;
   }
 

@@ -1,10 +1,11 @@
 /**
- * The outbox's records (lib/store/outbox.ts keeps them; lib/writes changes them): a draft the user
- * started, and the entry that carries it through its lifecycle. Pages see entries over messaging.
+ * The outbox's records (lib/writes/outbox.ts keeps and changes them): a draft the user started,
+ * and the entry that carries it through its lifecycle. Pages see entries over messaging.
  */
 import type { ConfirmedIntent, ShownWrite, WriteOperation } from './writes';
 
 export type DraftOrigin = 'content-script' | 'context-menu' | 'extension-page';
+/** The pages' coarse word for a state (lib/writes/lifecycle.ts statusOf): never stored. */
 export type OutboxStatus = 'pending' | 'sending' | 'failed' | 'sent';
 
 /** An outbox draft of any write: the exact operation target, body and precondition, and what was confirmed. */
@@ -33,6 +34,7 @@ export interface OutboxEntry<T = unknown> {
   /** The operation the draft will become once confirmed. */
   operationId: WriteOperation;
   draft: T;
+  /** Derived for pages from the stored state (lib/writes viewOf); the stored record has none. */
   status: OutboxStatus;
   createdAt: string;
   updatedAt: string;

@@ -15,6 +15,22 @@ export const WRITE_OPERATIONS = [
 ] as const;
 export type WriteOperation = (typeof WRITE_OPERATIONS)[number];
 
+/**
+ * The states of a write, as its outbox record stores them (lib/writes/lifecycle.ts has the steps
+ * between them): drafted → shown → confirmed → claimed → sent → settled, or failed or refused.
+ */
+export const WRITE_STATES = [
+  'drafted',
+  'shown',
+  'confirmed',
+  'claimed',
+  'sent',
+  'settled',
+  'failed',
+  'refused',
+] as const;
+export type WriteState = (typeof WRITE_STATES)[number];
+
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 export type HttpMethod = Uppercase<(typeof HTTP_METHODS)[number]>;
 
@@ -60,6 +76,9 @@ export interface ShownWrite extends WriteResolution {
   keyFingerprint?: string;
   /** Origin of the API URL the request goes to. */
   apiOrigin: string;
+  /** The API URL and service URL themselves (compared when both sides name them). */
+  apiUrl?: string;
+  serviceUrl?: string;
   /** SHA-256 of what the document said about sending this write (deprecation, sunset, auth, schema…). */
   operationDigest?: string;
 }

@@ -1,5 +1,5 @@
 import type { RecentEvent } from './feed';
-import type { OutboxEntry } from '@/lib/store/outbox';
+import type { OutboxEntry } from '@/lib/contract/outbox';
 
 /** Events the extension keeps, in the worker's feed and in an open panel alike. */
 export const RECENT_EVENTS_MAX = 100;

@@ -22,10 +22,14 @@ export interface ApiKeyRecord {
   savedAt?: number;
 }
 
-/** The outbox's own type (lib/store/outbox.ts) is richer; the database needs only these. */
+/**
+ * The outbox's own type (lib/writes/outbox.ts) is richer; the database needs only these. Records
+ * of earlier versions have a `status` instead of a `state` (read as the state they meant).
+ */
 export interface OutboxRecord {
   id: string;
-  status: string;
+  state?: string;
+  status?: string;
   createdAt: string;
 }
 

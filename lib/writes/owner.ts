@@ -15,40 +15,45 @@ import {
   newIdempotencyKey,
   writeSpec,
   writeWords,
+  type ApiClient,
   type ConfirmedIntent,
   type WriteOperation,
-  type WriteResolution,
 } from '@/lib/api';
+import type { OutboxEntry } from '@/lib/contract/outbox';
 import { playbookDraftSchema } from '@/lib/finance/schema';
 import { log } from '@/lib/log';
 import { fieldErrors, type PendingWrite } from '@/lib/messaging';
 import {
-  addToOutbox,
-  getOutboxEntry,
-  listOutbox,
+  addDraft,
+  applyStep,
+  listWrites,
   playbookIdOf,
-  removeOutboxEntryIf,
-  updateOutboxEntry,
+  readWrite,
   type DraftOrigin,
   type WriteDraft,
-} from '@/lib/store/outbox';
+} from './outbox';
 import { focusConfirmWindow, openConfirmWindow } from './confirmWindow';
-import { keyFingerprint } from '@/lib/store/apiKey';
-import { getSettings } from '@/lib/store/settings';
+import { getSettings, type Settings } from '@/lib/store/settings';
 import { serviceClient } from '@/lib/api/service';
 import { meaningOf, WRITE_ERRORS } from './errors';
-import { assertTransition, canDiscard, stateOf } from './lifecycle';
+import { allows } from './lifecycle';
 import {
   accountOf,
   bareResolution,
   confirmedBody,
   currentShape,
-  operationChanged,
   resolutionOf,
   typedConfirmationFor,
+  whyNotTheSame,
 } from './resolve';
-import { draftOfRetryAlarm, playbookOfWriteNotification, sendConfirmed, writeRetryAlarm } from './send';
-import { differenceFrom, newToken, operationDigest, type ShownWrite } from './token';
+import {
+  draftOfRetryAlarm,
+  notFree,
+  playbookOfWriteNotification,
+  sendConfirmed,
+  writeRetryAlarm,
+} from './send';
+import { bindingOfIntent, newToken, type ShownWrite } from './token';
 import { announce, move, pushWriteChangesTo, refusal, refuse, viewOf, type Entry } from './transitions';
 
 const SENT_KEPT_MS = 24 * 60 * 60 * 1000;
@@ -64,12 +69,11 @@ export function openDraftWindow(id: string): Promise<void> {
   const running = opening.get(id);
   if (running) return running;
   const run = (async () => {
-    const entry = await getOutboxEntry<WriteDraft>(id);
+    const entry = await readWrite<WriteDraft>(id);
     if (!entry) throw refusal('draft-not-found');
     if (entry.windowId !== undefined && (await focusConfirmWindow(entry.windowId, id))) return;
     const windowId = await openConfirmWindow(id);
-    // The window id is not part of the write's state: it only names where the draft is shown.
-    await updateOutboxEntry<WriteDraft>(id, { windowId });
+    await placeWindow(id, windowId);
   })().finally(() => opening.delete(id));
   opening.set(id, run);
   return run;
@@ -80,7 +84,7 @@ async function queueDraft(
   operationId: WriteOperation,
   draft: WriteDraft,
 ): Promise<string> {
-  const entry = await addToOutbox<WriteDraft>({ origin, operationId, draft });
+  const entry = await addDraft<WriteDraft>({ origin, operationId, draft });
   log.info('outbox.queued', { draftId: entry.id, operationId, origin });
   announce(entry);
   await openDraftWindow(entry.id);
@@ -89,7 +93,7 @@ async function queueDraft(
 
 /** The stored entry of a write, refusing one whose operation this version does not know. */
 async function writeEntry(id: string): Promise<Entry> {
-  const entry = await getOutboxEntry<WriteDraft>(id);
+  const entry = await readWrite<WriteDraft>(id);
   if (!entry) throw refusal('draft-not-found');
   if (!isWriteOperation(entry.operationId)) throw refusal('invalid-draft', t('errors.write.unknownWrite'));
   return entry;
@@ -125,14 +129,14 @@ export interface Viewer {
  */
 async function isDraftWindow(id: string, viewer: Viewer | undefined): Promise<boolean> {
   if (!viewer) return false;
-  if ((await getOutboxEntry<WriteDraft>(id))?.windowId === viewer.windowId) return true;
+  if ((await readWrite<WriteDraft>(id))?.windowId === viewer.windowId) return true;
   // The window may load its page before openDraftWindow has stored the window's id.
   await opening.get(id)?.catch(() => undefined);
-  const windowId = (await getOutboxEntry<WriteDraft>(id))?.windowId;
+  const windowId = (await readWrite<WriteDraft>(id))?.windowId;
   if (windowId === viewer.windowId) return true;
   const open = windowId !== undefined && (await browser.windows.get(windowId).then(Boolean, () => false));
   if (open) return false;
-  await updateOutboxEntry<WriteDraft>(id, { windowId: viewer.windowId });
+  await placeWindow(id, viewer.windowId);
   return true;
 }
 
@@ -168,9 +172,9 @@ async function showWrite(id: string, viewer?: Viewer): Promise<PendingWrite> {
     if (!isApiError(error)) throw error;
     result.refusal = error.message;
   }
-  const state = stateOf(entry);
-  const showable = state === 'drafted' || state === 'shown' || state === 'failed' || state === 'refused';
-  if (shape && showable && ownWindow && viewer) {
+  const state = entry.state;
+  const step = state === 'failed' ? 'showFailed' : 'show';
+  if (shape && allows(step, state) && ownWindow && viewer) {
     const shown: ShownWrite = { ...shape, token: newToken(), tabId: viewer.tabId };
     const shownBody = canonicalJson(entry.draft.body ?? null);
     // A refused draft shown again is a draft awaiting Confirm; a failed one keeps its failure (and
@@ -178,18 +182,15 @@ async function showWrite(id: string, viewer?: Viewer): Promise<PendingWrite> {
     // meanwhile is never turned back into a pending one.
     const moved = await move(
       entry,
-      'shown',
-      (current) => ({
-        status: state === 'failed' ? 'failed' : 'pending',
-        draft: { ...current.draft, shown },
-      }),
+      step,
+      (current) => ({ draft: { ...current.draft, shown } }),
       (current) => canonicalJson(current.draft.body ?? null) === shownBody,
     );
     if (moved) {
       entry = moved;
       result.token = shown.token;
     } else {
-      entry = (await getOutboxEntry<WriteDraft>(id)) ?? entry;
+      entry = (await readWrite<WriteDraft>(id)) ?? entry;
     }
     result.entry = viewOf(entry);
   }
@@ -208,11 +209,12 @@ async function confirmWrite(
   edits: Record<string, unknown> | undefined,
   typed: string | undefined,
   viewer?: Viewer,
-): Promise<Entry> {
+): Promise<OutboxEntry<WriteDraft>> {
   const entry = await writeEntry(id);
-  const state = stateOf(entry);
+  const state = entry.state;
   if (state === 'settled') throw refusal('draft-already-sent');
-  if (state === 'claimed') throw refusal('write-in-progress');
+  if (!allows('confirm', state) && state !== 'drafted' && state !== 'refused')
+    throw refusal('write-in-progress');
   const shown = entry.draft.shown;
   // The token is the window's: only the tab it was given to may spend it.
   const fromItsWindow = shown?.tabId !== undefined && shown.tabId === viewer?.tabId;
@@ -222,13 +224,10 @@ async function confirmWrite(
   const client = await serviceClient(settings, { fresh: true });
   const account = await accountOf(client);
   const now = await currentShape(entry, client, settings, account?.id);
-  const difference = differenceFrom(shown, now);
-  if (difference !== undefined) {
-    const code = difference === 'body-changed' ? 'not-shown' : difference;
-    const message =
-      difference === 'operation-changed' ? operationChanged(shown, now) : WRITE_ERRORS[code].message;
-    await refuse(entry, code, message);
-    throw refusal(code, message);
+  const changed = whyNotTheSame(shown, now);
+  if (changed) {
+    await refuse(entry, changed.code, changed.message);
+    throw refusal(changed.code, changed.message);
   }
   const expected = await typedConfirmationFor(entry, client);
   // An empty name (a title '' from the service, a checkout without a plan) confirms nothing.
@@ -247,7 +246,7 @@ async function confirmWrite(
   // the first attempt landed, the service answers 422 instead of writing a second playbook.
   const mayHaveLanded =
     entry.draft.mayHaveLanded === true ||
-    (entry.status === 'failed' && meaningOf(entry.error?.code).mayHaveLanded);
+    (entry.state === 'failed' && meaningOf(entry.error?.code).mayHaveLanded);
   const idempotencyKey =
     entry.draft.idempotencyKey && (sameBody || mayHaveLanded)
       ? entry.draft.idempotencyKey
@@ -263,8 +262,8 @@ async function confirmWrite(
     apiUrl: settings.apiUrl,
     operationDigest: now.operationDigest,
   };
-  if (state === 'shown') assertTransition('shown', 'confirmed');
-  // The token is spent: this confirmation is the intent; resends send its bytes or nothing.
+  // The token is spent: this confirmation is the intent; resends send its bytes or nothing. Only
+  // the Confirm whose token is still stored confirms.
   const draft: WriteDraft = {
     ...entry.draft,
     body,
@@ -273,11 +272,39 @@ async function confirmWrite(
     confirmed,
     shown: undefined,
   };
-  // The claim spends the token: only the Confirm whose token is still stored sends.
-  return sendConfirmed(entry, draft, client, (current) => current.draft.shown?.token === token);
+  const confirmedEntry = await move(
+    entry,
+    'confirm',
+    { draft, error: undefined },
+    (current) => current.draft.shown?.token === token,
+  );
+  if (!confirmedEntry) throw notFree((await readWrite<WriteDraft>(id)) ?? undefined);
+  return viewOf(await sendConfirmed(confirmedEntry));
 }
 
-export type RetryOutcome = { outcome: 'sent'; entry: Entry } | { outcome: 'review' };
+/**
+ * Whether a confirmed intent still holds as the document, key and settings stand now (the one
+ * check, whyNotTheSame), or why not; a write the document no longer resolves is a changed operation.
+ */
+async function intentChange(
+  entry: Entry,
+  intent: ConfirmedIntent,
+  client: ApiClient,
+  settings: Settings,
+): Promise<ReturnType<typeof whyNotTheSame>> {
+  try {
+    return whyNotTheSame(
+      await bindingOfIntent(intent),
+      await currentShape(entry, client, settings, undefined),
+    );
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    // Why it no longer resolves (past its sunset, gone from the document), in the client's words.
+    return { code: 'operation-changed', message: error.message };
+  }
+}
+
+export type RetryOutcome = { outcome: 'sent'; entry: OutboxEntry<WriteDraft> } | { outcome: 'review' };
 
 /**
  * Resends the confirmed intent of a failed write, byte for byte under its Idempotency-Key, when
@@ -287,9 +314,9 @@ export type RetryOutcome = { outcome: 'sent'; entry: Entry } | { outcome: 'revie
  */
 async function resendIntent(entry: Entry): Promise<RetryOutcome> {
   const intent = entry.draft.confirmed;
-  const state = stateOf(entry);
+  const state = entry.state;
   if (state === 'settled') throw refusal('draft-already-sent');
-  if (state === 'claimed') throw refusal('write-in-progress');
+  if (state === 'confirmed' || state === 'claimed' || state === 'sent') throw refusal('write-in-progress');
   if (state !== 'failed' || !meaningOf(entry.error?.code).retryable || !intent) {
     // A failure the service may not have seen again is not a resend: the window shows it anew.
     if (state === 'failed' && !intent) await refuse(entry, 'not-shown', t('errors.write.confirmedUnbound'));
@@ -297,37 +324,10 @@ async function resendIntent(entry: Entry): Promise<RetryOutcome> {
     return { outcome: 'review' };
   }
   const settings = await getSettings();
-  if (
-    intent.serviceUrl !== settings.serviceUrl ||
-    intent.apiUrl !== settings.apiUrl ||
-    intent.keyFingerprint !== (await keyFingerprint())
-  ) {
-    await refuse(entry, 'account-changed', t('errors.write.accountChangedSince'));
-    await openDraftWindow(entry.id);
-    return { outcome: 'review' };
-  }
   const client = await serviceClient(settings, { fresh: true });
-  let now: WriteResolution | undefined;
-  let nowDigest: string | undefined;
-  let unresolved: string | undefined;
-  try {
-    const resolution = resolutionOf(client, entry);
-    now = bareResolution(resolution);
-    nowDigest = await operationDigest(resolution.contract);
-  } catch (error) {
-    if (!isApiError(error)) throw error;
-    // Why it no longer resolves (past its sunset, gone from the document), in the client's words.
-    unresolved = error.message;
-  }
-  const sameRoute =
-    now !== undefined &&
-    now.method === intent.method &&
-    now.url === intent.url &&
-    now.operationId === intent.operationId;
-  // The document's contract for the write too: a resend after it became deprecated, got a sunset
-  // or another body schema is a write no window showed.
-  if (!now || !sameRoute || nowDigest !== intent.operationDigest) {
-    await refuse(entry, 'operation-changed', unresolved ?? operationChanged(intent, now));
+  const changed = await intentChange(entry, intent, client, settings);
+  if (changed) {
+    await refuse(entry, changed.code, changed.message);
     await openDraftWindow(entry.id);
     return { outcome: 'review' };
   }
@@ -335,13 +335,13 @@ async function resendIntent(entry: Entry): Promise<RetryOutcome> {
   // The claim re-checks what was checked here: still failed, still retryable, the same intent.
   const checked = canonicalJson(intent);
   const stillTheIntent = (current: Entry) =>
-    current.status === 'failed' &&
+    current.state === 'failed' &&
     meaningOf(current.error?.code).retryable &&
     current.draft.confirmed !== undefined &&
     canonicalJson(current.draft.confirmed) === checked;
   return {
     outcome: 'sent',
-    entry: await sendConfirmed(entry, { ...entry.draft, shown: undefined }, client, stillTheIntent),
+    entry: viewOf(await sendConfirmed(entry, stillTheIntent)),
   };
 }
 
@@ -359,8 +359,8 @@ export async function reviewWrite(id: string): Promise<{ opened: true }> {
 
 /** The alarm's resend: only a failed write still waiting, with the intent the user confirmed. */
 export async function resendDeferredWrite(id: string): Promise<void> {
-  const entry = await getOutboxEntry<WriteDraft>(id);
-  if (!entry || stateOf(entry) !== 'failed' || entry.error?.retryAt === undefined) return;
+  const entry = await readWrite<WriteDraft>(id);
+  if (!entry || entry.state !== 'failed' || entry.error?.retryAt === undefined) return;
   try {
     await resendIntent(entry);
   } catch (error) {
@@ -368,42 +368,50 @@ export async function resendDeferredWrite(id: string): Promise<void> {
   }
 }
 
-/** A worker stopped mid-send leaves "sending" behind; the retry reuses the key, so it cannot duplicate. */
+/**
+ * A worker stopped between a Confirm and the answer leaves a confirmed, claimed or sent entry
+ * behind: it is interrupted (failed), and the retry reuses the key, so it cannot duplicate.
+ * Settled writes older than a day are purged.
+ */
 export async function recoverInterruptedWrites(): Promise<void> {
-  for (const entry of await listOutbox()) {
-    const state = stateOf(entry as Entry);
-    if (state === 'claimed') {
-      await move(entry as Entry, 'failed', {
-        status: 'failed',
+  for (const entry of await listWrites()) {
+    if (allows('interrupt', entry.state)) {
+      await move(entry, 'interrupt', {
         error: { message: WRITE_ERRORS.interrupted.message, code: 'interrupted' },
       });
-    } else if (state === 'settled' && Date.now() - Date.parse(entry.updatedAt) > SENT_KEPT_MS) {
-      // The purge: the same checked step as a discard.
-      await removeOutboxEntryIf<WriteDraft>(entry.id, (current) => canDiscard(stateOf(current)));
+    } else if (allows('purge', entry.state) && Date.now() - Date.parse(entry.updatedAt) > SENT_KEPT_MS) {
+      await move(entry, 'purge');
     }
   }
 }
 
-/** The user discards a draft (its window's Cancel, the popup's Discard). */
+/** Where the draft is shown: a step of its own, allowed in every state, that changes only the window id. */
+async function placeWindow(id: string, windowId: number | undefined): Promise<void> {
+  await applyStep<WriteDraft>(
+    id,
+    'placeWindow',
+    () => true,
+    () => ({ windowId }),
+  );
+}
+
+/** The user discards a draft (its window's Cancel, the popup's Discard): refused while it is being sent. */
 export async function discardWrite(id: string): Promise<{ discarded: true }> {
-  // A named step of the lifecycle: refused while the write is being sent (`canDiscard`).
-  const outcome = await removeOutboxEntryIf<WriteDraft>(id, (current) => canDiscard(stateOf(current)));
-  if (outcome === 'kept') throw refusal('write-in-progress', t('errors.write.busyDiscard'));
+  const result = await applyStep<WriteDraft>(id, 'discard', () => true);
+  if (!result.done && result.current) throw refusal('write-in-progress', t('errors.write.busyDiscard'));
   log.info('draft.discarded', { draftId: id });
   announce({ id, removed: true });
   return { discarded: true };
 }
 
 /** One draft as stored (the side panel follows its write with it). */
-export async function getWrite(id: string): Promise<Entry> {
+export async function getWrite(id: string): Promise<OutboxEntry<WriteDraft>> {
   return viewOf(await writeEntry(id));
 }
 
 /** The drafts not yet settled, newest first. */
-export async function openWrites(): Promise<Entry[]> {
-  return (await listOutbox())
-    .filter((entry) => entry.status !== 'sent')
-    .map((entry) => viewOf(entry as Entry));
+export async function openWrites(): Promise<OutboxEntry<WriteDraft>[]> {
+  return (await listWrites()).filter((entry) => entry.state !== 'settled').map(viewOf);
 }
 
 export {

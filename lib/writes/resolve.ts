@@ -7,11 +7,11 @@ import { describeResolution, writeSpec, type ApiClient, type WriteResolution } f
 import { normalizeTicker } from '@/lib/finance/symbols';
 import { log } from '@/lib/log';
 import { fieldErrors } from '@/lib/messaging';
-import { playbookIdOf } from '@/lib/store/outbox';
+import { playbookIdOf } from './outbox';
 import { keyFingerprint } from '@/lib/store/apiKey';
 import type { Settings } from '@/lib/store/settings';
 import { WRITE_ERRORS } from './errors';
-import { bodyDigest, operationDigest, type ShownWrite } from './token';
+import { bodyDigest, differenceFrom, operationDigest, type Binding, type ShownWrite } from './token';
 import { refusal, type Entry } from './transitions';
 
 function normalizeTickers(body: Record<string, unknown>): Record<string, unknown> {
@@ -89,5 +89,23 @@ export async function currentShape(
     accountId,
     keyFingerprint: await keyFingerprint(),
     apiOrigin: new URL(settings.apiUrl).origin,
+    apiUrl: settings.apiUrl,
+    serviceUrl: settings.serviceUrl,
   };
+}
+
+/**
+ * The refusal when the intent no longer holds (differenceFrom), worded for the user: a changed
+ * route names both, a changed body needs the window again. Undefined when it still holds.
+ */
+export function whyNotTheSame(
+  bound: Binding,
+  now: Binding,
+): { code: 'not-shown' | 'operation-changed' | 'account-changed'; message: string } | undefined {
+  const difference = differenceFrom(bound, now);
+  if (difference === undefined) return undefined;
+  const code = difference === 'body-changed' ? 'not-shown' : difference;
+  const message =
+    difference === 'operation-changed' ? operationChanged(bound, now) : WRITE_ERRORS[code].message;
+  return { code, message };
 }

@@ -1,39 +1,27 @@
 /**
- * How an outbox entry changes, and the only place it does: each step of the state machine
- * (lifecycle.ts) stored as one compare-and-swap transaction, pushed to open pages, and the view of
- * an entry pages are given (without the window's token).
+ * How an outbox entry changes, and the only place it does: each named step of the state machine
+ * (lifecycle.ts) applied by outbox.ts as one compare-and-swap transaction, pushed to open pages,
+ * and the view of an entry pages are given (without the window's token, with the pages' status).
  */
+import type { OutboxEntry } from '@/lib/contract/outbox';
 import { log } from '@/lib/log';
 import { HandledError } from '@/lib/messaging';
-import { transitionOutboxEntry, type OutboxEntry, type WriteDraft } from '@/lib/store/outbox';
 import { WRITE_ERRORS, type LifecycleCode, type WriteErrorCode } from './errors';
-import { assertTransition, stateOf, type WriteState } from './lifecycle';
+import { assertStep, statusOf, type StepName } from './lifecycle';
+import { applyStep, type StepChange, type StoredWrite, type WriteDraft } from './outbox';
 
-export type Entry = OutboxEntry<WriteDraft>;
+export type Entry = StoredWrite<WriteDraft>;
 
-/** claimed → sent → settled: the service answered with success. */
-export async function settle(claimed: Entry, draft: WriteDraft): Promise<Entry | undefined> {
-  assertTransition(stateOf(claimed), 'sent');
-  assertTransition('sent', 'settled');
-  const next = await transitionOutboxEntry<WriteDraft>(
-    claimed.id,
-    (current) => stateOf(current) === 'claimed',
-    () => ({ status: 'sent', draft }),
-  );
-  announce(next);
-  return next;
-}
+export type WriteChange = OutboxEntry<WriteDraft> | { id: string; removed: true };
 
-type WriteChange = Entry | { id: string; removed: true };
-
-/** Where every change is pushed (the switchboard sends it to open side panels over their port). */
+/** Where every change is pushed (the switchboard sends it to open pages). */
 let changeSink: ((change: WriteChange) => void) | undefined;
 
 export function pushWriteChangesTo(sink: ((change: WriteChange) => void) | undefined): void {
   changeSink = sink;
 }
 
-export function announce(entry: WriteChange | undefined): void {
+export function announce(entry: Entry | { id: string; removed: true } | undefined): void {
   if (!entry || !changeSink) return;
   try {
     changeSink('removed' in entry ? entry : viewOf(entry));
@@ -42,34 +30,33 @@ export function announce(entry: WriteChange | undefined): void {
   }
 }
 
-type EntryChange = Partial<Pick<Entry, 'status' | 'draft' | 'error'>>;
-
 /**
- * The one way an entry changes: a legal transition of the state machine, stored in one IndexedDB
- * transaction that re-reads the entry and changes it only while it is still in the state `entry`
- * was read in (and `still` holds). A change given as a function is built from the stored entry, so
- * it merges into what is stored now, never into a stale copy. Undefined when the entry moved on.
+ * The one way an entry changes: the named `step`, legal from the state `entry` was read in,
+ * applied only while the stored entry is still in that state (and `still` holds). A change is
+ * built from the stored entry, so it merges into what is stored now, never into a stale copy.
+ * The entry after the step (undefined when it left the outbox); null when the step was refused.
  */
 export async function move(
   entry: Entry,
-  to: WriteState,
-  change: EntryChange | ((current: Entry) => EntryChange),
+  step: StepName,
+  change: StepChange<WriteDraft> | ((current: Entry) => StepChange<WriteDraft>) = {},
   still: (current: Entry) => boolean = () => true,
-): Promise<Entry | undefined> {
-  const from = stateOf(entry);
-  assertTransition(from, to);
-  const next = await transitionOutboxEntry<WriteDraft>(
+): Promise<Entry | undefined | null> {
+  const from = entry.state;
+  assertStep(step, from);
+  const result = await applyStep<WriteDraft>(
     entry.id,
-    (current) => stateOf(current) === from && still(current),
+    step,
+    (current) => current.state === from && still(current),
     (current) => (typeof change === 'function' ? change(current) : change),
   );
-  if (!next) {
-    log.info('write.move-skipped', { draftId: entry.id, operationId: entry.operationId, from, to });
-    return undefined;
+  if (!result.done) {
+    log.info('write.move-skipped', { draftId: entry.id, operationId: entry.operationId, from, step });
+    return null;
   }
-  log.info('write.moved', { draftId: entry.id, operationId: entry.operationId, to });
-  announce(next);
-  return next;
+  log.info('write.moved', { draftId: entry.id, operationId: entry.operationId, step });
+  announce(result.entry ?? { id: entry.id, removed: true });
+  return result.entry;
 }
 
 export function refusal(
@@ -89,17 +76,18 @@ export async function refuse(
   code: LifecycleCode | 'api.unconfirmed-write',
   message: string,
 ): Promise<void> {
-  await move(entry, 'refused', (current) => ({
-    status: 'failed',
+  await move(entry, 'refuse', (current) => ({
     draft: { ...current.draft, confirmed: undefined, shown: undefined },
     error: { message, code },
   }));
   log.warn('write.refused', { draftId: entry.id, operationId: entry.operationId, code });
 }
 
-/** An entry as pages see it: without the window's token, which only its window is given. */
-export function viewOf(entry: Entry): Entry {
-  if (!entry.draft.shown) return entry;
+/** An entry as pages see it: without the window's token (only its window is given it), with its status. */
+export function viewOf(entry: Entry): OutboxEntry<WriteDraft> {
+  const { state, ...rest } = entry;
+  const view = { ...rest, status: statusOf(state) };
+  if (!entry.draft.shown) return view;
   const { token: _token, ...shown } = entry.draft.shown;
-  return { ...entry, draft: { ...entry.draft, shown: { ...shown, token: '' } } };
+  return { ...view, draft: { ...entry.draft, shown: { ...shown, token: '' } } };
 }

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatDate } from '@/lib/i18n';
 import {
   ApiError,
@@ -8,14 +8,7 @@ import {
   type ConfirmedIntent,
   type WriteOperation,
 } from '@/lib/api';
-import {
-  addToOutbox,
-  claimForSending,
-  listOutbox,
-  removeFromOutbox,
-  type OutboxEntry,
-  type WriteDraft,
-} from '@/lib/store/outbox';
+import type { IntentToSend, Sending } from '@/lib/api/writes';
 import { fingerprintOfKey } from '@/lib/store/apiKey';
 import {
   API_URL,
@@ -32,9 +25,6 @@ import {
 } from './support';
 
 keepKeyOutOfLogs();
-beforeEach(async () => {
-  for (const entry of await listOutbox()) await removeFromOutbox(entry.id);
-});
 
 const NEW_PLAYBOOK = { title: 'Semis', thesis: 'Capex cycle', visibility: 'private', tickers: ['NVDA'] };
 
@@ -48,8 +38,11 @@ interface DraftSpec {
   confirmedKey?: string;
 }
 
-/** What the confirm flow does: resolve, bind the intent, queue and claim the entry in one transaction. */
-async function claimedWrite(client: ApiClient, spec: DraftSpec = {}): Promise<OutboxEntry<WriteDraft>> {
+/** Nothing checked before sending: lib/writes' own check is tested in tests/unit/writes. */
+const OPEN = { beforeSend: () => Promise.resolve() };
+
+/** What the confirm flow hands the client: the resolved, confirmed intent of a claimed write. */
+async function claimedWrite(client: ApiClient, spec: DraftSpec = {}): Promise<IntentToSend> {
   const operationId = spec.operationId ?? 'createPlaybook';
   const body = spec.body ?? (spec.operationId === undefined ? NEW_PLAYBOOK : undefined);
   const resolution = client.resolveWrite(operationId, spec.playbookId);
@@ -65,11 +58,7 @@ async function claimedWrite(client: ApiClient, spec: DraftSpec = {}): Promise<Ou
     serviceUrl: SITE_URL,
     apiUrl: API_URL,
   };
-  const draft: WriteDraft = { playbookId: spec.playbookId, body, ifMatch: spec.ifMatch };
-  const entry = await addToOutbox<WriteDraft>({ origin: 'extension-page', operationId, draft });
-  const claimed = await claimForSending<WriteDraft>(entry.id, { ...draft, idempotencyKey, confirmed });
-  if (!claimed) throw new Error('claim failed');
-  return claimed;
+  return { intent: confirmed, playbookId: spec.playbookId };
 }
 
 describe('canonicalJson', () => {
@@ -88,70 +77,39 @@ describe('write() sends only a claimed outbox entry, as confirmed', () => {
   it('sends the bound method, URL, body bytes, key and Idempotency-Key', async () => {
     const { client, requests } = clientFor(() => json(playbook('pb_1'), { status: 201 }));
     const claimed = await claimedWrite(client);
-    const result = await client.write(claimed);
+    const result = await client.write(claimed, OPEN);
     expect(result.status).toBe(201);
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatchObject({ method: 'POST', url: 'https://api.example.test/v1/playbooks' });
     expect(requests[0].body).toBe(canonicalJson(NEW_PLAYBOOK));
-    expect(requests[0].headers['idempotency-key']).toBe(claimed.draft.confirmed?.idempotencyKey);
+    expect(requests[0].headers['idempotency-key']).toBe(claimed.intent.idempotencyKey);
     expect(requests[0].headers.authorization).toBe(`Bearer ${SENTINEL_KEY}`);
   });
 
-  it('refuses an entry that is not claimed, not stored, or differs from the stored claim', async () => {
+  it('hands beforeSend what would leave (route, contract, key, API URL), and sends nothing when it refuses', async () => {
     const { client, requests } = clientFor(() => json(playbook('pb_1'), { status: 201 }));
     const claimed = await claimedWrite(client);
-    const cases: OutboxEntry<WriteDraft>[] = [
-      { ...claimed, id: crypto.randomUUID() },
+    const seen: Sending[] = [];
+    const refused = new Error('not the intent');
+    const beforeSend = (sending: Sending) => {
+      seen.push(sending);
+      return Promise.reject(refused);
+    };
+    expect(await rejection(client.write(claimed, { beforeSend }))).toBe(refused);
+    expect(requests).toEqual([]);
+    expect(seen).toEqual([
       {
-        ...claimed,
-        draft: {
-          ...claimed.draft,
-          confirmed: {
-            ...claimed.draft.confirmed!,
-            body: canonicalJson({ ...NEW_PLAYBOOK, title: 'Other' }),
-          },
+        resolution: {
+          operationId: 'createPlaybook',
+          method: 'POST',
+          url: 'https://api.example.test/v1/playbooks',
         },
+        contract: client.resolveWrite('createPlaybook').contract,
+        keyFingerprint: await fingerprintOfKey(SENTINEL_KEY),
+        requiresAuth: true,
+        apiUrl: API_URL,
       },
-      { ...claimed, draft: { ...claimed.draft, confirmed: undefined } },
-    ];
-    for (const forged of cases) {
-      const error = (await rejection(client.write(forged))) as ApiError;
-      expect(error.kind).toBe('unconfirmed-write');
-    }
-    const { updateOutboxEntry } = await import('@/lib/store/outbox');
-    await updateOutboxEntry(claimed.id, { status: 'pending' });
-    expect(((await rejection(client.write(claimed))) as ApiError).kind).toBe('unconfirmed-write');
-    expect(requests).toEqual([]);
-  });
-
-  it('refuses when the stored body is not the body that was confirmed', async () => {
-    const { client, requests } = clientFor(() => json(playbook('pb_1'), { status: 201 }));
-    const claimed = await claimedWrite(client);
-    const { updateOutboxEntry } = await import('@/lib/store/outbox');
-    const changed = await updateOutboxEntry<WriteDraft>(claimed.id, {
-      draft: { ...claimed.draft, body: { ...NEW_PLAYBOOK, title: 'Swapped' } },
-    });
-    expect(((await rejection(client.write(changed!))) as ApiError).kind).toBe('unconfirmed-write');
-    expect(requests).toEqual([]);
-  });
-
-  it('refuses when the key is not the one the user confirmed with', async () => {
-    const { client, requests } = clientFor(() => json(playbook('pb_1'), { status: 201 }));
-    const claimed = await claimedWrite(client, { confirmedKey: 'sk_another_account_key_0001' });
-    const error = (await rejection(client.write(claimed))) as ApiError;
-    expect(error.message).toMatch(/API key changed/);
-    expect(requests).toEqual([]);
-  });
-
-  it('refuses when the API URL is not the one the user confirmed for', async () => {
-    const { client: before } = clientFor(() => json({}));
-    const claimed = await claimedWrite(before);
-    const { client, requests } = clientFor(() => json({}), {
-      apiUrl: 'https://api.example.test/v2',
-      openApi: { ...writesDocument(), servers: [{ url: 'https://api.example.test/v2' }] },
-    });
-    expect(((await rejection(client.write(claimed))) as ApiError).message).toMatch(/API URL changed/);
-    expect(requests).toEqual([]);
+    ]);
   });
 
   it('reuses the same Idempotency-Key and the identical body on every retry; a replay is success', async () => {
@@ -163,11 +121,11 @@ describe('write() sends only a claimed outbox entry, as confirmed', () => {
       return json(playbook('pb_1'), { status: 201, headers: { 'idempotent-replayed': 'true' } });
     });
     const claimed = await claimedWrite(client);
-    const result = await client.write(claimed);
+    const result = await client.write(claimed, OPEN);
     expect(result.idempotentReplayed).toBe(true);
     expect(requests).toHaveLength(3);
     expect(new Set(requests.map((request) => request.headers['idempotency-key']))).toEqual(
-      new Set([claimed.draft.confirmed?.idempotencyKey]),
+      new Set([claimed.intent.idempotencyKey]),
     );
     expect(new Set(requests.map((request) => request.body)).size).toBe(1);
   });
@@ -178,7 +136,7 @@ describe('write() sends only a claimed outbox entry, as confirmed', () => {
       operationId: 'createPlaybook',
       body: { title: '', thesis: 'x', visibility: 'everyone' },
     });
-    const error = (await rejection(client.write(claimed))) as ApiError;
+    const error = (await rejection(client.write(claimed, OPEN))) as ApiError;
     expect(error.kind).toBe('validation');
     expect(Object.keys(error.fieldErrors ?? {}).sort()).toEqual(['/title', '/visibility']);
     expect(requests).toEqual([]);
@@ -187,7 +145,7 @@ describe('write() sends only a claimed outbox entry, as confirmed', () => {
   it('refuses an Idempotency-Key that is not a UUID', async () => {
     const { client, requests } = clientFor(() => json(playbook('pb_1'), { status: 201 }));
     const claimed = await claimedWrite(client, { idempotencyKey: 'not-a-uuid' });
-    expect(((await rejection(client.write(claimed))) as ApiError).kind).toBe('validation');
+    expect(((await rejection(client.write(claimed, OPEN))) as ApiError).kind).toBe('validation');
     expect(requests).toEqual([]);
   });
 
@@ -199,7 +157,7 @@ describe('write() sends only a claimed outbox entry, as confirmed', () => {
       body: { title: 'New' },
       ifMatch: '"pb_1-1"',
     });
-    const error = (await rejection(client.write(claimed))) as ApiError;
+    const error = (await rejection(client.write(claimed, OPEN))) as ApiError;
     expect(error.kind).toBe('precondition-failed');
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatchObject({ method: 'PATCH', url: 'https://api.example.test/v1/playbooks/pb_1' });
@@ -208,7 +166,7 @@ describe('write() sends only a claimed outbox entry, as confirmed', () => {
 
   it('422 under an Idempotency-Key is idempotency-mismatch', async () => {
     const { client } = clientFor(() => problem(422, { title: 'Key reused', code: 'idempotency_key_reused' }));
-    const error = (await rejection(client.write(await claimedWrite(client)))) as ApiError;
+    const error = (await rejection(client.write(await claimedWrite(client), OPEN))) as ApiError;
     expect(error.kind).toBe('idempotency-mismatch');
   });
 
@@ -225,12 +183,12 @@ describe('write() sends only a claimed outbox entry, as confirmed', () => {
       active--;
       return json(playbook(title), { status: 201 });
     });
-    const claims: OutboxEntry<WriteDraft>[] = [];
+    const claims: IntentToSend[] = [];
     for (const title of ['one', 'two', 'three'])
       claims.push(
         await claimedWrite(client, { operationId: 'createPlaybook', body: { ...NEW_PLAYBOOK, title } }),
       );
-    await Promise.all(claims.map((claimed) => client.write(claimed)));
+    await Promise.all(claims.map((claimed) => client.write(claimed, OPEN)));
     expect(maxActive).toBe(1);
     expect(order).toEqual(['one', 'two', 'three']);
   });
@@ -241,7 +199,7 @@ describe('write() sends only a claimed outbox entry, as confirmed', () => {
       ++calls === 1 ? problem(409, { title: 'In flight' }) : json(playbook('pb_2'), { status: 201 }),
     );
     const [first, second] = [await claimedWrite(client), await claimedWrite(client)];
-    const [a, b] = await Promise.allSettled([client.write(first), client.write(second)]);
+    const [a, b] = await Promise.allSettled([client.write(first, OPEN), client.write(second, OPEN)]);
     expect((a as PromiseRejectedResult).reason).toMatchObject({ kind: 'conflict' });
     expect(b.status).toBe('fulfilled');
   });
@@ -272,7 +230,10 @@ describe('the resolved operation is bound', () => {
       deprecated: true,
     });
     expect(preview.warnings.join(' ')).toMatch(/deprecated.*sent as itself/);
-    await client.write(await claimedWrite(client, { operationId: 'pausePlaybook', playbookId: 'pb_1' }));
+    await client.write(
+      await claimedWrite(client, { operationId: 'pausePlaybook', playbookId: 'pb_1' }),
+      OPEN,
+    );
     expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual([
       'POST https://api.example.test/v1/playbooks/pb_1/pause',
     ]);
@@ -285,29 +246,18 @@ describe('the resolved operation is bound', () => {
     expect(new URL(requests[0].url).pathname).toBe('/v1/playbooks');
   });
 
-  it('a pause whose path the document remapped after it was confirmed is not sent', async () => {
+  it('resolves the route again at send time: a remapped pause is handed to beforeSend as it is now', async () => {
     const { client: atConfirm } = clientFor(() => json({}), { openApi: writesDocument() });
     const claimed = await claimedWrite(atConfirm, { operationId: 'pausePlaybook', playbookId: 'pb_1' });
     const remapped = writesDocument();
     remapped.paths['/playbooks/{id}/halt'] = remapped.paths['/playbooks/{id}/pause'];
     delete remapped.paths['/playbooks/{id}/pause'];
-    const { client, requests } = clientFor(() => json({}), { openApi: remapped });
-    const error = (await rejection(client.write(claimed))) as ApiError;
-    expect(error).toMatchObject({ kind: 'unconfirmed-write', code: 'operation-changed' });
-    expect(error.message).toBe(
-      'The service changed how this action is sent (was POST /v1/playbooks/pb_1/pause, now POST /v1/playbooks/pb_1/halt). Nothing was sent. Review and confirm again.',
-    );
-    expect(requests).toEqual([]);
-  });
-
-  it('a write whose method the document changed is not sent', async () => {
-    const { client: atConfirm } = clientFor(() => json({}), { openApi: writesDocument() });
-    const claimed = await claimedWrite(atConfirm, { operationId: 'pausePlaybook', playbookId: 'pb_1' });
-    const changed = writesDocument();
-    changed.paths['/playbooks/{id}/pause'] = { delete: { operationId: 'pausePlaybook', responses: {} } };
-    const { client, requests } = clientFor(() => json({}), { openApi: changed });
-    expect(((await rejection(client.write(claimed))) as ApiError).message).toMatch(/was POST .*now DELETE/);
-    expect(requests).toEqual([]);
+    const { client } = clientFor(() => json({}), { openApi: remapped });
+    const urls: string[] = [];
+    await client.write(claimed, {
+      beforeSend: (sending) => Promise.resolve(void urls.push(sending.resolution.url)),
+    });
+    expect(urls).toEqual(['https://api.example.test/v1/playbooks/pb_1/halt']);
   });
 
   it('a write past its sunset is refused before and at send time', async () => {
@@ -324,7 +274,7 @@ describe('the resolved operation is bound', () => {
       `pausePlaybook reached its sunset on ${formatDate(Date.UTC(2025, 5, 30))}`,
     );
     expect(early.message).toMatch(/Nothing was sent/);
-    expect(((await rejection(client.write(claimed))) as ApiError).kind).toBe('sunset');
+    expect(((await rejection(client.write(claimed, OPEN))) as ApiError).kind).toBe('sunset');
     expect(requests).toEqual([]);
   });
 });
@@ -355,6 +305,7 @@ describe('a service that names the playbook parameter bookId', () => {
         body: { title: 'Renamed' },
         ifMatch: '"pb_1-1"',
       }),
+      OPEN,
     );
     await client.write(
       await claimedWrite(client, {
@@ -362,6 +313,7 @@ describe('a service that names the playbook parameter bookId', () => {
         playbookId: 'pb_1',
         body: { start: '2020-01-01', end: '2024-12-31' },
       }),
+      OPEN,
     );
     expect(requests.slice(1).map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual([
       'PATCH /v1/books/pb_1',

@@ -96,7 +96,7 @@ async function restartWorker() {
     apiKey: await import('@/lib/store/apiKey'),
     settings: await import('@/lib/store/settings'),
     state: await import('@/lib/store/state'),
-    outbox: await import('@/lib/store/outbox'),
+    outbox: await import('@/lib/writes/outbox'),
     discovery: await import('@/lib/discovery/cache'),
   };
 }
@@ -114,7 +114,13 @@ async function expectEverythingCopied(modules: Awaited<ReturnType<typeof restart
   expect(await modules.settings.getSettings()).toEqual(SETTINGS);
   // The key comes back only because its bound API origin came along and matches the settings.
   expect(await modules.apiKey.loadApiKey()).toBe(API_KEY);
-  expect(await modules.outbox.listOutbox()).toEqual([FAILED, PENDING]);
+  // Read as the state each record meant: the stored status is migrated on read.
+  const { status: _failed, ...failed } = FAILED;
+  const { status: _pending, ...pending } = PENDING;
+  expect(await modules.outbox.listWrites()).toEqual([
+    { ...failed, state: 'failed' },
+    { ...pending, state: 'drafted' },
+  ]);
   expect(await modules.state.readState('events-feed')).toEqual(FEED);
   expect(await modules.state.readState('events-cursor')).toEqual(CURSOR);
   expect(await modules.state.readState('discovery-report')).toEqual(REPORT);
@@ -129,10 +135,12 @@ describe('an update from the per-store databases', () => {
     expect(await worker.discovery.idbDocumentCache.get('https://svc.example/llms.txt')).toBeUndefined();
     expect(await (await worker.db.database()).count('snapshot')).toBe(0);
     await vi.waitFor(async () => expect(await databaseNames()).toEqual(['playbook-companion']));
-    // A migrated draft is an ordinary draft: it can be claimed for sending once.
-    expect(await worker.outbox.claimForSending(PENDING.id, PENDING.draft)).toMatchObject({
-      status: 'sending',
+    // A migrated draft is an ordinary draft: its window can show it, and it is stored as shown.
+    expect(await worker.outbox.applyStep(PENDING.id, 'show', () => true)).toMatchObject({
+      done: true,
+      entry: { state: 'shown' },
     });
+    expect(await worker.outbox.readWrite(PENDING.id)).toMatchObject({ state: 'shown' });
   });
 
   it('copies nothing twice: a second run neither duplicates drafts nor overwrites newer data', async () => {
@@ -151,7 +159,7 @@ describe('an update from the per-store databases', () => {
 
     const worker = await restartWorker();
     expect((await worker.settings.getSettings()).pollMinutes).toBe(30);
-    expect((await worker.outbox.listOutbox()).map((entry) => entry.id)).toEqual([PENDING.id]);
+    expect((await worker.outbox.listWrites()).map((entry) => entry.id)).toEqual([PENDING.id]);
     expect(await databaseNames()).toEqual(['playbook-companion']);
   });
 
@@ -166,7 +174,7 @@ describe('an update from the per-store databases', () => {
 
     const worker = await restartWorker();
     expect((await worker.settings.getSettings()).pollMinutes).toBe(60);
-    expect(await worker.outbox.listOutbox()).toHaveLength(2);
+    expect(await worker.outbox.listWrites()).toHaveLength(2);
     await vi.waitFor(async () => expect(await databaseNames()).toEqual(['playbook-companion']));
     expect(await (await worker.db.database()).get('meta', LEGACY_MIGRATION_KEY)).toBe('deleted');
   });

@@ -10,7 +10,8 @@ import {
   type PendingWrite,
   type WriteDraft,
 } from '@/lib/messaging';
-import { getOutboxEntry, listOutbox, removeFromOutbox } from '@/lib/store/outbox';
+import { database } from '@/lib/store/db';
+import { readWrite } from '@/lib/writes/outbox';
 import { storeApiKey } from '@/lib/store/apiKey';
 import { clientFor, json, writesDocument } from '../api/support';
 
@@ -142,7 +143,7 @@ const WINDOW_TAB = 10_000;
 
 /** The draft's confirm window: the extension page in the tab of the window the draft was opened in. */
 async function draftWindow(id: string): Promise<unknown> {
-  const windowId = (await getOutboxEntry<WriteDraft>(id))?.windowId;
+  const windowId = (await readWrite<WriteDraft>(id))?.windowId;
   return windowId === undefined
     ? EXTENSION_PAGE
     : { ...EXTENSION_PAGE, tab: { id: WINDOW_TAB + windowId, windowId } };
@@ -184,7 +185,7 @@ beforeEach(async () => {
       : tabsGet(tabId),
   );
   await storeApiKey('pbk_test_key_0123456789');
-  for (const entry of await listOutbox()) await removeFromOutbox(entry.id);
+  await (await database()).clear('outbox');
   registry = createHandlerRegistry({
     extensionId: fakeBrowser.runtime.id,
     extensionOrigin: `chrome-extension://${fakeBrowser.runtime.id}`,
@@ -227,17 +228,17 @@ describe('one token, one send', () => {
     const reload = dispatch('getPendingWrite', { id });
     await slow.reached;
     expect((await dispatch('confirmWrite', { id, token })).ok).toBe(true);
-    expect((await getOutboxEntry<WriteDraft>(id))?.status).toBe('sent');
+    expect((await readWrite<WriteDraft>(id))?.state).toBe('settled');
     slow.release();
     const reloaded = await reload;
     // showWrite moves the entry only while it is still as it read it (compare-and-swap): a
     // reload must not make the sent draft 'pending' again, without its key or result.
-    const status = (await getOutboxEntry<WriteDraft>(id))?.status;
+    const state = (await readWrite<WriteDraft>(id))?.state;
     const token2 = reloaded.ok ? (reloaded.value as PendingWrite).token : undefined;
     if (token2) await dispatch('confirmWrite', { id, token: token2 });
     // The same draft is created a second time, under a new Idempotency-Key.
     expect(seam.sent.map((write) => write.idempotencyKey)).toHaveLength(1);
-    expect(status).toBe('sent');
+    expect(state).toBe('settled');
   });
 
   it('a token is given only to the draft’s own window, not to any extension page that asks', async () => {
@@ -245,7 +246,7 @@ describe('one token, one send', () => {
       operationId: 'createPlaybook',
       body: pageDraft,
     });
-    const entry = await getOutboxEntry<WriteDraft>(id);
+    const entry = await readWrite<WriteDraft>(id);
     expect(entry?.windowId).toBeDefined();
     // The side panel (no tab, not the confirm window) asks for the pending write and confirms it.
     const pending = await dispatch('getPendingWrite', { id }, EXTENSION_PAGE);
@@ -271,7 +272,7 @@ describe('a deferred resend', () => {
         }),
     );
     await dispatch('confirmWrite', { id, token: pending.token, typed: 'Dividend growers' });
-    expect((await getOutboxEntry<WriteDraft>(id))?.error?.retryAt).toBeDefined();
+    expect((await readWrite<WriteDraft>(id))?.error?.retryAt).toBeDefined();
     expect(seam.sent).toHaveLength(1);
     // The service publishes a new document: same route, but the write is now deprecated and
     // stops working soon, a warning no window showed when the user confirmed.

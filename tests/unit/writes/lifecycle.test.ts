@@ -2,59 +2,52 @@ import { describe, expect, it } from 'vitest';
 import { API_ERROR_KINDS } from '@/lib/api/errors';
 import { isWriteErrorCode, meaningOf, needsReview, refusalCode, WRITE_ERRORS } from '@/lib/writes/errors';
 import {
+  allows,
+  assertStep,
   canDiscard,
   canMove,
-  stateOf,
-  TRANSITIONS,
+  IllegalTransitionError,
+  statusOf,
   WRITE_STATES,
   type WriteState,
 } from '@/lib/writes/lifecycle';
 import { bodyDigest, differenceFrom, type ShownWrite } from '@/lib/writes/token';
 import { LIFECYCLE_CODES } from '@/lib/contract/writes';
-import type { OutboxEntry, WriteDraft } from '@/lib/store/outbox';
 
 describe('the write state machine', () => {
   it('reaches a send only through confirmed or a failure that may be resent', () => {
     const into = (to: WriteState) => WRITE_STATES.filter((from) => canMove(from, to));
     expect(into('claimed')).toEqual(['confirmed', 'failed']);
-    expect(into('confirmed')).toEqual(['shown']);
+    expect(into('confirmed')).toEqual(['shown', 'failed']);
+    expect(into('sent')).toEqual(['claimed']);
+    expect(into('settled')).toEqual(['sent']);
   });
 
-  it('after a refusal, nothing but showing the draft again', () => {
-    expect(TRANSITIONS.refused).toEqual(['shown']);
-    expect(canMove('refused', 'claimed')).toBe(false);
-    expect(canMove('refused', 'confirmed')).toBe(false);
+  it('after a refusal, nothing but showing the draft again (or discarding it)', () => {
+    expect(WRITE_STATES.filter((to) => canMove('refused', to))).toEqual(['shown']);
     expect(canMove('drafted', 'confirmed')).toBe(false);
   });
 
-  it('an entry leaves the outbox from any state but claimed', () => {
+  it('a discard is refused while the write is confirmed, claimed or sent', () => {
     expect(WRITE_STATES.filter((from) => !canDiscard(from))).toEqual(['confirmed', 'claimed', 'sent']);
+    expect(() => assertStep('discard', 'sent')).toThrow(IllegalTransitionError);
   });
 
-  it('a settled write is final', () => {
+  it('a settled write is final: it only leaves (discard, purge), and only a settled one is purged', () => {
     for (const to of WRITE_STATES) expect(canMove('settled', to)).toBe(false);
+    expect(WRITE_STATES.filter((from) => allows('purge', from))).toEqual(['settled']);
   });
-
-  const entry = (status: OutboxEntry['status'], draft: WriteDraft = {}, code?: string) => ({
-    status,
-    draft,
-    error: code ? { message: 'm', code } : undefined,
-  });
-  const shown = { token: 't' } as ShownWrite;
 
   it.each([
-    ['drafted', entry('pending')],
-    ['shown', entry('pending', { shown })],
-    ['claimed', entry('sending')],
-    ['settled', entry('sent')],
-    ['failed', entry('failed', {}, 'server')],
-    ['failed', entry('failed', {}, 'interrupted')],
-    ['refused', entry('failed', {}, 'operation-changed')],
-    ['refused', entry('failed', {}, 'account-changed')],
-    ['refused', entry('failed', {}, 'a code of some later version')],
-  ] as const)('reads %s from its stored encoding', (state, stored) => {
-    expect(stateOf(stored)).toBe(state);
-  });
+    ['drafted', 'pending'],
+    ['shown', 'pending'],
+    ['confirmed', 'sending'],
+    ['claimed', 'sending'],
+    ['sent', 'sending'],
+    ['settled', 'sent'],
+    ['failed', 'failed'],
+    ['refused', 'failed'],
+  ] as const)('pages read %s as %s', (state, status) => expect(statusOf(state)).toBe(status));
 });
 
 describe('the table of write errors', () => {

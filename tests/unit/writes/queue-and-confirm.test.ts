@@ -15,7 +15,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { storeApiKey } from '@/lib/store/apiKey';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { type WriteDraft } from '@/lib/messaging';
-import { getOutboxEntry, listOutbox, type OutboxEntry } from '@/lib/store/outbox';
+import type { OutboxEntry } from '@/lib/contract/outbox';
+import { database } from '@/lib/store/db';
+import { readWrite, listWrites } from '@/lib/writes/outbox';
 
 /** Queueing a write, confirming it in its window, and what follows a success. */
 describe('queueing', () => {
@@ -25,9 +27,9 @@ describe('queueing', () => {
     const answer = await send('submitPageDraft', { draft: pageDraft }, CONTENT_SCRIPT);
     expect(answer.ok).toBe(true);
     const { draftId } = (answer as { value: { draftId: string } }).value;
-    const entry = await getOutboxEntry<WriteDraft>(draftId);
+    const entry = await readWrite<WriteDraft>(draftId);
     expect(entry).toMatchObject({
-      status: 'pending',
+      state: 'drafted',
       operationId: 'createPlaybook',
       origin: 'content-script',
     });
@@ -45,7 +47,7 @@ describe('queueing', () => {
   ])('refuses %s from a page', async (_name, draft) => {
     const answer = await send('submitPageDraft', { draft }, CONTENT_SCRIPT);
     expect(answer).toMatchObject({ ok: false, error: { code: 'invalid-draft' } });
-    expect(await listOutbox()).toHaveLength(0);
+    expect(await listWrites()).toHaveLength(0);
   });
 
   it('refuses confirmWrite, requestWrite and getPendingWrite from a content script', async () => {
@@ -62,7 +64,7 @@ describe('queueing', () => {
       });
     }
     expect(seam.sent).toHaveLength(0);
-    expect((await getOutboxEntry(draftId))?.status).toBe('pending');
+    expect((await readWrite(draftId))?.state).toBe('drafted');
   });
 });
 
@@ -103,8 +105,8 @@ describe('confirming', () => {
     failWith(500, { detail: 'The service failed.' });
     const failed = await send('confirmWrite', { id, body: { title: 'Kept title' } });
     expect(failed).toMatchObject({ ok: false });
-    const entry = await getOutboxEntry<WriteDraft>(id);
-    expect(entry).toMatchObject({ status: 'failed', error: { code: 'api.server' } });
+    const entry = await readWrite<WriteDraft>(id);
+    expect(entry).toMatchObject({ state: 'failed', error: { code: 'api.server' } });
     expect(entry?.draft.body).toMatchObject({ title: 'Kept title' });
 
     // Retry (popup, side panel or window) resends the confirmed bytes: no window, no new token.
@@ -118,7 +120,7 @@ describe('confirming', () => {
     const id = await queueAction('activatePlaybook', { playbookId: 'pb_1' });
     failWith(403, { detail: 'Link a brokerage account first.', code: 'brokerage_not_linked' });
     await send('confirmWrite', { id, typed: seam.playbookTitle });
-    expect((await getOutboxEntry(id))?.error).toMatchObject({
+    expect((await readWrite(id))?.error).toMatchObject({
       code: 'api.forbidden',
       problemCode: 'brokerage_not_linked',
     });
@@ -147,13 +149,13 @@ describe('confirming', () => {
     const id = await queueAction('createPlaybook', { body: pageDraft });
     failWith(429, {}, { 'retry-after': '90' });
     expect((await send('confirmWrite', { id })).ok).toBe(false);
-    const retryAt = (await getOutboxEntry(id))?.error?.retryAt ?? 0;
+    const retryAt = (await readWrite(id))?.error?.retryAt ?? 0;
     expect(retryAt).toBeGreaterThan(Date.now() + 60_000);
     const alarm = await fakeBrowser.alarms.get(`write-retry:${id}`);
     expect(alarm?.scheduledTime).toBe(retryAt);
 
     await fakeBrowser.alarms.onAlarm.trigger({ name: `write-retry:${id}`, scheduledTime: retryAt });
-    await vi.waitFor(async () => expect((await getOutboxEntry(id))?.status).toBe('sent'));
+    await vi.waitFor(async () => expect((await readWrite(id))?.state).toBe('settled'));
     expect(seam.sent).toHaveLength(2);
     expect(seam.sent[1].idempotencyKey).toBe(seam.sent[0].idempotencyKey);
     expect(seam.sent[1].body).toEqual(seam.sent[0].body);
@@ -209,7 +211,7 @@ describe('confirming', () => {
     await send('confirmWrite', { id });
     await showAgain(id);
     await send('confirmWrite', { id, body: { thesis: 'A different thesis.' } });
-    expect((await getOutboxEntry(id))?.error?.message).toMatch(/nothing was written twice/);
+    expect((await readWrite(id))?.error?.message).toMatch(/nothing was written twice/);
   });
 
   it('sends a draft once when two confirm windows confirm it at the same time', async () => {
@@ -225,11 +227,11 @@ describe('confirming', () => {
     const id = await queueAction('createPlaybook', { body: pageDraft });
     failWith(429, {}, { 'retry-after': '90' });
     await send('confirmWrite', { id });
-    const retryAt = (await getOutboxEntry(id))?.error?.retryAt ?? 0;
+    const retryAt = (await readWrite(id))?.error?.retryAt ?? 0;
     await storeApiKey('pbk_k2b_0123456789');
     await fakeBrowser.alarms.onAlarm.trigger({ name: `write-retry:${id}`, scheduledTime: retryAt });
     await vi.waitFor(async () =>
-      expect((await getOutboxEntry(id))?.error).toMatchObject({ code: 'account-changed' }),
+      expect((await readWrite(id))?.error).toMatchObject({ code: 'account-changed' }),
     );
     expect(seam.sent).toHaveLength(1);
   });
@@ -241,7 +243,7 @@ describe('confirming', () => {
     const fields = (answer as { error: { fields: Record<string, string> } }).error.fields;
     expect(Object.keys(fields)).toEqual(expect.arrayContaining(['title', 'tickers.0']));
     expect(seam.sent).toHaveLength(0);
-    expect((await getOutboxEntry(id))?.status).toBe('pending');
+    expect((await readWrite(id))?.state).toBe('shown');
   });
 
   it.each([
@@ -313,14 +315,15 @@ describe('confirming', () => {
     const id = await queueAction('createPlaybook', { body: pageDraft });
     failOffline();
     await send('confirmWrite', { id });
-    const { updateOutboxEntry } = await import('@/lib/store/outbox');
-    await updateOutboxEntry(id, { status: 'sending' });
+    // The worker stopped with the write on the wire: stored as sent, with no answer.
+    const stopped = await readWrite(id);
+    await (await database()).put('outbox', { ...stopped!, state: 'sent' }, id);
     expect(await send('confirmWrite', { id })).toMatchObject({
       ok: false,
       error: { code: 'write-in-progress' },
     });
     await recoverInterruptedWrites();
-    expect((await getOutboxEntry(id))?.status).toBe('failed');
+    expect((await readWrite(id))?.state).toBe('failed');
     expect(await value('retryWrite', { id })).toMatchObject({ outcome: 'sent' });
     expect(seam.sent[1].idempotencyKey).toBe(seam.sent[0].idempotencyKey);
   });
@@ -360,8 +363,8 @@ describe('the right-click menu', () => {
   ])('%s queues a private createPlaybook draft', async (menuItemId, extra, field, expected) => {
     const { handleMenuClick } = await import('@/lib/background/contextMenus');
     const draftId = await handleMenuClick({ menuItemId, ...page, ...extra });
-    const entry = await getOutboxEntry<WriteDraft>(draftId ?? '');
-    expect(entry).toMatchObject({ origin: 'context-menu', operationId: 'createPlaybook', status: 'pending' });
+    const entry = await readWrite<WriteDraft>(draftId ?? '');
+    expect(entry).toMatchObject({ origin: 'context-menu', operationId: 'createPlaybook', state: 'drafted' });
     const body = entry?.draft.body as Record<string, unknown> & { source: Record<string, unknown> };
     expect(body.visibility).toBe('private');
     const value = field === 'thesis' ? body.thesis : body.source.url;
@@ -379,7 +382,7 @@ describe('the right-click menu', () => {
         pageTitle: 'Settings',
       }),
     ).rejects.toThrow();
-    expect(await listOutbox()).toHaveLength(0);
+    expect(await listWrites()).toHaveLength(0);
   });
 });
 
@@ -412,7 +415,7 @@ describe('the right-click menu reads the clicked page as the offer does', () => 
   async function queuedBody(context: Record<string, unknown>) {
     const { handleMenuClick } = await import('@/lib/background/contextMenus');
     const draftId = await handleMenuClick(context as never);
-    return (await getOutboxEntry<WriteDraft>(draftId ?? ''))?.draft.body as Record<string, unknown>;
+    return (await readWrite<WriteDraft>(draftId ?? ''))?.draft.body as Record<string, unknown>;
   }
 
   it('titles the draft by the article and takes the page’s tickers', async () => {

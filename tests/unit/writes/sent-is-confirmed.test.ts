@@ -16,7 +16,9 @@ import { formatDate } from '@/lib/i18n';
 import { storeApiKey } from '@/lib/store/apiKey';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { type PendingWrite, type WriteDraft } from '@/lib/messaging';
-import { addToOutbox, getOutboxEntry, listOutbox, type OutboxEntry } from '@/lib/store/outbox';
+import type { OutboxEntry } from '@/lib/contract/outbox';
+import { database } from '@/lib/store/db';
+import { addDraft, readWrite, listWrites } from '@/lib/writes/outbox';
 import { bookIdDialectDocument } from '../api/support';
 
 /** The write that is sent is the write that was confirmed, in either dialect, and what a page may open after it. */
@@ -79,7 +81,7 @@ describe('the write that is sent is the write that was confirmed', () => {
     expect(pending.refusal).toContain(`reached its sunset on ${formatDate(Date.UTC(2025, 0, 1))}`);
     expect(pending.refusal).toMatch(/Nothing was sent/);
     expect(await send('confirmWrite', { id, typed: seam.playbookTitle })).toMatchObject({ ok: false });
-    expect((await getOutboxEntry(id))?.status).toBe('pending');
+    expect((await readWrite(id))?.state).toBe('drafted');
     expect(seam.sent).toHaveLength(0);
   });
 
@@ -96,8 +98,8 @@ describe('the write that is sent is the write that was confirmed', () => {
       },
     });
     expect(seam.sent).toHaveLength(0);
-    const entry = await getOutboxEntry<WriteDraft>(id);
-    expect(entry).toMatchObject({ status: 'failed', error: { code: 'operation-changed' } });
+    const entry = await readWrite<WriteDraft>(id);
+    expect(entry).toMatchObject({ state: 'refused', error: { code: 'operation-changed' } });
     expect(entry?.draft.confirmed).toBeUndefined();
     // The window reloads and shows the new resolution; confirming that one sends it.
     const pending = await value<PendingWrite>('getPendingWrite', { id });
@@ -106,12 +108,29 @@ describe('the write that is sent is the write that was confirmed', () => {
     expect(seam.sent.map((write) => write.url)).toEqual([`${API_URL}/playbooks/pb_1/halt`]);
   });
 
+  it('a route changed after the Confirm check, found just before the request leaves, refuses the write', async () => {
+    const id = await queueAction('pausePlaybook', { playbookId: 'pb_1' });
+    // The document changes once the write is claimed: after Confirm checked it, before it is sent.
+    const remapOnClaim = seam.onPush;
+    seam.onPush = (change) => {
+      if (change.id === id && change.status === 'sending') remapPause('/playbooks/{id}/halt');
+    };
+    const answer = await send('confirmWrite', { id, typed: seam.playbookTitle });
+    seam.onPush = remapOnClaim;
+    expect(answer).toMatchObject({ ok: false, error: { code: 'operation-changed' } });
+    expect(seam.sent).toHaveLength(0);
+    expect(await readWrite<WriteDraft>(id)).toMatchObject({
+      state: 'refused',
+      error: { code: 'operation-changed' },
+    });
+  });
+
   it('a pause remapped after Confirm, while waiting for an alarm resend, is not sent', async () => {
     const id = await queueAction('pausePlaybook', { playbookId: 'pb_1' });
     failWith(429, {}, { 'retry-after': '90' });
     await send('confirmWrite', { id, typed: seam.playbookTitle });
     expect(seam.sent).toHaveLength(1);
-    const waiting = await getOutboxEntry<WriteDraft>(id);
+    const waiting = await readWrite<WriteDraft>(id);
     expect(waiting?.draft.confirmed).toMatchObject({
       method: 'POST',
       url: `${API_URL}/playbooks/pb_1/pause`,
@@ -119,9 +138,9 @@ describe('the write that is sent is the write that was confirmed', () => {
     remapPause('/playbooks/{id}/activate-now');
     await fakeBrowser.alarms.onAlarm.trigger({ name: `write-retry:${id}`, scheduledTime: Date.now() });
     await vi.waitFor(async () =>
-      expect((await getOutboxEntry(id))?.error).toMatchObject({ code: 'operation-changed' }),
+      expect((await readWrite(id))?.error).toMatchObject({ code: 'operation-changed' }),
     );
-    expect((await getOutboxEntry(id))?.error?.message).toMatch(
+    expect((await readWrite(id))?.error?.message).toMatch(
       /was POST \/api\/v1\/playbooks\/pb_1\/pause, now POST \/api\/v1\/playbooks\/pb_1\/activate-now.*Nothing was sent/,
     );
     expect(seam.sent).toHaveLength(1);
@@ -137,28 +156,34 @@ describe('the write that is sent is the write that was confirmed', () => {
     seam.document = doc;
     await fakeBrowser.alarms.onAlarm.trigger({ name: `write-retry:${id}`, scheduledTime: Date.now() });
     await vi.waitFor(async () =>
-      expect((await getOutboxEntry(id))?.error).toMatchObject({ code: 'operation-changed' }),
+      expect((await readWrite(id))?.error).toMatchObject({ code: 'operation-changed' }),
     );
-    expect((await getOutboxEntry(id))?.error?.message).toContain(
+    expect((await readWrite(id))?.error?.message).toContain(
       `reached its sunset on ${formatDate(Date.UTC(2025, 0, 1))}`,
     );
     expect(seam.sent).toHaveLength(1);
   });
 
   it('a write confirmed by an earlier version (no bound intent) is never resent blind', async () => {
-    const entry = await addToOutbox<WriteDraft>({
+    const entry = await addDraft<WriteDraft>({
       origin: 'extension-page',
       operationId: 'pausePlaybook',
       draft: { path: { id: 'pb_1' }, idempotencyKey: crypto.randomUUID() },
     });
-    const { updateOutboxEntry } = await import('@/lib/store/outbox');
-    await updateOutboxEntry(entry.id, {
-      status: 'failed',
-      error: { message: 'Wait.', code: 'api.deferred', retryAt: Date.now() },
-    });
+    await (
+      await database()
+    ).put(
+      'outbox',
+      {
+        ...entry,
+        state: 'failed',
+        error: { message: 'Wait.', code: 'api.deferred', retryAt: Date.now() },
+      } as never,
+      entry.id,
+    );
     await fakeBrowser.alarms.onAlarm.trigger({ name: `write-retry:${entry.id}`, scheduledTime: Date.now() });
     await vi.waitFor(async () =>
-      expect((await getOutboxEntry(entry.id))?.error).toMatchObject({ code: 'not-shown' }),
+      expect((await readWrite(entry.id))?.error).toMatchObject({ code: 'not-shown' }),
     );
     expect(seam.sent).toHaveLength(0);
     // Its old `path.id` still names the playbook once the user reviews it.
@@ -184,7 +209,7 @@ describe('the write that is sent is the write that was confirmed', () => {
     await storeApiKey('pbk_other_key_9876543210');
     await fakeBrowser.alarms.onAlarm.trigger({ name: `write-retry:${id}`, scheduledTime: Date.now() });
     await vi.waitFor(async () =>
-      expect((await getOutboxEntry(id))?.error).toMatchObject({ code: 'account-changed' }),
+      expect((await readWrite(id))?.error).toMatchObject({ code: 'account-changed' }),
     );
     expect(seam.sent).toHaveLength(1);
   });
@@ -295,7 +320,7 @@ describe('drafts from a page are bounded per tab', () => {
     } finally {
       vi.useRealTimers();
     }
-    expect((await listOutbox()).filter((entry) => entry.origin === 'content-script')).toHaveLength(5);
+    expect((await listWrites()).filter((entry) => entry.origin === 'content-script')).toHaveLength(5);
   });
 
   it('two drafts at the same moment cannot both take the last slot', async () => {

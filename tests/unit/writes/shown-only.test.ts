@@ -18,7 +18,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { storeApiKey } from '@/lib/store/apiKey';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { type PendingWrite, type WriteDraft } from '@/lib/messaging';
-import { getOutboxEntry } from '@/lib/store/outbox';
+import { readWrite } from '@/lib/writes/outbox';
 
 /** Nothing is sent that no window showed, and pages learn of draft changes by push. */
 describe('nothing is sent that no window showed', () => {
@@ -26,7 +26,7 @@ describe('nothing is sent that no window showed', () => {
     const id = (
       await value<{ draftId: string }>('requestWrite', { operationId: 'createPlaybook', body: pageDraft })
     ).draftId;
-    const windowId = (await getOutboxEntry<WriteDraft>(id))!.windowId!;
+    const windowId = (await readWrite<WriteDraft>(id))!.windowId!;
     const otherTab = { ...EXTENSION_PAGE, tab: { id: WINDOW_TAB + windowId + 1, windowId: windowId + 1 } };
     const tokenFor = async (sender: unknown) => {
       const answer = await send('getPendingWrite', { id }, sender);
@@ -39,7 +39,7 @@ describe('nothing is sent that no window showed', () => {
     expect(await tokenFor(EXTENSION_PAGE)).toBeUndefined();
     const token = await tokenFor(otherTab);
     expect(token).toBeTruthy();
-    expect((await getOutboxEntry<WriteDraft>(id))?.windowId).toBe(windowId + 1);
+    expect((await readWrite<WriteDraft>(id))?.windowId).toBe(windowId + 1);
     // The token is that tab's: another page carrying it sends nothing, the tab itself sends.
     expect((await send('confirmWrite', { id, token }, EXTENSION_PAGE)).ok).toBe(false);
     expect(seam.sent).toHaveLength(0);
@@ -100,7 +100,7 @@ describe('nothing is sent that no window showed', () => {
     await storeApiKey('pbk_other_key_9876543210');
     await fakeBrowser.alarms.onAlarm.trigger({ name: `write-retry:${id}`, scheduledTime: Date.now() });
     await vi.waitFor(async () =>
-      expect((await getOutboxEntry(id))?.error).toMatchObject({ code: 'account-changed' }),
+      expect((await readWrite(id))?.error).toMatchObject({ code: 'account-changed' }),
     );
     expect(await bareConfirm(id)).toMatchObject({ ok: false });
     expect(await value('retryWrite', { id })).toEqual({ outcome: 'review' });
@@ -192,11 +192,15 @@ describe('pages learn of draft changes by push', () => {
     await send('confirmWrite', { id, typed: seam.playbookTitle });
     await value('retryWrite', { id });
     const mine = seam.pushed.filter((message) => message.type === 'outbox' && message.change?.id === id);
+    // queued, shown, confirmed, claimed, sent, failed; then claimed, sent, settled.
     expect(mine.map((message) => message.change?.status)).toEqual([
       'pending',
       'pending',
       'sending',
+      'sending',
+      'sending',
       'failed',
+      'sending',
       'sending',
       'sent',
     ]);
@@ -219,28 +223,30 @@ describe('a write being sent keeps its entry', () => {
     await vi.waitFor(() => expect(seam.sent).toHaveLength(1), { timeout: 20_000, interval: 5 });
     const discard = await send('discardDraft', { id });
     expect(discard.ok ? undefined : discard.error.code).toBe('write-in-progress');
-    expect((await getOutboxEntry(id))?.status).toBe('sending');
+    expect((await readWrite(id))?.state).toBe('sent');
     release();
     expect((await confirming).ok).toBe(true);
-    expect((await getOutboxEntry(id))?.status).toBe('sent');
+    expect((await readWrite(id))?.state).toBe('settled');
     // Once settled, the entry may go.
     expect((await send('discardDraft', { id })).ok).toBe(true);
-    expect(await getOutboxEntry(id)).toBeUndefined();
+    expect(await readWrite(id)).toBeUndefined();
   });
 });
 
 describe('the send checks the state it was handed', () => {
   it.each([
-    ['sending', {}],
+    ['drafted', {}],
+    ['shown', {}],
+    ['claimed', {}],
     ['sent', {}],
-    ['pending', {}],
-  ] as const)('an entry read as %s is not sent', async (status, draft) => {
+    ['settled', {}],
+    ['refused', {}],
+  ] as const)('an entry read as %s is not claimed nor sent', async (state, draft) => {
     const { sendConfirmed } = await import('@/lib/writes/send');
     const { IllegalTransitionError } = await import('@/lib/writes/lifecycle');
-    const entry = { id: 'x', origin: 'extension-page', operationId: 'pausePlaybook', status, draft } as const;
-    const client = { write: () => Promise.reject(new Error('must not be reached')) };
+    const entry = { id: 'x', origin: 'extension-page', operationId: 'pausePlaybook', state, draft } as const;
     await expect(
-      sendConfirmed({ ...entry, createdAt: '', updatedAt: '' }, {}, client as never, () => true),
+      sendConfirmed({ ...entry, createdAt: '', updatedAt: '' }, () => true),
     ).rejects.toBeInstanceOf(IllegalTransitionError);
     expect(seam.sent).toEqual([]);
   });

@@ -11,7 +11,8 @@ import {
   type PendingWrite,
   type WriteDraft,
 } from '@/lib/messaging';
-import { getOutboxEntry, listOutbox, removeFromOutbox } from '@/lib/store/outbox';
+import { database } from '@/lib/store/db';
+import { readWrite } from '@/lib/writes/outbox';
 import { storeApiKey } from '@/lib/store/apiKey';
 import { writesDocument } from '../api/support';
 
@@ -36,6 +37,8 @@ interface Seam {
   freshBuilds: number;
   /** What the worker pushed to open side panels over their events port. */
   pushed: Array<{ type: string; change?: { id: string; status?: string; draft?: WriteDraft } }>;
+  /** Called with each pushed change, as it is pushed (a test may change the service then). */
+  onPush?: (change: { id: string; status?: string }) => void;
 }
 
 const seam = vi.hoisted((): Seam => ({
@@ -54,7 +57,10 @@ const seam = vi.hoisted((): Seam => ({
 
 vi.mock('@/lib/events', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@/lib/events')>()),
-  broadcast: (message: Seam['pushed'][number]) => void seam.pushed.push(message),
+  broadcast: (message: Seam['pushed'][number]) => {
+    seam.pushed.push(message);
+    if (message.change) seam.onPush?.(message.change);
+  },
 }));
 
 export const API_URL = 'http://127.0.0.1:8787/api/v1';
@@ -180,7 +186,7 @@ export const WINDOW_TAB = 10_000;
 
 /** The draft's confirm window as a sender: the extension page in the tab of the window the draft was opened in. */
 export async function draftWindowSender(id: string): Promise<unknown> {
-  const windowId = (await getOutboxEntry<WriteDraft>(id))?.windowId;
+  const windowId = (await readWrite<WriteDraft>(id))?.windowId;
   if (windowId === undefined) return EXTENSION_PAGE;
   return { ...EXTENSION_PAGE, tab: { id: WINDOW_TAB + windowId, windowId } };
 }
@@ -254,6 +260,7 @@ export function failOffline() {
 beforeEach(async () => {
   tokens.clear();
   seam.pushed.length = 0;
+  seam.onPush = undefined;
   seam.sent.length = 0;
   seam.answers.length = 0;
   seam.document = serviceDocument();
@@ -264,7 +271,7 @@ beforeEach(async () => {
   };
   seam.createExtra = {};
   await storeApiKey('pbk_test_key_0123456789');
-  for (const entry of await listOutbox()) await removeFromOutbox(entry.id);
+  await (await database()).clear('outbox');
   registry = createHandlerRegistry({
     extensionId: fakeBrowser.runtime.id,
     extensionOrigin: `chrome-extension://${fakeBrowser.runtime.id}`,

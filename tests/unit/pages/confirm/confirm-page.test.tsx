@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Playbook } from '@/lib/api/schemas';
 import type { PendingWrite, WriteDraft } from '@/lib/messaging/protocol';
-import type { OutboxEntry } from '@/lib/store/outbox';
+import type { OutboxEntry } from '@/lib/contract/outbox';
 import { ConfirmPage } from '@/lib/pages/confirm/ConfirmPage';
 import { serveMessages, workerFailure, type StubHandlers } from '../support';
 
