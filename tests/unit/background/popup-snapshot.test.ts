@@ -12,6 +12,9 @@ import {
 } from '@/lib/store/snapshot';
 import { OPTIONS_PAGE, workerRegistry } from './registry';
 
+/** A busy machine may take seconds to run a read; vi.waitFor's default is one second. */
+const WAIT = { timeout: 15_000, interval: 20 };
+
 const snapshot: PopupSnapshot = {
   binding: 'old',
   state: {
@@ -71,13 +74,16 @@ describe("the popup's snapshot goes with the key or the service", () => {
     // The read Save starts for a first key, and a popup opened meanwhile joining it.
     await registry.dispatch({ type: 'saveApiKey', payload: { key: 'sk_live_first_key_5678' } }, OPTIONS_PAGE);
     const before = registry.dispatch({ type: 'openPopup', payload: {} }, OPTIONS_PAGE);
-    await vi.waitFor(() => expect(held.length).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(held.length).toBeGreaterThan(0), WAIT);
     const startedBefore = held.length;
     await registry.dispatch({ type: 'saveApiKey', payload: { key: 'sk_live_new_key_1234' } }, OPTIONS_PAGE);
-    // The read started by Save finishes first and is saved; then the one from before the Save.
-    await vi.waitFor(() => expect(held.length).toBeGreaterThan(startedBefore));
-    for (const release of held.splice(startedBefore)) release();
-    await vi.waitFor(async () => expect(await readPopupSnapshot()).toBeDefined());
+    // The read started by Save finishes first and is saved; then the one from before the Save. Each of
+    // the Save read's requests is answered as it comes (it makes several, one after another), while
+    // the earlier read's stay held.
+    await vi.waitFor(async () => {
+      for (const release of held.splice(startedBefore)) release();
+      expect(await readPopupSnapshot()).toBeDefined();
+    }, WAIT);
     const release = setInterval(() => held.splice(0).forEach((reject) => reject()), 5);
     onTestFinished(() => clearInterval(release));
     await before;
