@@ -10,6 +10,8 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/unit/setup.ts'],
+          // Far above what any unit test takes here (milliseconds to about a second), for a busier machine.
+          testTimeout: 20_000,
         },
       },
       {
