@@ -1,6 +1,7 @@
 import { browser, type Browser } from 'wxt/browser';
 import {
   acceptEventsPort,
+  acceptOutboxPort,
   dropEventsPort,
   onPollAlarm,
   POLL_ALARM,
@@ -8,7 +9,7 @@ import {
   type EventNotificationTarget,
   startEvents,
 } from '@/lib/events';
-import { EVENTS_PORT } from '@/lib/events/port';
+import { EVENTS_PORT, OUTBOX_PORT } from '@/lib/events/port';
 import { log } from '@/lib/log';
 import { playbookOfReminderNotification } from '@/lib/catalysts/notice';
 import { checkReminders, ensureReminderAlarm, REMINDER_ALARM } from '@/lib/catalysts/watch';
@@ -74,18 +75,24 @@ export function routeNotificationClick(notificationId: string): void {
     .catch((error: unknown) => log.warn('notify.open-failed', { error }));
 }
 
-/** Ports by name; only an extension page (by the sender classifier) may hold the events port. */
+/**
+ * Ports by name; only an extension page (by the sender classifier) may hold one. Pages ping now
+ * and then: port traffic keeps the worker (and so the stream) alive.
+ */
 export function routePort(port: Browser.runtime.Port): void {
-  if (port.name !== EVENTS_PORT) return;
+  if (port.name !== EVENTS_PORT && port.name !== OUTBOX_PORT) return;
   const sender = classifyPort(port);
   if (sender.kind !== 'extension-page') {
     log.warn('events.port-refused', { sender: sender.kind });
     port.disconnect();
     return;
   }
-  acceptEventsPort(port);
-  // The panel pings now and then: port traffic keeps the worker (and so the stream) alive.
   port.onMessage.addListener(() => undefined);
+  if (port.name === OUTBOX_PORT) {
+    acceptOutboxPort(port);
+    return;
+  }
+  acceptEventsPort(port);
   port.onDisconnect.addListener(() => dropEventsPort(port));
 }
 

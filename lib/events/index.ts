@@ -43,6 +43,8 @@ const NOTIFICATION_PREFIX = NOTIFICATIONS.event.idPrefix;
 const STREAM_BACKOFF_MS = { first: 1_000, max: 30_000 };
 
 const ports = new Set<Browser.runtime.Port>();
+/** Ports that follow draft changes only (the popup's): they get `outbox` messages and start no stream. */
+const outboxPorts = new Set<Browser.runtime.Port>();
 let stream: AbortController | undefined;
 // Ingestion is serialized so a stream event and a poll page cannot interleave their read-modify-write.
 let ingestion: Promise<unknown> = Promise.resolve();
@@ -53,15 +55,16 @@ function serialized<T>(task: () => Promise<T>): Promise<T> {
   return run;
 }
 
-/** Sends a message to every open side panel (their events port). */
+/** Sends a message to every open side panel (their events port), and a draft change to a popup too. */
 export function broadcast(message: EventsPortMessage): void {
-  for (const port of ports) {
-    try {
-      port.postMessage(message);
-    } catch {
-      ports.delete(port);
+  for (const held of message.type === 'outbox' ? [ports, outboxPorts] : [ports])
+    for (const port of held) {
+      try {
+        port.postMessage(message);
+      } catch {
+        held.delete(port);
+      }
     }
-  }
 }
 
 function parseEvents(raw: readonly unknown[]): ServiceEvent[] {
@@ -382,6 +385,12 @@ export async function schedulePolling(periodMinutes?: number): Promise<void> {
   const existing = await browser.alarms.get(POLL_ALARM);
   if (existing?.periodInMinutes === period) return;
   await browser.alarms.create(POLL_ALARM, { periodInMinutes: period, delayInMinutes: period });
+}
+
+/** An outbox port the switchboard accepted (an extension page's), until it closes. */
+export function acceptOutboxPort(port: Browser.runtime.Port): void {
+  outboxPorts.add(port);
+  port.onDisconnect.addListener(() => outboxPorts.delete(port));
 }
 
 /** An events port the switchboard accepted (its sender classified as an extension page): stream while one is open. */

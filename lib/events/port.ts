@@ -7,6 +7,9 @@ export const RECENT_EVENTS_MAX = 100;
 /** The long-lived port a side panel opens to receive events while it is open. */
 export const EVENTS_PORT = 'events';
 
+/** The port a popup opens to follow draft changes only: it starts no stream. Same messages, `outbox` ones only. */
+export const OUTBOX_PORT = 'outbox';
+
 /** Worker → panel. The panel only ever sends `{ type: 'ping' }` back. */
 export type EventsPortMessage =
   /** The new events of one batch (newest last), in one message however many there are. */

@@ -9,6 +9,8 @@ import type { AppState, PlaybookPage, PopupOpened, ServiceOverview } from '@/lib
 import { errorText } from '@/lib/pages/errorText';
 import { afterFirstPaint } from '@/lib/pages/firstPaint';
 import { openServiceSetup } from '@/lib/pages/navigation';
+import { applyOutboxChange, holdPort } from '@/lib/pages/workerPush';
+import { OUTBOX_PORT } from '@/lib/events/port';
 import type { PopupDraft, PopupSnapshot } from '@/lib/store/snapshot';
 import { mergeInPlace } from './listMerge';
 import { askView, viewOf } from './views';
@@ -131,19 +133,21 @@ export function PopupPage({ opening }: PopupPageProps = {}) {
     );
   }, []);
 
-  const loadOutbox = useCallback(() => {
-    sendMessage('listOutbox', {}).then(
-      // After an action only known drafts remain; each keeps the label the worker gave it.
-      (entries) =>
+  // Drafts change by push (the worker posts each transition on the outbox port); nothing is re-read after an action.
+  useEffect(
+    () =>
+      holdPort(OUTBOX_PORT, (message) => {
+        if (message.type !== 'outbox') return;
         setOutbox((shown) =>
-          entries.map((entry) => ({
+          // A draft keeps the label the worker gave it; a new one is named by its operation.
+          applyOutboxChange(shown ?? [], message.change, (entry, known) => ({
             ...entry,
-            label: shown?.find((other) => other.id === entry.id)?.label ?? entry.operationId,
+            label: known?.label ?? entry.operationId,
           })),
-        ),
-      (error: unknown) => log.warn('popup.outbox-failed', { error: errorText(error) }),
-    );
-  }, []);
+        );
+      }),
+    [],
+  );
 
   useEffect(() => {
     // Not needed before a click: it waits until the first frame is on screen, as do the rows below the fold.
@@ -285,7 +289,6 @@ export function PopupPage({ opening }: PopupPageProps = {}) {
       .catch((error: unknown) => log.warn('popup.draft-action-failed', { error: errorText(error) }))
       .finally(() => {
         setOutboxBusy((busy) => busy.filter((other) => other !== id));
-        loadOutbox();
       });
   };
 

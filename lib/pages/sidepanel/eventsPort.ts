@@ -1,14 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { browser } from 'wxt/browser';
 import type { RecentEvent } from '@/lib/events/feed';
-import { EVENTS_PORT, RECENT_EVENTS_MAX, type EventsPortMessage } from '@/lib/events/port';
-import { log } from '@/lib/log';
+import { EVENTS_PORT, RECENT_EVENTS_MAX } from '@/lib/events/port';
 import { sendMessage } from '@/lib/messaging/client';
 import { errorParts, type ErrorParts } from '@/lib/pages/errorText';
-import { announceOutboxChange } from './outboxChanges';
-
-const PING_MS = 20_000;
-const RECONNECT_MS = 2_000;
+import { announceOutboxChange, holdPort } from '@/lib/pages/workerPush';
 
 export interface EventsState {
   events?: RecentEvent[];
@@ -43,46 +38,24 @@ export function useEventsPort(): EventsState & { setUnread: (n: number) => void;
     };
   }, [generation]);
 
-  useEffect(() => {
-    let closed = false;
-    let port: ReturnType<typeof browser.runtime.connect> | undefined;
-    let ping: ReturnType<typeof setInterval> | undefined;
-    let retry: ReturnType<typeof setTimeout> | undefined;
-    const connect = () => {
-      port = browser.runtime.connect({ name: EVENTS_PORT });
-      port.onMessage.addListener((raw: unknown) => {
-        const message = raw as EventsPortMessage;
-        if (message.type === 'events')
-          setState((s) => ({
-            ...s,
-            events: mergeById(message.events, s.events ?? []),
-            unread: message.unread,
-          }));
-        else if (message.type === 'stream') setState((s) => ({ ...s, stream: message.state }));
-        else if (message.type === 'outbox') announceOutboxChange(message.change);
-      });
-      port.onDisconnect.addListener(() => {
-        clearInterval(ping);
-        if (closed) return;
-        setState((s) => ({ ...s, stream: 'retrying' }));
-        retry = setTimeout(connect, RECONNECT_MS);
-      });
-      ping = setInterval(() => {
-        try {
-          port?.postMessage({ type: 'ping' });
-        } catch (error) {
-          log.warn('sidepanel.ping-failed', { error });
-        }
-      }, PING_MS);
-    };
-    connect();
-    return () => {
-      closed = true;
-      clearInterval(ping);
-      clearTimeout(retry);
-      port?.disconnect();
-    };
-  }, []);
+  useEffect(
+    () =>
+      holdPort(
+        EVENTS_PORT,
+        (message) => {
+          if (message.type === 'events')
+            setState((s) => ({
+              ...s,
+              events: mergeById(message.events, s.events ?? []),
+              unread: message.unread,
+            }));
+          else if (message.type === 'stream') setState((s) => ({ ...s, stream: message.state }));
+          else if (message.type === 'outbox') announceOutboxChange(message.change);
+        },
+        () => setState((s) => ({ ...s, stream: 'retrying' })),
+      ),
+    [],
+  );
 
   return {
     ...state,

@@ -3,7 +3,7 @@ import type { ActionKind, ActionState } from './PlaybookDetail';
 import { sendMessage } from '@/lib/messaging/client';
 import type { OutboxEntryView } from '@/lib/messaging/protocol';
 import { errorText } from '@/lib/pages/errorText';
-import { onOutboxChange } from './outboxChanges';
+import { onOutboxChange } from '@/lib/pages/workerPush';
 
 export interface WriteRequest {
   operationId: ActionKind;

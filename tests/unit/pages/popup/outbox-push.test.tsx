@@ -1,0 +1,94 @@
+// @vitest-environment happy-dom
+import 'fake-indexeddb/auto';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { OUTBOX_PORT, type EventsPortMessage } from '@/lib/events/port';
+import type { OutboxEntryView } from '@/lib/messaging/protocol';
+import { PopupPage } from '@/lib/pages/popup/PopupPage';
+import { clearPopupSnapshot, type PopupDraft } from '@/lib/store/snapshot';
+import { serveMessages } from '../support';
+import { keyedState, opened } from './fixtures';
+
+afterEach(cleanup);
+
+const IDS = {
+  a: '00000000-0000-4000-8000-00000000000a',
+  b: '00000000-0000-4000-8000-00000000000b',
+  c: '00000000-0000-4000-8000-00000000000c',
+};
+
+function draft(id: keyof typeof IDS, over: Partial<OutboxEntryView> = {}): PopupDraft {
+  return {
+    id: IDS[id],
+    origin: 'content-script',
+    operationId: 'createPlaybook',
+    draft: { body: { title: `Draft ${id}` } },
+    status: 'pending',
+    createdAt: '2026-03-01T11:00:00Z',
+    updatedAt: '2026-03-01T11:50:00Z',
+    label: 'Create playbook',
+    ...over,
+  };
+}
+
+/** The worker's end of the popup's port: what it posts reaches the page as the browser would deliver it. */
+function fakeWorkerPort() {
+  const listeners = new Set<(message: unknown) => void>();
+  const names: string[] = [];
+  vi.spyOn(fakeBrowser.runtime, 'connect').mockImplementation(((info: { name: string }) => {
+    names.push(info.name);
+    return {
+      name: info.name,
+      onMessage: { addListener: (listener: (message: unknown) => void) => listeners.add(listener) },
+      onDisconnect: { addListener: () => undefined },
+      postMessage: () => undefined,
+      disconnect: () => undefined,
+    };
+  }) as never);
+  return {
+    names,
+    post: (message: EventsPortMessage) => listeners.forEach((listener) => listener(message)),
+  };
+}
+
+describe('the popup follows drafts by push', () => {
+  beforeEach(async () => {
+    vi.spyOn(fakeBrowser.windows, 'getCurrent').mockResolvedValue({ id: 1 } as never);
+    await clearPopupSnapshot();
+  });
+
+  it('updates "Drafts waiting" from the pushed change, and reads no outbox after an action', async () => {
+    const port = fakeWorkerPort();
+    const worker = serveMessages({
+      openPopup: () => opened(keyedState, { outbox: [draft('a'), draft('b')] }),
+      getOverview: () => ({ deprecations: [] }),
+      getPageMatches: () => ({ tickers: [], matches: [] }),
+      listOutbox: () => [draft('b')],
+      discardDraft: () => ({ discarded: true as const }),
+    });
+    render(<PopupPage />);
+    await screen.findByRole('heading', { name: 'Drafts waiting (2)' });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Discard Draft a' }));
+    await waitFor(() => expect(worker.received.map((message) => message.type)).toContain('discardDraft'));
+    // The discard is answered; the list changes only when the worker pushes the change.
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Discard Draft a' })).toHaveProperty('disabled', false),
+    );
+    expect(screen.getByRole('heading', { name: 'Drafts waiting (2)' })).toBeTruthy();
+
+    port.post({ type: 'outbox', change: { id: IDS.a, removed: true } });
+    await screen.findByRole('heading', { name: 'Drafts waiting (1)' });
+    expect(screen.queryByRole('button', { name: 'Discard Draft a' })).toBeNull();
+
+    // A new draft and a failure arrive the same way.
+    port.post({ type: 'outbox', change: draft('c') });
+    await screen.findByRole('heading', { name: 'Drafts waiting (2)' });
+    port.post({ type: 'outbox', change: draft('b', { status: 'failed' }) });
+    await screen.findByRole('button', { name: 'Retry Draft b' });
+    expect(worker.received.filter((message) => message.type === 'listOutbox')).toEqual([]);
+    // The popup's own port: it follows drafts and starts no event stream.
+    expect(port.names).toEqual([OUTBOX_PORT]);
+  });
+});
