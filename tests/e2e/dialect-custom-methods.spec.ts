@@ -156,5 +156,6 @@ test('a backtest runs at :backtest and its completion arrives on the event strea
     .getByRole('listitem')
     .filter({ hasText: 'Backtest completed' })
     .filter({ hasText: run.id });
-  await expect(item).toContainText('via live stream');
+  // Its Details line says how it arrived.
+  await expect(item.locator('details')).toContainText('arrived by the live stream');
 });

@@ -35,10 +35,13 @@ const STREAM_TEXT: Record<EventListProps['stream'], TextKey> = {
 
 /**
  * The technical record of what the service put in `data` (scalars only), its keys and values as
- * sent, with the playbook's id: for the row's "Details", never its main text.
+ * sent, with how it arrived and the playbook's id: for the row's "Details", never its main text.
  */
 function record(event: RecentEvent): string {
-  const parts = [`playbook id: ${event.playbook_id}`];
+  const parts = [
+    t(event.via === 'stream' ? 'panel.events.viaStream' : 'panel.events.viaPolling'),
+    `playbook id: ${event.playbook_id}`,
+  ];
   const data = event.data;
   if (data && typeof data === 'object' && !Array.isArray(data))
     for (const [key, value] of Object.entries(data as Record<string, unknown>).slice(0, 6))
