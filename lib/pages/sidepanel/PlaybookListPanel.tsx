@@ -27,12 +27,15 @@ export interface PlaybookListPanelProps {
 export const COMPARE_MIN = 2;
 export const COMPARE_MAX = 4;
 
-/** The playbook's status as a word of the UI language; a status this build does not know, as sent. */
+/**
+ * The playbook's status as a word of the UI language, the same words as the popup's rows; a status
+ * this build does not know, as sent.
+ */
 export const PLAYBOOK_STATUS: Record<string, TextKey | undefined> = {
-  draft: 'sidepanel.playbookStatus.draft',
-  active: 'sidepanel.playbookStatus.active',
-  paused: 'sidepanel.playbookStatus.paused',
-  archived: 'sidepanel.playbookStatus.archived',
+  draft: 'popup.playbookStatus.draft',
+  active: 'popup.playbookStatus.active',
+  paused: 'popup.playbookStatus.paused',
+  archived: 'popup.playbookStatus.archived',
 };
 
 export function playbookStatusText(status: string): string {
