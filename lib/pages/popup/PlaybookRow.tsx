@@ -49,7 +49,10 @@ export function PlaybookRow({ playbook, now, sinceCaptured, onOpen }: PlaybookRo
         </button>
         <span class="pb-row-aside">
           {figure ? (
-            <span class={`pb-return ${sinceCaptured! < 0 ? 'down' : 'up'}`}>
+            <span
+              class={`pb-return ${sinceCaptured! < 0 ? 'down' : 'up'}`}
+              title={t('sinceCaptured.heading')}
+            >
               <span class="pb-return-label">{t('sinceCaptured.heading')} </span>
               {figure}
             </span>
