@@ -38,7 +38,7 @@ test('a wrong key is refused right where it was typed, not later in the popup', 
   await options.apiKey.fill('pbk_not_a_real_key_0123456789');
   await options.save.click();
   await expect(options.status).toHaveText(
-    'Saved. This key was refused by the service: check that you copied all of it, then paste it again.',
+    'This key was refused by the service: check that you copied all of it, then paste it again. Until then it stays stored.',
   );
   await expect(options.status).toHaveClass('error');
   // The popup says so too, and never an empty-list message beside it.

@@ -32,7 +32,7 @@ export function keyNotice(saved: string, overview: ServiceOverview): Notice {
   if (overview.account) return { kind: 'ok', text: t('options.keyAccepted', { saved }) };
   // The error table says what a kind means: "fix the account" is a key the service refused.
   if (overview.accountError && meaningOf(apiCode(overview.accountError.kind)).next === 'fix-account')
-    return { kind: 'error', text: t('options.keyRefused', { saved }) };
+    return { kind: 'error', text: t('options.keyRefused') };
   return { kind: 'ok', text: t('options.keyUnchecked', { saved }) };
 }
 

@@ -100,7 +100,7 @@ describe('OptionsPage', () => {
     fireEvent.input(await screen.findByLabelText('API key'), { target: { value: 'pbk_wrong_0123456789' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     const said = await screen.findByText(
-      'Saved. This key was refused by the service: check that you copied all of it, then paste it again.',
+      'This key was refused by the service: check that you copied all of it, then paste it again. Until then it stays stored.',
     );
     expect(said.className).toBe('error');
     expect(worker.received.map((m) => m.type)).toContain('testConnection');
