@@ -194,6 +194,13 @@ it('each context-menu item: selection, link and page become drafts in the confir
     if (label.includes('selection')) expect(body.thesis).toContain(selected.trim().slice(0, 40));
     if (label.includes('link')) expect(body.source.url).toBe('https://research.example/notes/amd-datacentre');
     if (label.includes('page')) expect(body.source.url).toBe(`${sandbox.baseUrl}/demo/quote/AMD`);
+    // A good draft on the real menu path too: the quote page's ticker, and for the
+    // page the story's headline, never the tab's title with the site's suffix.
+    if (!label.includes('link')) expect(body.tickers, label).toContain('AMD');
+    if (label.includes('page')) {
+      expect(body.title).toContain('what would have to be true');
+      expect(body.title).not.toContain('Sandbox Markets');
+    }
     // Cancel: nothing is written and the draft goes.
     // A click that lands while the window redraws (its draft and account arrive) can be lost on a
     // busy machine; Cancel is idempotent, so it is pressed again until the draft is gone. What
