@@ -19,8 +19,8 @@ export interface OptionsSubmit {
 
 /**
  * The service and API URL fields. The API URL follows the service URL while it is empty or lies
- * under it (the default `/api/v1`, or the path discovery found there): a changed service URL then
- * moves it along. Once the user types an API URL, or it lies elsewhere, it is theirs and stays.
+ * under it (the default `/api/v1`, or the path discovery found there): a changed service URL, once
+ * it is a usable address, then moves it along. Once the user types an API URL, or it lies elsewhere, it is theirs and stays.
  */
 function useServiceUrls(settings: AppState['settings']) {
   const [serviceUrl, setServiceUrlOnly] = useState(settings.serviceUrl);
@@ -28,7 +28,8 @@ function useServiceUrls(settings: AppState['settings']) {
   const [apiPath, setApiPath] = useState(() => apiPathUnder(settings.serviceUrl, settings.apiUrl));
   const setServiceUrl = (value: string) => {
     setServiceUrlOnly(value);
-    if (apiPath !== undefined) setApiUrlOnly(followingApiUrl(value, apiPath));
+    // Only to a usable address: a half-typed or refused one leaves the API URL as it was.
+    if (apiPath !== undefined && !serviceUrlProblem(value)) setApiUrlOnly(followingApiUrl(value, apiPath));
   };
   const setApiUrl = (value: string) => {
     setApiUrlOnly(value);
