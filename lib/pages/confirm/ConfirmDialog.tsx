@@ -17,6 +17,8 @@ import {
 import { CONFIRM_ARM_DELAY_MS, useArming } from './useArming';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { t, type TextKey } from '@/lib/i18n';
+import type { ErrorParts } from '@/lib/pages/errorText';
+import { ProblemDetails } from './ProblemDetails';
 
 export type { PlaybookFields, Visibility } from './describe';
 
@@ -76,7 +78,8 @@ export interface ConfirmDialogProps {
   /** Requests the brokerage link (its own confirm window); absent when no provider is known. */
   onLinkBrokerage?: () => void;
   busy?: boolean;
-  error?: string;
+  /** The last failure in the user's words; its technical record goes under Details. */
+  error?: ErrorParts;
   /** Field path → message, from the background or the service. */
   fieldErrors?: Record<string, string>;
   /** The last send failed and the draft is kept: offer a Retry of exactly that request. */
@@ -258,19 +261,17 @@ function EditForm({
   );
 }
 
+/** Where the draft was captured: the article's headline and the address it came from, as the page sent them. */
 function Source({ source }: { source: SourceView }) {
   return (
     <section aria-label={t('confirm.source')} class="source">
       <h2>{t('confirm.sourceHeading')}</h2>
       <dl>
-        <dt>{t('confirm.page')}</dt>
-        <dd>{source.url}</dd>
-        {source.title ? (
-          <>
-            <dt>{t('confirm.title')}</dt>
-            <dd>{source.title}</dd>
-          </>
-        ) : null}
+        <dt>{t('confirm.capturedFrom')}</dt>
+        <dd>
+          {source.title ? <span class="source-headline">{source.title}</span> : null}
+          <span class="source-url">{source.url}</span>
+        </dd>
         {source.excerpt ? (
           <>
             <dt>{t('confirm.excerpt')}</dt>
@@ -307,25 +308,28 @@ function Problems({
   others,
   canRetry,
 }: {
-  error?: string;
+  error?: ErrorParts;
   others: [string, string][];
   canRetry?: boolean;
 }) {
   if (!error && others.length === 0) return null;
   return (
-    <div role="alert" class="error">
-      {error ? <p>{error}</p> : null}
-      {others.length > 0 ? (
-        <ul>
-          {others.map(([field, message]) => (
-            <li key={field}>
-              {field}: {message}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      {canRetry ? <p class="hint">{t('confirm.retryHint')}</p> : null}
-    </div>
+    <>
+      <div role="alert" class="error">
+        {error ? <p>{error.message}</p> : null}
+        {others.length > 0 ? (
+          <ul>
+            {others.map(([field, message]) => (
+              <li key={field}>
+                {field}: {message}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        {canRetry ? <p class="hint">{t('confirm.retryHint')}</p> : null}
+      </div>
+      <ProblemDetails details={error?.details} />
+    </>
   );
 }
 
@@ -340,15 +344,12 @@ function BrokerageMissing({ onLink }: { onLink?: () => void }) {
 
 const FORM_FIELDS = ['title', 'thesis', 'tickers', 'visibility', 'typed'];
 
-/** Shows exactly what will be sent and to which account; nothing is written until the user presses Confirm. */
-export function ConfirmDialog(props: ConfirmDialogProps) {
-  const { operation, initial, current, busy, resolved, refusal } = props;
-  const armed = useArming(
-    props.armDelayMs ?? CONFIRM_ARM_DELAY_MS,
-    resolved ? `${resolved.method} ${resolved.path}` : '',
-  );
-  useEscape(props.onCancel, !busy);
-  const editable = isEditable(operation) && initial !== undefined;
+/**
+ * The dialog's form as the user edits it, and what follows from it: the fields it sends, the
+ * changes against the playbook as it is, the typed name, and the heading that says it in words.
+ */
+function useDialogForm(props: ConfirmDialogProps) {
+  const { operation, initial, current } = props;
   const [form, setForm] = useState<FormState>({
     title: initial?.title ?? '',
     thesis: initial?.thesis ?? '',
@@ -358,19 +359,82 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
   const [typed, setTyped] = useState('');
   // Nothing is typed for a write that cannot succeed: the window offers the link instead.
   const typeToConfirm = props.brokerageMissing ? undefined : props.typeToConfirm;
-  const errors = formFieldErrors(props.fieldErrors);
   const fields: PlaybookFields = { ...form, tickers: parseTickers(form.tickers) };
   const changes =
     writeSpec(operation).editableBody?.sends === 'changed-fields' && current
       ? changesFrom(current, fields)
       : undefined;
-  const typedOk = typeToConfirm === undefined || typed.trim() === typeToConfirm.trim();
-  const rows = props.rows ?? [];
   const summary = actionSummary(operation, {
     title: operation === 'createPlaybook' ? form.title : (props.playbookTitle ?? current?.title),
     body: props.body,
     changed: changes?.map((change) => change.field),
   });
+  return {
+    form,
+    set: (change: Partial<FormState>) => setForm((was) => ({ ...was, ...change })),
+    typed,
+    setTyped,
+    typeToConfirm,
+    typedOk: typeToConfirm === undefined || typed.trim() === typeToConfirm.trim(),
+    fields,
+    changes,
+    summary,
+  };
+}
+
+/** Live execution and billing: the name to type before Confirm is enabled. */
+function TypedConfirmation(props: {
+  name: string;
+  typed: string;
+  onTyped: (typed: string) => void;
+  error?: string;
+}) {
+  return (
+    <label>
+      {t('confirm.typeToConfirm', { name: props.name })}
+      <input
+        value={props.typed}
+        autoComplete="off"
+        spellcheck={false}
+        onInput={(e) => props.onTyped(e.currentTarget.value)}
+        {...(props.error ? { 'aria-invalid': true as const, 'aria-describedby': 'error-typed' } : {})}
+      />
+      <FieldError id="error-typed" message={props.error} />
+    </label>
+  );
+}
+
+/** What the document warns of this write, and the values it sends that are no technical record. */
+function Notes({ warnings, rows }: { warnings: string[]; rows: SentRow[] }) {
+  return (
+    <>
+      {warnings.map((warning) => (
+        <p key={warning} class="warn" role="note">
+          {warning}
+        </p>
+      ))}
+      {rows.length > 0 ? (
+        <dl class="sent">
+          <Rows rows={rows} />
+        </dl>
+      ) : null}
+    </>
+  );
+}
+
+/** Shows exactly what will be sent and to which account; nothing is written until the user presses Confirm. */
+export function ConfirmDialog(props: ConfirmDialogProps) {
+  const { operation, initial, busy, resolved, refusal } = props;
+  const armed = useArming(
+    props.armDelayMs ?? CONFIRM_ARM_DELAY_MS,
+    resolved ? `${resolved.method} ${resolved.path}` : '',
+  );
+  useEscape(props.onCancel, !busy);
+  const editable = isEditable(operation) && initial !== undefined;
+  const dialog = useDialogForm(props);
+  const { typeToConfirm } = dialog;
+  const errors = formFieldErrors(props.fieldErrors);
+  const rows = props.rows ?? [];
 
   return (
     <div
@@ -379,41 +443,22 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
       aria-modal="true"
       class={`stack confirm${props.typeToConfirm !== undefined ? ' confirm-strong' : ''}`}
     >
-      <Heading text={summary} />
+      <Heading text={dialog.summary} />
       <p class="consequence">{props.consequence}</p>
       {props.brokerageMissing ? <BrokerageMissing onLink={props.onLinkBrokerage} /> : null}
       <ErrorMessage message={refusal} />
-      {(resolved?.warnings ?? []).map((warning) => (
-        <p key={warning} class="warn" role="note">
-          {warning}
-        </p>
-      ))}
-      {rows.some((row) => !row.record) ? (
-        <dl class="sent">
-          <Rows rows={rows.filter((row) => !row.record)} />
-        </dl>
-      ) : null}
+      <Notes warnings={resolved?.warnings ?? []} rows={rows.filter((row) => !row.record)} />
       {editable ? (
-        <EditForm
-          form={form}
-          set={(change) => setForm((was) => ({ ...was, ...change }))}
-          errors={errors}
-          source={props.source}
-        />
+        <EditForm form={dialog.form} set={dialog.set} errors={errors} source={props.source} />
       ) : null}
-      {changes ? <Changes changes={changes} /> : null}
+      {dialog.changes ? <Changes changes={dialog.changes} /> : null}
       {typeToConfirm !== undefined ? (
-        <label>
-          {t('confirm.typeToConfirm', { name: typeToConfirm })}
-          <input
-            value={typed}
-            autoComplete="off"
-            spellcheck={false}
-            onInput={(e) => setTyped(e.currentTarget.value)}
-            {...(errors.typed ? { 'aria-invalid': true as const, 'aria-describedby': 'error-typed' } : {})}
-          />
-          <FieldError id="error-typed" message={errors.typed} />
-        </label>
+        <TypedConfirmation
+          name={typeToConfirm}
+          typed={dialog.typed}
+          onTyped={dialog.setTyped}
+          error={errors.typed}
+        />
       ) : null}
       <Problems
         error={props.error}
@@ -429,11 +474,11 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
       <Actions
         {...props}
         armed={armed}
-        confirmable={typedOk && !props.brokerageMissing}
+        confirmable={dialog.typedOk && !props.brokerageMissing}
         onConfirm={() =>
           props.onConfirm({
-            fields: editable ? fields : undefined,
-            typed: typeToConfirm !== undefined ? typed : undefined,
+            fields: editable ? dialog.fields : undefined,
+            typed: typeToConfirm !== undefined ? dialog.typed : undefined,
           })
         }
       />

@@ -1,10 +1,14 @@
 import { plural, t } from '@/lib/i18n';
 import type { ServiceOverview } from '@/lib/messaging/protocol';
+import type { ApiErrorData } from '@/lib/contract/api';
+import type { ErrorParts } from '@/lib/pages/errorText';
+import { apiErrorParts } from './overviewProblems';
+import { ProblemDetails } from './ProblemDetails';
 
 export interface ConnectionResultProps {
   testing?: boolean;
   result?: ServiceOverview;
-  error?: string;
+  error?: ErrorParts;
 }
 
 /** "3 documents fetched, 0 failed; 2 skills verified, 1 not verified", with the UI language's punctuation. */
@@ -20,6 +24,18 @@ function discoveryText(discovery: NonNullable<ServiceOverview['discovery']>): st
   return `${documents}${t('common.separator.clause')}${skills.join(comma)}`;
 }
 
+/** A read that failed, in the user's words, its technical record under Details; `fallback` when none is known. */
+function ReadProblem({ error, fallback }: { error: ApiErrorData | undefined; fallback: string }) {
+  if (!error) return <>{fallback}</>;
+  const parts = apiErrorParts(error);
+  return (
+    <>
+      {parts.message}
+      <ProblemDetails details={parts.details} />
+    </>
+  );
+}
+
 /** What "Test connection" found: discovery, service status and the account behind the key. */
 export function ConnectionResult({ testing, result, error }: ConnectionResultProps) {
   if (testing)
@@ -30,9 +46,12 @@ export function ConnectionResult({ testing, result, error }: ConnectionResultPro
     );
   if (error)
     return (
-      <p class="error" role="status">
-        {error}
-      </p>
+      <div>
+        <p class="error" role="status">
+          {error.message}
+        </p>
+        <ProblemDetails details={error.details} />
+      </div>
     );
   if (!result) return null;
   const discovery = result.discovery;
@@ -51,19 +70,23 @@ export function ConnectionResult({ testing, result, error }: ConnectionResultPro
         <dd>{discovery ? discoveryText(discovery) : t('options.discoveryFailed')}</dd>
         <dt>{t('options.service')}</dt>
         <dd>
-          {result.status
-            ? t(`common.serviceStatus.${result.status.status}`)
-            : (result.statusError?.message ?? t('options.unknown'))}
+          {result.status ? (
+            t(`common.serviceStatus.${result.status.status}`)
+          ) : (
+            <ReadProblem error={result.statusError} fallback={t('options.unknown')} />
+          )}
         </dd>
         <dt>{t('options.account')}</dt>
         <dd class={result.account ? '' : 'error'}>
-          {result.account
-            ? t('options.accountLine', {
-                name: result.account.name,
-                email: result.account.email,
-                plan: result.account.plan,
-              })
-            : (result.accountError?.message ?? t('options.notRead'))}
+          {result.account ? (
+            t('options.accountLine', {
+              name: result.account.name,
+              email: result.account.email,
+              plan: result.account.plan,
+            })
+          ) : (
+            <ReadProblem error={result.accountError} fallback={t('options.notRead')} />
+          )}
         </dd>
       </dl>
     </div>

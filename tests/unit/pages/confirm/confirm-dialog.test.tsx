@@ -104,7 +104,7 @@ describe('ConfirmDialog', () => {
   it('shows field errors next to their fields, and the rest in the alert', () => {
     renderDialog({
       initial: fields,
-      error: 'Some fields need attention.',
+      error: { message: 'Some fields need attention.' },
       fieldErrors: {
         title: 'must not be empty',
         '/tickers/0': 'is not a ticker symbol',
@@ -121,7 +121,11 @@ describe('ConfirmDialog', () => {
   });
 
   it('offers Retry after a failed send', () => {
-    const { onRetry } = renderDialog({ initial: fields, error: 'The service failed.', canRetry: true });
+    const { onRetry } = renderDialog({
+      initial: fields,
+      error: { message: 'The service failed.' },
+      canRetry: true,
+    });
     expect(screen.getByRole('alert').textContent).toContain('The draft is kept');
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(onRetry).toHaveBeenCalledOnce();
