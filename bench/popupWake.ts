@@ -24,11 +24,16 @@ export interface WakeFigure {
   gap: Spread;
   rowPaint: Spread;
   blankPaint: Spread;
-  /** When the popup asked for its database (ms since navigation start), and that open, asked → success. */
-  dbAsked: Spread;
-  dbOpen: Spread;
+  /**
+   * When the popup asked for its database (ms since navigation start), and that open, asked →
+   * success; none when every first frame came from storage.session (no database opened before it).
+   */
+  dbAsked?: Spread;
+  dbOpen?: Spread;
   /** From the database open's success to the first row in the DOM. */
-  openToRow: Spread;
+  openToRow?: Spread;
+  /** Pairs whose popup opened the database before its first row (storage.session missed). */
+  databaseReads: number;
 }
 
 export async function benchPopupWake(
@@ -99,14 +104,22 @@ export async function benchPopupWake(
     await probe.goto(url('blank.html'));
     const usage = await probe.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
     await probe.close();
-    const figure = (samples: { blank: Marks; popup: Marks }[]): WakeFigure => ({
-      gap: spread(samples.map(({ blank, popup }) => popup.firstRowPaint! - blank.firstPaint!)),
-      rowPaint: spread(samples.map(({ popup }) => popup.firstRowPaint!)),
-      blankPaint: spread(samples.map(({ blank }) => blank.firstPaint!)),
-      dbAsked: spread(samples.map(({ popup }) => popup.dbOpenAsked!)),
-      dbOpen: spread(samples.map(({ popup }) => popup.dbOpened! - popup.dbOpenAsked!)),
-      openToRow: spread(samples.map(({ popup }) => popup.firstRow! - popup.dbOpened!)),
-    });
+    const figure = (samples: { blank: Marks; popup: Marks }[]): WakeFigure => {
+      // Only the popups that opened the database before their first row (the fallback).
+      const read = samples
+        .map(({ popup }) => popup)
+        .filter((popup) => popup.dbOpened !== undefined && popup.dbOpened < popup.firstRow!);
+      const some = (values: number[]) => (values.length > 0 ? spread(values) : undefined);
+      return {
+        gap: spread(samples.map(({ blank, popup }) => popup.firstRowPaint! - blank.firstPaint!)),
+        rowPaint: spread(samples.map(({ popup }) => popup.firstRowPaint!)),
+        blankPaint: spread(samples.map(({ blank }) => blank.firstPaint!)),
+        dbAsked: some(read.map((popup) => popup.dbOpenAsked!)),
+        dbOpen: some(read.map((popup) => popup.dbOpened! - popup.dbOpenAsked!)),
+        openToRow: some(read.map((popup) => popup.firstRow! - popup.dbOpened!)),
+        databaseReads: read.length,
+      };
+    };
     return {
       popup: {
         running: figure(taken.running),
