@@ -34,6 +34,8 @@ export interface PageCondition {
   ratioInterval: Interval;
   /** Popup over blank within each pair (opened back to back): less exposed to the machine's load drifting between pairs. */
   pairedRatio: Spread;
+  /** Popup row paint − blank paint within each pair, in ms: the goal is a median within one frame (≤ 17 ms). */
+  pairedGap: Spread;
   /** When the first row / the blank page's element entered the DOM (MutationObserver). */
   popupFirstRowInDom: Spread;
   blankInDom: Spread;
@@ -350,6 +352,7 @@ export async function benchBrowser(
         ratio,
         ratioInterval,
         pairedRatio: spread(taken.rowPaint.map((row, pair) => row / taken.blankPaint[pair])),
+        pairedGap: spread(taken.rowPaint.map((row, pair) => row - taken.blankPaint[pair])),
         popupFirstRowInDom,
         blankInDom,
         domRatio: popupFirstRowInDom.median / blankInDom.median,

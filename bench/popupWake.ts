@@ -7,6 +7,7 @@
  * from navigation start; the figure is the popup's first-row paint minus the blank page's paint,
  * pair by pair, and where the popup's time goes: its one database open (asked → opened).
  */
+import type { Page } from '@playwright/test';
 import type { Sandbox } from '../sandbox/server';
 import { launchExtension, marks, stopWorker, type Marks } from './browser';
 import { spread, type Spread } from './stats';
@@ -24,23 +25,56 @@ export interface WakeFigure {
   gap: Spread;
   rowPaint: Spread;
   blankPaint: Spread;
-  /** When the popup asked for its database (ms since navigation start), and that open, asked → success. */
-  dbAsked: Spread;
-  dbOpen: Spread;
+  /**
+   * When the popup asked for its database (ms since navigation start), and that open, asked →
+   * success; none when every first frame came from storage.session (no database opened before it).
+   */
+  dbAsked?: Spread;
+  dbOpen?: Spread;
   /** From the database open's success to the first row in the DOM. */
-  openToRow: Spread;
+  openToRow?: Spread;
+  /** Pairs whose popup opened the database before its first row (storage.session missed). */
+  databaseReads: number;
+}
+
+/** One condition's pairs: the gap pair by pair, and where the popups that read the database spent their time. */
+function wakeFigure(samples: { blank: Marks; popup: Marks }[]): WakeFigure {
+  // Only the popups that opened the database before their first row (the fallback).
+  const read = samples
+    .map(({ popup }) => popup)
+    .filter((popup) => popup.dbOpened !== undefined && popup.dbOpened < popup.firstRow!);
+  const some = (values: number[]) => (values.length > 0 ? spread(values) : undefined);
+  return {
+    gap: spread(samples.map(({ blank, popup }) => popup.firstRowPaint! - blank.firstPaint!)),
+    rowPaint: spread(samples.map(({ popup }) => popup.firstRowPaint!)),
+    blankPaint: spread(samples.map(({ blank }) => blank.firstPaint!)),
+    dbAsked: some(read.map((popup) => popup.dbOpenAsked!)),
+    dbOpen: some(read.map((popup) => popup.dbOpened! - popup.dbOpenAsked!)),
+    openToRow: some(read.map((popup) => popup.firstRow! - popup.dbOpened!)),
+    databaseReads: read.length,
+  };
+}
+
+export interface WakeFigures {
+  popup: Record<WakeCondition, WakeFigure>;
+  blankDatabaseOpen: BlankOpenFigure;
+  /** The extension origin's storage use (navigator.storage.estimate) at the end. */
+  storageBytes: number;
+}
+
+/** The extension origin's storage use, read from one of its pages (closed after). */
+async function storageUsage(probe: Page, at: string): Promise<number> {
+  await probe.goto(at);
+  const usage = await probe.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+  await probe.close();
+  return usage;
 }
 
 export async function benchPopupWake(
   extensionDir: string,
   sandbox: Sandbox,
   runs = 30,
-): Promise<{
-  popup: Record<WakeCondition, WakeFigure>;
-  blankDatabaseOpen: BlankOpenFigure;
-  /** The extension origin's storage use (navigator.storage.estimate) at the end. */
-  storageBytes: number;
-}> {
+): Promise<WakeFigures> {
   const { context, url, controller, send } = await launchExtension(extensionDir, sandbox);
   try {
     await send('runDiscovery', {});
@@ -95,23 +129,12 @@ export async function benchPopupWake(
       await blankOpens('stoppedIdle');
       await wake();
     }
-    const probe = await context.newPage();
-    await probe.goto(url('blank.html'));
-    const usage = await probe.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
-    await probe.close();
-    const figure = (samples: { blank: Marks; popup: Marks }[]): WakeFigure => ({
-      gap: spread(samples.map(({ blank, popup }) => popup.firstRowPaint! - blank.firstPaint!)),
-      rowPaint: spread(samples.map(({ popup }) => popup.firstRowPaint!)),
-      blankPaint: spread(samples.map(({ blank }) => blank.firstPaint!)),
-      dbAsked: spread(samples.map(({ popup }) => popup.dbOpenAsked!)),
-      dbOpen: spread(samples.map(({ popup }) => popup.dbOpened! - popup.dbOpenAsked!)),
-      openToRow: spread(samples.map(({ popup }) => popup.firstRow! - popup.dbOpened!)),
-    });
+    const usage = await storageUsage(await context.newPage(), url('blank.html'));
     return {
       popup: {
-        running: figure(taken.running),
-        stopped: figure(taken.stopped),
-        stoppedIdle: figure(taken.stoppedIdle),
+        running: wakeFigure(taken.running),
+        stopped: wakeFigure(taken.stopped),
+        stoppedIdle: wakeFigure(taken.stoppedIdle),
       },
       storageBytes: usage,
       blankDatabaseOpen: {

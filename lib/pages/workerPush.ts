@@ -66,6 +66,39 @@ export function applyOutboxChange<T extends { id: string }>(
   return list.map((entry, index) => (index === at ? shape(change, entry) : entry));
 }
 
+/**
+ * Drafts followed by push over lists read now and then (the popup's snapshot, the worker's
+ * `openPopup` answer): a list read before a push must not undo it. Each read list gets the pushes
+ * seen so far applied again, the last one per draft, unless the read entry is the newer of the two
+ * (its `updatedAt`: a push still on its way brings that state anyway).
+ */
+export function outboxFollower<T extends { id: string; updatedAt: string }>(
+  shape: (entry: Exclude<OutboxChange, { removed: true }>, shown?: T) => T,
+) {
+  const last = new Map<string, OutboxChange>();
+  return {
+    /** `list` with a pushed change applied, remembered for the lists read later. */
+    pushed(list: readonly T[], change: OutboxChange): T[] {
+      last.delete(change.id);
+      last.set(change.id, change);
+      return applyOutboxChange(list, change, shape);
+    },
+    /** A list read from the worker or the snapshot, with the pushes it may predate applied again. */
+    read(list: readonly T[]): T[] {
+      let drafts = [...list];
+      for (const change of last.values()) {
+        const read = drafts.find((entry) => entry.id === change.id);
+        const readIsNewer =
+          read !== undefined &&
+          !('removed' in change) &&
+          Date.parse(read.updatedAt) > Date.parse(change.updatedAt);
+        if (!readIsNewer) drafts = applyOutboxChange(drafts, change, shape);
+      }
+      return drafts;
+    },
+  };
+}
+
 const listeners = new Set<(change: OutboxChange) => void>();
 
 /** Follows draft changes (the side panel's writeTracker); returns the unsubscribe. */

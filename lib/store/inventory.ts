@@ -82,6 +82,12 @@ export const STORAGE_ITEMS = {
     why: 'The playbook the popup asked the side panel to show.',
     readers: ['extension pages'],
   },
+  popupFirstFrame: {
+    area: 'session',
+    key: 'session:popupFirstFrame',
+    why: "The popup's first frame (the read model's popup record and first rows, at most 16 KB), so a popup opened while the worker sleeps paints without reopening the database; bound to the service URL and key fingerprint, cleared with the snapshot.",
+    readers: ['worker', 'extension pages'],
+  },
   rateLimitHolds: {
     area: 'session',
     keyPrefix: 'api.rateLimitHold.',

@@ -2,8 +2,9 @@ import type { PlaybookPage, PopupSnapshot } from '@/lib/contract/wire';
 import type { Visibility } from '@/lib/contract/visibility';
 import { openDB } from 'idb';
 import { clear, promisifyRequest, type UseStore } from 'idb-keyval';
+import { browser } from 'wxt/browser';
 import { keyValueStore } from './db';
-import { DATABASE_NAME } from './inventory';
+import { DATABASE_NAME, STORAGE_ITEMS } from './inventory';
 import { sameValue } from './sameValue';
 
 /**
@@ -208,14 +209,92 @@ async function readOnce<T>(read: (store: UseStore) => Promise<T | undefined>): P
   }
 }
 
-/** The popup's read before its first paint (entrypoints/popup/snapshotRead.ts). */
-export function readPopupSnapshotOnce(): Promise<PopupSnapshot | undefined> {
-  return readOnce(readSnapshotFrom);
+/**
+ * The popup's read before its first paint (entrypoints/popup/snapshotRead.ts): the first-frame
+ * record in `storage.session` (no database to reopen), else the database, the store of record.
+ */
+export async function readPopupSnapshotOnce(): Promise<PopupSnapshot | undefined> {
+  return (await readFirstFrame()) ?? readOnce(readSnapshotFrom);
 }
 
 /** The popup's read of another view's cached first page, shown while the worker reads it afresh. */
 export function readCachedViewOnce(view: ReadView, binding: string): Promise<PlaybookPage | undefined> {
   return readOnce((store) => readViewFrom(store, view, binding));
+}
+
+/**
+ * The popup's first-frame record: the popup's snapshot (record and first page, as the database
+ * read gives it) mirrored in `storage.session`, memory only and out of content scripts' reach, so
+ * a popup opened while the worker sleeps paints without reopening the database (25–45 ms). Written
+ * after each write of the popup's record or first page, by the same writer; at most
+ * MAX_FIRST_FRAME_BYTES (rows trimmed from the end to fit); removed with the database's copy.
+ */
+export const MAX_FIRST_FRAME_BYTES = 16 * 1024;
+const FIRST_FRAME_NAME = STORAGE_ITEMS.popupFirstFrame.key.slice('session:'.length);
+
+/** Bytes as `storage.session` counts them: the key and the value's JSON. */
+function storedBytes(value: unknown): number {
+  return new TextEncoder().encode(FIRST_FRAME_NAME + JSON.stringify(value)).length;
+}
+
+/**
+ * `snapshot` cut to MAX_FIRST_FRAME_BYTES: whole while it fits, else its first rows only (its page
+ * then leads nowhere: "Load more" waits for the worker's answer, which replaces it), else without
+ * rows; undefined when not even that fits (a flood of drafts).
+ */
+export function firstFrameRecord(snapshot: PopupSnapshot): PopupSnapshot | undefined {
+  if (storedBytes(snapshot) <= MAX_FIRST_FRAME_BYTES) return snapshot;
+  const { page, ...record } = snapshot;
+  for (let rows = (page?.items.length ?? 0) - 1; page && rows > 0; rows--) {
+    const items = page.items.slice(0, rows);
+    const kept = new Set(items.map((item) => item.id));
+    const returns = snapshot.returns
+      ? Object.fromEntries(Object.entries(snapshot.returns).filter(([id]) => kept.has(id)))
+      : undefined;
+    const cut = {
+      ...record,
+      ...(returns ? { returns } : {}),
+      page: { ...page, items, nextCursor: null, hasMore: true },
+    };
+    if (storedBytes(cut) <= MAX_FIRST_FRAME_BYTES) return cut;
+  }
+  const { returns: _returns, ...bare } = record;
+  return storedBytes(bare) <= MAX_FIRST_FRAME_BYTES ? bare : undefined;
+}
+
+/**
+ * A first-frame record the popup may draw: the shape the database read gives, and bound to what
+ * it says of itself, the service URL it holds and whether a key is saved (a record of another
+ * service or key is never drawn; the worker drops one bound to other than the current ones).
+ */
+function isFirstFrame(value: unknown): value is PopupSnapshot {
+  if (!isPopupRecord(value)) return false;
+  const { binding, state } = value as PopupSnapshot;
+  const settings = (state as Partial<PopupSnapshot['state']>).settings;
+  const key = (state as Partial<PopupSnapshot['state']>).key;
+  if (typeof settings?.serviceUrl !== 'string' || typeof key?.set !== 'boolean') return false;
+  const keyPart = binding.slice(settings.serviceUrl.length + 1);
+  if (!binding.startsWith(`${settings.serviceUrl}|`) || (keyPart === 'no-key') === key.set) return false;
+  const page = (value as Partial<PopupSnapshot>).page;
+  return page === undefined || isViewRecord({ ...page, binding }, binding);
+}
+
+async function readFirstFrame(): Promise<PopupSnapshot | undefined> {
+  const value: unknown = (await browser.storage.session.get(FIRST_FRAME_NAME))[FIRST_FRAME_NAME];
+  return isFirstFrame(value) ? value : undefined;
+}
+
+/**
+ * Copies the popup's snapshot, as the database holds it now, into `storage.session` unless a clear
+ * came since `readAt`; checked right before the write is issued, so a clear's removal follows it.
+ */
+async function mirrorFirstFrame(readAt: number): Promise<void> {
+  const snapshot = await readPopupSnapshot();
+  if (readAt !== clears) return;
+  const record = snapshot && firstFrameRecord(snapshot);
+  await (record
+    ? browser.storage.session.set({ [FIRST_FRAME_NAME]: record })
+    : browser.storage.session.remove(FIRST_FRAME_NAME));
 }
 
 /** Counts this context's clears: data read before one must not be written after it. */
@@ -286,7 +365,9 @@ export async function writePopupSnapshot(snapshot: PopupSnapshot, readAt: number
     },
     ...(page ? [viewEntry(POPUP_VIEW, snapshot.binding, page)] : []),
   ];
-  return putChanged(readAt, entries);
+  const changed = await putChanged(readAt, entries);
+  await mirrorFirstFrame(readAt);
+  return changed;
 }
 
 /** Saves a view's fresh first page (only lib/background/readModel.ts calls it). */
@@ -296,7 +377,9 @@ export async function writeCachedView(
   page: PlaybookPage,
   readAt: number,
 ): Promise<boolean> {
-  return putChanged(readAt, [viewEntry(view, binding, page)]);
+  const changed = await putChanged(readAt, [viewEntry(view, binding, page)]);
+  if (readKey(view) === readKey(POPUP_VIEW)) await mirrorFirstFrame(readAt);
+  return changed;
 }
 
 /**
@@ -310,5 +393,5 @@ export async function clearPopupSnapshot(): Promise<void> {
 
 /** Records found bound to another service or key go; reads under way for the current one still land. */
 export async function dropPopupSnapshot(): Promise<void> {
-  await clear(snapshotStore);
+  await Promise.all([clear(snapshotStore), browser.storage.session.remove(FIRST_FRAME_NAME)]);
 }

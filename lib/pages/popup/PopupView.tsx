@@ -115,33 +115,80 @@ export function PopupView(props: PopupViewProps) {
   );
 }
 
+/** Without a key: where to save one, and where the service hands one out. */
+function ConnectCallout({ serviceUrl, optionsUrl }: { serviceUrl: string; optionsUrl: string }) {
+  const keyPage = `${serviceUrl}/apikey`;
+  return (
+    <div class="callout first-run">
+      <h2>{t('popup.connect.heading')}</h2>
+      <p>
+        {withParts('popup.connect.body', {
+          options: (
+            <a href={optionsUrl} target="_blank" rel="noreferrer">
+              {t('popup.connect.options')}
+            </a>
+          ),
+          keyPage: (
+            <a href={keyPage} target="_blank" rel="noreferrer">
+              {keyPage}
+            </a>
+          ),
+        })}
+      </p>
+    </div>
+  );
+}
+
+/** Whose playbooks (with a key) and, for the user's own, which visibility. */
+function ListControls(props: PopupViewProps & { needsKey: boolean; mine: boolean }) {
+  const { scope, needsKey } = props;
+  return (
+    <div class="popup-controls row">
+      {needsKey ? null : (
+        <div class="segmented" role="group" aria-label={t('popup.scope.label')}>
+          <button type="button" aria-pressed={scope === 'mine'} onClick={() => props.onScope('mine')}>
+            {t('popup.scope.mine')}
+          </button>
+          <button type="button" aria-pressed={scope === 'public'} onClick={() => props.onScope('public')}>
+            {t('popup.scope.public')}
+          </button>
+        </div>
+      )}
+      {props.mine ? (
+        <label class="inline-label">
+          <span>{t('popup.filter.label')}</span>
+          <select
+            value={props.visibility}
+            onChange={(event) => props.onVisibility(event.currentTarget.value as VisibilityFilter)}
+          >
+            <option value="all">{t('popup.filter.all')}</option>
+            <option value="private">{t('popup.filter.private')}</option>
+            <option value="unlisted">{t('popup.filter.unlisted')}</option>
+            <option value="public">{t('popup.filter.public')}</option>
+          </select>
+        </label>
+      ) : null}
+    </div>
+  );
+}
+
+/** What an empty list says; nothing beside a failed read, where the list is unknown, not empty. */
+function emptyText(props: PopupViewProps, mine: boolean): string | undefined {
+  if (props.list.problem) return undefined;
+  if (!mine) return t('popup.empty.library');
+  return t(props.visibility === 'all' ? 'popup.empty.mine' : `popup.empty.${props.visibility}`);
+}
+
 /** The status, the list controls and the list: everything that reads the service. */
 function PopupBody(props: PopupViewProps) {
-  const { state, list, scope, now } = props;
+  const { state, list, now } = props;
   const needsKey = state !== undefined && !state.key.set;
   const serviceUrl = state?.settings.serviceUrl;
-  const keyPage = `${serviceUrl}/apikey`;
-  const mine = scope === 'mine' && !needsKey;
+  const mine = props.scope === 'mine' && !needsKey;
   return (
     <>
       {needsKey && serviceUrl ? (
-        <div class="callout first-run">
-          <h2>{t('popup.connect.heading')}</h2>
-          <p>
-            {withParts('popup.connect.body', {
-              options: (
-                <a href={props.optionsUrl} target="_blank" rel="noreferrer">
-                  {t('popup.connect.options')}
-                </a>
-              ),
-              keyPage: (
-                <a href={keyPage} target="_blank" rel="noreferrer">
-                  {keyPage}
-                </a>
-              ),
-            })}
-          </p>
-        </div>
+        <ConnectCallout serviceUrl={serviceUrl} optionsUrl={props.optionsUrl} />
       ) : null}
       {state?.insecureSettings ? (
         <InsecureSettingsBanner message={state.insecureSettings.message} optionsUrl={props.optionsUrl} />
@@ -161,34 +208,7 @@ function PopupBody(props: PopupViewProps) {
         now={now}
         onRefresh={props.onRefreshStatus}
       />
-
-      <div class="popup-controls row">
-        {needsKey ? null : (
-          <div class="segmented" role="group" aria-label={t('popup.scope.label')}>
-            <button type="button" aria-pressed={scope === 'mine'} onClick={() => props.onScope('mine')}>
-              {t('popup.scope.mine')}
-            </button>
-            <button type="button" aria-pressed={scope === 'public'} onClick={() => props.onScope('public')}>
-              {t('popup.scope.public')}
-            </button>
-          </div>
-        )}
-        {mine ? (
-          <label class="inline-label">
-            <span>{t('popup.filter.label')}</span>
-            <select
-              value={props.visibility}
-              onChange={(event) => props.onVisibility(event.currentTarget.value as VisibilityFilter)}
-            >
-              <option value="all">{t('popup.filter.all')}</option>
-              <option value="private">{t('popup.filter.private')}</option>
-              <option value="unlisted">{t('popup.filter.unlisted')}</option>
-              <option value="public">{t('popup.filter.public')}</option>
-            </select>
-          </label>
-        ) : null}
-      </div>
-
+      <ListControls {...props} needsKey={needsKey} mine={mine} />
       {list.problem ? (
         <ProblemBanner
           problem={list.problem}
@@ -211,14 +231,7 @@ function PopupBody(props: PopupViewProps) {
         moreError={list.moreError}
         onHover={props.onListHover}
         now={now}
-        // Beside a failed read the list is unknown, not empty: no "No playbooks yet".
-        emptyText={
-          list.problem
-            ? undefined
-            : mine
-              ? t(props.visibility === 'all' ? 'popup.empty.mine' : `popup.empty.${props.visibility}`)
-              : t('popup.empty.library')
-        }
+        emptyText={emptyText(props, mine)}
         onOpen={props.onOpenPlaybook}
         onLoadMore={props.onLoadMore}
         onRetry={list.problem ? undefined : props.onRetry}

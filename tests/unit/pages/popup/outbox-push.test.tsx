@@ -5,10 +5,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { OUTBOX_PORT, type EventsPortMessage } from '@/lib/events/port';
 import type { OutboxEntryView } from '@/lib/messaging/protocol';
+import { sendMessage } from '@/lib/messaging/client';
 import { PopupPage } from '@/lib/pages/popup/PopupPage';
+import { outboxFollower } from '@/lib/pages/workerPush';
 import { clearPopupSnapshot, type PopupDraft } from '@/lib/store/snapshot';
 import { serveMessages } from '../support';
-import { keyedState, opened } from './fixtures';
+import { keyedState, opened, page, playbook } from './fixtures';
 
 afterEach(cleanup);
 
@@ -90,5 +92,59 @@ describe('the popup follows drafts by push', () => {
     expect(worker.received.filter((message) => message.type === 'listOutbox')).toEqual([]);
     // The popup's own port: it follows drafts and starts no event stream.
     expect(port.names).toEqual([OUTBOX_PORT]);
+  });
+
+  it('a late openPopup answer, read before a push, does not undo it', async () => {
+    const port = fakeWorkerPort();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The worker read its outbox (a and b) before a was discarded and c drafted; its answer lands after both pushes.
+    const stale = { outbox: [draft('a'), draft('b')] };
+    serveMessages({
+      openPopup: async () => {
+        await held;
+        return opened(keyedState, { ...stale, page: page([playbook('p', 'Fresh row')]) });
+      },
+      getOverview: () => ({ deprecations: [] }),
+      getPageMatches: () => ({ tickers: [], matches: [] }),
+    });
+    render(
+      <PopupPage
+        opening={{ first: opened(keyedState, stale), fresh: false, answer: sendMessage('openPopup', {}) }}
+      />,
+    );
+    await screen.findByRole('button', { name: 'Discard Draft a' });
+    port.post({ type: 'outbox', change: { id: IDS.a, removed: true } });
+    port.post({ type: 'outbox', change: draft('c', { updatedAt: '2026-03-01T12:00:00Z' }) });
+    await screen.findByRole('button', { name: 'Discard Draft c' });
+    release();
+    await screen.findByRole('button', { name: 'Fresh row' });
+    expect(screen.getByRole('heading', { name: 'Drafts waiting (2)' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Discard Draft a' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Discard Draft c' })).toBeTruthy();
+  });
+});
+
+describe('outboxFollower: pushes win over a list read before them', () => {
+  const follow = () =>
+    outboxFollower<PopupDraft>((entry, known) => ({ ...entry, label: known?.label ?? 'new' }));
+
+  it('replays the last push per draft over a list read later, unless the read entry is newer', () => {
+    const follower = follow();
+    let shown = [draft('a'), draft('b')];
+    shown = follower.pushed(shown, { id: IDS.a, removed: true });
+    shown = follower.pushed(shown, draft('b', { status: 'failed', updatedAt: '2026-03-01T12:00:00Z' }));
+    follower.pushed(shown, draft('c', { updatedAt: '2026-03-01T12:00:00Z' }));
+    const older = follower.read([draft('a'), draft('b')]);
+    expect(older.map((entry) => [entry.id, entry.status])).toEqual([
+      [IDS.b, 'failed'],
+      [IDS.c, 'pending'],
+    ]);
+    // A read that already holds a later state of b keeps it.
+    const newer = follower.read([draft('b', { status: 'sent', updatedAt: '2026-03-01T12:30:00Z' })]);
+    expect(newer.map((entry) => [entry.id, entry.status])).toEqual([
+      [IDS.b, 'sent'],
+      [IDS.c, 'pending'],
+    ]);
   });
 });
