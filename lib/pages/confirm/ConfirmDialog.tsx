@@ -444,7 +444,8 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
       class={`stack confirm${props.typeToConfirm !== undefined ? ' confirm-strong' : ''}`}
     >
       <Heading text={dialog.summary} />
-      <p class="consequence">{props.consequence}</p>
+      {/* Without a linked brokerage nothing starts: the note below says so instead of the consequence. */}
+      {props.brokerageMissing ? null : <p class="consequence">{props.consequence}</p>}
       {props.brokerageMissing ? <BrokerageMissing onLink={props.onLinkBrokerage} /> : null}
       <ErrorMessage message={refusal} />
       <Notes warnings={resolved?.warnings ?? []} rows={rows.filter((row) => !row.record)} />

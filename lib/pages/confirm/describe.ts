@@ -53,10 +53,12 @@ function localDay(value: unknown): string | undefined {
   return formatDate(date);
 }
 
-/** A calendar day as sent, in the UI language first: "31.12.2024 (2024-12-31)"; an impossible day as sent. */
+/**
+ * A calendar day in the UI language ("31.12.2024"), once: the day sent is the same day, and the
+ * request's own text is under Details. An impossible day is shown as sent, so it cannot pass unseen.
+ */
 function shownDay(value: string): string {
-  const local = localDay(value);
-  return local === undefined ? value : `${local} (${value})`;
+  return localDay(value) ?? value;
 }
 
 function shown(value: unknown): string {

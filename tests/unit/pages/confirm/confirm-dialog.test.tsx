@@ -97,8 +97,10 @@ describe('ConfirmDialog', () => {
       }),
     });
     const text = screen.getByRole('dialog').textContent ?? '';
-    for (const part of ['pb_1', 'Start date', '2020-01-01', '2024-12-31', 'Benchmark', 'SPY'])
+    for (const part of ['pb_1', 'Start date', 'Jan 1, 2020', 'Dec 31, 2024', 'Benchmark', 'SPY'])
       expect(text).toContain(part);
+    // A day is said once, in the user's format, not followed by its ISO spelling.
+    expect(text).not.toContain('2020-01-01');
   });
 
   it('shows field errors next to their fields, and the rest in the alert', () => {

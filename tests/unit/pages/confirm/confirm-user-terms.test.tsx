@@ -172,6 +172,9 @@ describe('a live execution no linked brokerage can carry out', () => {
       brokerageMissing: true,
     });
     expect(screen.getByRole('note').textContent).toContain('No brokerage account is linked');
+    // Nothing starts, so the window does not also say that live automation starts, nor call it a draft.
+    expect(document.body.textContent).not.toContain('Live automation starts.');
+    expect(screen.getByRole('note').textContent).not.toContain('draft then');
     expect(screen.queryByRole('textbox')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Confirm' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Link a brokerage account' }));
@@ -189,6 +192,7 @@ describe('a live execution no linked brokerage can carry out', () => {
       typeToConfirm: TITLE,
     });
     expect(screen.getByLabelText(`Type “${TITLE}” to confirm`)).toBeTruthy();
+    expect(document.body.textContent).toContain('Live automation starts.');
     expect(screen.queryByRole('button', { name: 'Link a brokerage account' })).toBeNull();
   });
 });
