@@ -81,9 +81,9 @@ export async function latestBacktest(playbookId: string): Promise<LatestBacktest
     }
     return { playbookId };
   } catch (error) {
-    const message =
-      error instanceof HandledError || isApiError(error) ? error.message : t('backtests.unreadable');
-    return { playbookId, error: message };
+    // The API client's message names the operation and its retries: the page says it under Details.
+    if (isApiError(error)) return { playbookId, error: error.message, code: `api.${error.kind}` };
+    return { playbookId, error: error instanceof HandledError ? error.message : t('backtests.unreadable') };
   }
 }
 

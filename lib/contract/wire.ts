@@ -144,6 +144,8 @@ export interface LatestBacktest {
   backtest?: Backtest;
   /** Set when it could not be read (the message the page shows). */
   error?: string;
+  /** The failure's code when it was the API client's (`api.<kind>`): `error` is then its technical record. */
+  code?: ApiErrorCode;
 }
 
 /** A draft as the popup lists it: the worker names the operation, so the popup needs no table of writes. */

@@ -35,12 +35,23 @@ const NEXT_STEP_TEXT: Record<NextStep, TextKey | undefined> = {
 export function errorParts(error: unknown): ErrorParts {
   if (!(error instanceof MessageError)) return { message: t('errors.generic') };
   if (typeof error.wire.details?.operationId !== 'string') return { message: error.message };
-  const meaning = meaningOf(error.code);
+  return apiFailureParts(error.code, error.message);
+}
+
+/** An API call's failure: the one table's words for its code and what to do, its own record as details. */
+export function apiFailureParts(code: string, record: string): ErrorParts {
+  const meaning = meaningOf(code);
   const next = NEXT_STEP_TEXT[meaning.next];
-  return {
-    message: next ? joinSentences(meaning.message, t(next)) : meaning.message,
-    details: error.message,
-  };
+  return { message: next ? joinSentences(meaning.message, t(next)) : meaning.message, details: record };
+}
+
+/**
+ * A failure the worker answered as data (a playbook's newest backtest that could not be read): an
+ * API client's, marked by its code, is said like any other; the worker's own is already the user's.
+ */
+export function answeredErrorParts(answer: { error?: string; code?: string }): ErrorParts | undefined {
+  if (answer.error === undefined) return undefined;
+  return answer.code ? apiFailureParts(answer.code, answer.error) : { message: answer.error };
 }
 
 /**

@@ -1,6 +1,8 @@
-import type { ProblemView } from './format';
+import type { ComponentChildren } from 'preact';
+import { ProblemDetails } from '@/components/ProblemMessage';
+import { clockTime, type ProblemView } from './format';
 import { withParts } from './withParts';
-import { sentenceGap, t } from '@/lib/i18n';
+import { sentenceGap, t, type TextKey } from '@/lib/i18n';
 
 export interface ProblemBannerProps {
   problem: ProblemView;
@@ -33,6 +35,7 @@ export function ProblemBanner({ problem, serviceUrl, optionsUrl, onRetry }: Prob
             ),
           })}
         </p>
+        <ProblemDetails lines={[problem.message]} />
       </div>
     );
   }
@@ -40,11 +43,8 @@ export function ProblemBanner({ problem, serviceUrl, optionsUrl, onRetry }: Prob
     return (
       <div class="callout problem" role="alert">
         <h2>{t('popup.problem.forbiddenHeading')}</h2>
-        <p>
-          {problem.code
-            ? t('popup.problem.forbiddenBodyCode', { code: problem.code, message: problem.message })
-            : t('popup.problem.forbiddenBody', { message: problem.message })}
-        </p>
+        <p>{t('popup.problem.forbiddenBody')}</p>
+        <ProblemDetails lines={[problem.code, problem.message]} />
       </div>
     );
   }
@@ -65,39 +65,49 @@ export function ProblemBanner({ problem, serviceUrl, optionsUrl, onRetry }: Prob
             ),
           })}
         </p>
-        <details>
-          <summary>{t('popup.problem.details')}</summary>
-          <p class="problem-details">{problem.message}</p>
-        </details>
+        <ProblemDetails lines={[problem.message]} />
         <button type="button" onClick={onRetry}>
           {t('popup.problem.retry')}
         </button>
       </div>
     );
   }
-  const title =
-    problem.kind === 'offline'
-      ? t('popup.problem.offline')
-      : problem.kind === 'rate-limited'
-        ? t('popup.problem.rateLimited')
-        : t('popup.problem.unexpected');
-  // A wait is the user's business (when to try again); a failure's wording is technical: Details.
+  // The heading and what to do in the user's words; the worker's wording (operation, retries) under Details.
   return (
     <div class="callout problem" role="alert">
-      <h2>{title}</h2>
-      {problem.kind === 'rate-limited' ? (
-        <p class="problem-details">{problem.message}</p>
-      ) : (
-        <details>
-          <summary>{t('popup.problem.details')}</summary>
-          <p class="problem-details">{problem.message}</p>
-        </details>
-      )}
+      <h2>{t(FAILURE_HEADING[problem.kind])}</h2>
+      <p>{whatToDo(problem, serviceUrl)}</p>
+      <ProblemDetails lines={[problem.message]} />
       <button type="button" onClick={onRetry}>
         {t('popup.problem.retry')}
       </button>
     </div>
   );
+}
+
+const FAILURE_HEADING: Record<'offline' | 'rate-limited' | 'other', TextKey> = {
+  offline: 'popup.problem.offline',
+  'rate-limited': 'popup.problem.rateLimited',
+  other: 'popup.problem.unexpected',
+};
+
+/** What the user can do about a read that failed: wait (until when, if known), check the connection, or retry. */
+function whatToDo(problem: ProblemView, serviceUrl: string | undefined): ComponentChildren {
+  if (problem.kind === 'rate-limited')
+    return problem.retryAt === undefined
+      ? t('pageProblem.wait')
+      : t('popup.problem.rateLimitedUntil', { clock: clockTime(problem.retryAt) });
+  if (problem.kind === 'offline') return t('pageProblem.retry');
+  const statusPage = serviceUrl ? `${serviceUrl}/status` : undefined;
+  return withParts('popup.problem.unexpectedBody', {
+    statusPage: statusPage ? (
+      <a href={statusPage} target="_blank" rel="noreferrer">
+        {t('popup.problem.statusPage')}
+      </a>
+    ) : (
+      t('popup.problem.statusPage')
+    ),
+  });
 }
 
 export interface InsecureSettingsBannerProps {

@@ -1,19 +1,21 @@
 import { useMemo } from 'preact/hooks';
 import { EquityChart } from '@/components/EquityChart';
 import { ErrorMessage } from '@/components/ErrorMessage';
+import { ProblemMessage } from '@/components/ProblemMessage';
 import { chartFormat, formatDay, formatRatio, formatReturn } from '@/lib/backtests/format';
 import type { Backtest, BacktestMetrics } from '@/lib/contract/backtest';
 import { checkSeries } from '@/lib/backtests/series';
+import type { ErrorParts } from '@/lib/pages/errorText';
 import { t, type TextKey } from '@/lib/i18n';
 
 export interface BacktestsSectionProps {
   items?: Backtest[];
   loading: boolean;
-  error?: string;
+  error?: ErrorParts;
   hasMore: boolean;
   /** The backtest whose result is shown, with its equity, once read: the chosen one, else the newest completed one. */
   shown?: Backtest;
-  shownError?: string;
+  shownError?: ErrorParts;
   /** The backtest the user (or a notification) chose; absent, the newest completed one is shown. */
   chosenId?: string;
   onLoadMore: () => void;
@@ -27,6 +29,11 @@ export const STATUS_TEXT: Record<Backtest['status'], TextKey> = {
   completed: 'backtests.status.completed',
   failed: 'backtests.status.failed',
 };
+
+/** Whether two failures say the same (one refusal can fail the list and the shown result alike). */
+function sameProblem(a: ErrorParts | undefined, b: ErrorParts | undefined): boolean {
+  return a?.message === b?.message && a?.details === b?.details;
+}
 
 /** "Past results … not financial advice", under every backtest figure. */
 export function PastResults() {
@@ -99,7 +106,7 @@ export function BacktestsSection(props: BacktestsSectionProps) {
   return (
     <section class="stack backtests" aria-label={t('backtests.region')}>
       <h3>{t('backtests.heading')}</h3>
-      <ErrorMessage message={props.error} />
+      <ProblemMessage problem={props.error} />
       {!items && props.loading ? <p class="hint">{t('backtests.loading')}</p> : null}
       {items && items.length === 0 ? <p class="hint">{t('backtests.empty')}</p> : null}
       {items && items.length > 0 ? (
@@ -110,7 +117,9 @@ export function BacktestsSection(props: BacktestsSectionProps) {
               <span class="hint">{t('backtests.versus', { benchmark: backtest.benchmark })}</span>
               <span class={`badge status-${backtest.status}`}>{t(STATUS_TEXT[backtest.status])}</span>
               {backtest.status === 'failed' && backtest.error?.detail ? (
-                <span class="hint">{backtest.error.detail}</span>
+                <span class="hint" dir="auto">
+                  {backtest.error.detail}
+                </span>
               ) : null}
               {backtest.status === 'completed' ? (
                 <button
@@ -132,7 +141,7 @@ export function BacktestsSection(props: BacktestsSectionProps) {
         </button>
       ) : null}
       {/* One refusal (another playbook's backtests) can fail the list and the shown result alike: said once. */}
-      <ErrorMessage message={props.shownError === props.error ? undefined : props.shownError} />
+      <ProblemMessage problem={sameProblem(props.shownError, props.error) ? undefined : props.shownError} />
       {props.shown ? <ShownResult backtest={props.shown} chosen={props.chosenId === props.shown.id} /> : null}
       {items?.length || props.shown ? <PastResults /> : null}
     </section>

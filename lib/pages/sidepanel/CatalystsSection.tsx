@@ -1,4 +1,5 @@
-import { ErrorMessage } from '@/components/ErrorMessage';
+import { ProblemMessage } from '@/components/ProblemMessage';
+import type { ErrorParts } from '@/lib/pages/errorText';
 import { formatDay } from '@/lib/backtests/format';
 import type { Catalyst, CatalystKind, CatalystSession, CatalystStatus } from '@/lib/contract/catalyst';
 import { formatDateTime, t, type TextKey } from '@/lib/i18n';
@@ -8,7 +9,7 @@ export interface CatalystsSectionProps {
   /** False when the list was cut at its bound. */
   complete: boolean;
   loading: boolean;
-  error?: string;
+  error?: ErrorParts;
   /** What the last "Add to calendar" said (the file's name), or why it failed. */
   saved?: string;
   onAddToCalendar: () => void;
@@ -63,7 +64,12 @@ function CatalystItem({ catalyst }: { catalyst: Catalyst }) {
       </div>
       <div class="row">
         <span class="hint">{t(KIND_TEXT[catalyst.kind])}</span>
-        {catalyst.status === 'cancelled' ? <s>{catalyst.title}</s> : <span>{catalyst.title}</span>}
+        {/* The service's title, in whatever script: its own direction inside the page's. */}
+        {catalyst.status === 'cancelled' ? (
+          <s dir="auto">{catalyst.title}</s>
+        ) : (
+          <span dir="auto">{catalyst.title}</span>
+        )}
       </div>
     </li>
   );
@@ -75,7 +81,7 @@ export function CatalystsSection(props: CatalystsSectionProps) {
   return (
     <section class="stack catalysts" aria-label={t('catalystList.region')}>
       <h3>{t('catalystList.heading')}</h3>
-      <ErrorMessage message={props.error} />
+      <ProblemMessage problem={props.error} />
       {!items && props.loading ? <p class="hint">{t('catalystList.loading')}</p> : null}
       {items && items.length === 0 ? <p class="hint">{t('catalystList.empty')}</p> : null}
       {items && items.length > 0 ? (

@@ -1,6 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import { EquityChart } from '@/components/EquityChart';
-import { ErrorMessage } from '@/components/ErrorMessage';
+import { ProblemMessage } from '@/components/ProblemMessage';
+import type { ErrorParts } from '@/lib/pages/errorText';
 import { chartFormat, formatDay, formatReturn } from '@/lib/backtests/format';
 import type { Backtest, EquityPoint } from '@/lib/contract/backtest';
 import {
@@ -28,7 +29,8 @@ export interface ComparedPlaybook {
   title: string;
   /** The backtest compared, with its equity: the one picked, else the newest completed one. */
   backtest?: Backtest;
-  error?: string;
+  /** Why it has none: its technical record stays out of the chart's notes. */
+  error?: ErrorParts;
   /** The playbook's completed backtests the user may pick from, newest first. */
   choices?: Backtest[];
 }
@@ -36,7 +38,7 @@ export interface ComparedPlaybook {
 export interface ComparisonViewProps {
   playbooks?: ComparedPlaybook[];
   loading: boolean;
-  error?: string;
+  error?: ErrorParts;
   onClose: () => void;
   /** Compare this backtest of this playbook instead. */
   onPick?: (playbookId: string, backtestId: string) => void;
@@ -61,7 +63,7 @@ function comparisonChart(playbooks: readonly ComparedPlaybook[]): ComparisonChar
       // The worker's messages are sentences with their own full stop; "no completed backtest yet" is not.
       notes.push(
         playbook.error
-          ? t('backtests.comparison.seriesNote', { title: playbook.title, reason: playbook.error })
+          ? t('backtests.comparison.seriesNote', { title: playbook.title, reason: playbook.error.message })
           : t('backtests.comparison.note', {
               title: playbook.title,
               reason: t('backtests.comparison.noCompleted'),
@@ -184,7 +186,7 @@ export function ComparisonView({ playbooks, loading, error, onClose, onPick }: C
           {t('backtests.comparison.close')}
         </button>
       </div>
-      <ErrorMessage message={error} />
+      <ProblemMessage problem={error} />
       {loading ? <p class="hint">{t('backtests.comparison.reading')}</p> : null}
       {playbooks ? <BacktestPicks playbooks={playbooks} onPick={onPick} /> : null}
       {chart?.notes.map((note) => (

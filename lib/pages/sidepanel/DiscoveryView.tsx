@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useMemo } from 'preact/hooks';
 import type { DeprecationNotice } from '@/lib/api/deprecations';
-import type { DiscoveryReport, DiscoveryStep } from '@/lib/discovery';
+import type { AgentCard, DiscoveryReport, DiscoveryStep, DiscoverySkill } from '@/lib/discovery';
 import type { LlmsTxt } from '@/lib/discovery/llmsTxt';
 import type { SkillVerification } from '@/lib/discovery/verify';
 import { shownDocuments, type ShownDocuments } from './discoveryDocuments';
@@ -247,6 +247,28 @@ function AgentCardSection({ report }: { report: DiscoveryReport }) {
   );
 }
 
+/** The words of a skill id (`playbook-authoring`), for a name people read: "Playbook authoring". */
+function idInWords(id: string): string {
+  const words = id
+    .split(/[-_.\s]+/)
+    .filter(Boolean)
+    .join(' ');
+  return words ? words.charAt(0).toLocaleUpperCase() + words.slice(1) : id;
+}
+
+/**
+ * A skill's name for people. The skills index and SKILL.md name a skill by its id; an agent card
+ * may give it a name of its own (A2A `name` beside `id`), found by the description both carry.
+ * Without one, the id in words.
+ */
+export function skillTitle(skill: DiscoverySkill, card: AgentCard | null): string {
+  const named = card?.skills.find(
+    (entry) =>
+      entry.description !== '' && entry.description === skill.description && entry.name !== skill.name,
+  );
+  return named?.name ?? idInWords(skill.name);
+}
+
 function Skills({ report, shown }: ReportProps) {
   const skills = report.documents.skills;
   if (skills.length === 0) return null;
@@ -257,18 +279,29 @@ function Skills({ report, shown }: ReportProps) {
         {skills.map((skill) => (
           <li key={skill.name} class="card">
             <div class="row">
-              <strong>{skill.name}</strong>
+              <strong dir="auto">{skillTitle(skill, report.documents.agentCard)}</strong>
+              <code class="hint" title={t('sidepanel.discovery.skillId')}>
+                {skill.name}
+              </code>
               <span class={`badge ${skill.verification === 'verified' ? 'ok' : 'error'}`}>
                 {t(VERIFICATION_LABELS[skill.verification])}
               </span>
             </div>
-            <p class="hint">{skill.description}</p>
-            {skill.error ? <p class="error">{skill.error}</p> : null}
+            <p class="hint" dir="auto">
+              {skill.description}
+            </p>
+            {skill.error ? (
+              <p class="error" dir="auto">
+                {skill.error}
+              </p>
+            ) : null}
             {skill.verification !== 'verified' ? (
               <p class="warn">{t('sidepanel.discovery.skillHidden')}</p>
             ) : shown.skillBodies.has(skill.name) ? (
               <details>
-                <summary>{t('sidepanel.discovery.read', { title: skill.name })}</summary>
+                <summary>
+                  {t('sidepanel.discovery.read', { title: skillTitle(skill, report.documents.agentCard) })}
+                </summary>
                 <SafeMarkdown blocks={shown.skillBodies.get(skill.name) ?? []} headingOffset={3} />
               </details>
             ) : null}

@@ -1,4 +1,5 @@
-import { ErrorMessage } from '@/components/ErrorMessage';
+import { ProblemMessage } from '@/components/ProblemMessage';
+import type { ErrorParts } from '@/lib/pages/errorText';
 import { formatDay, formatPercent } from '@/lib/backtests/format';
 import type { Performance } from '@/lib/contract/catalyst';
 import { formatCurrency, t } from '@/lib/i18n';
@@ -6,7 +7,7 @@ import { formatCurrency, t } from '@/lib/i18n';
 export interface SinceCapturedSectionProps {
   performance?: Performance;
   loading: boolean;
-  error?: string;
+  error?: ErrorParts;
 }
 
 /** "+14.0% since Jan 6, 2025 · SPY +8.2%", or, without tickers, that there is no return. */
@@ -52,7 +53,7 @@ export function SinceCapturedSection({ performance, loading, error }: SinceCaptu
   return (
     <section class="stack since-captured" aria-label={t('sinceCaptured.region')}>
       <h3>{t('sinceCaptured.heading')}</h3>
-      <ErrorMessage message={error} />
+      <ProblemMessage problem={error} />
       {!performance && loading ? <p class="hint">{t('sinceCaptured.loading')}</p> : null}
       {performance ? (
         <>

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Backtest } from '@/lib/contract/backtest';
+import type { BacktestPage } from '@/lib/contract/wire';
 import type { ComparedPlaybook } from './ComparisonView';
 import { sendMessage } from '@/lib/messaging/client';
-import { errorText } from '@/lib/pages/errorText';
+import { answeredErrorParts, errorParts, type ErrorParts } from '@/lib/pages/errorText';
 import { t } from '@/lib/i18n';
 import { STATUS_TEXT } from './BacktestsSection';
 
@@ -17,10 +18,10 @@ export interface BacktestsState {
   nextCursor: string | null;
   hasMore: boolean;
   loading: boolean;
-  error?: string;
+  error?: ErrorParts;
   /** The backtest whose result is shown: the chosen one, else the newest completed one. */
   shown?: Backtest;
-  shownError?: string;
+  shownError?: ErrorParts;
 }
 
 /**
@@ -30,12 +31,86 @@ export interface BacktestsState {
 export function checkedChoice(
   backtest: Backtest,
   playbookId: string,
-): { backtest?: Backtest; error?: string } {
-  if (backtest.playbook_id !== playbookId) return { error: t('backtests.otherPlaybook') };
+): { backtest?: Backtest; error?: ErrorParts } {
+  if (backtest.playbook_id !== playbookId) return { error: { message: t('backtests.otherPlaybook') } };
   if (backtest.status !== 'completed')
-    return { error: t('backtests.notCompleted', { status: t(STATUS_TEXT[backtest.status]) }) };
+    return {
+      error: { message: t('backtests.notCompleted', { status: t(STATUS_TEXT[backtest.status]) }) },
+    };
   return { backtest };
 }
+
+/** A list page as the state holds it; `more` appends it to the items already shown. */
+function withPage(s: BacktestsState, page: BacktestPage, more: boolean): BacktestsState {
+  return {
+    ...s,
+    items: more ? [...(s.items ?? []), ...page.items] : page.items,
+    nextCursor: page.nextCursor,
+    hasMore: page.hasMore && page.nextCursor !== null,
+    loading: false,
+    ...(more ? {} : { error: undefined }),
+  };
+}
+
+interface Rereads {
+  /** Read everything again (a new playbook, a new version). */
+  reload: () => void;
+  /** Read the shown result again (a new choice). */
+  reshow: () => void;
+  /** Forget the last playbook's state. */
+  reset: () => void;
+}
+
+/**
+ * When to read again: everything for a new `playbookId`; everything when `version` changes, at
+ * most once per BACKTESTS_REREAD_MS and always after the last change; the shown result for a new
+ * `chosenId`.
+ */
+function useRereads(
+  playbookId: string | undefined,
+  version: string,
+  chosenId: string | undefined,
+  on: Rereads,
+) {
+  // The latest reads and version, for a re-read that runs later than the render that asked for it.
+  const pace = useRef<{ last: number; readVersion: string; readChoice?: string; timer?: Timer }>({
+    last: 0,
+    readVersion: version,
+  });
+  const latest = useRef(on);
+  latest.current = {
+    ...on,
+    reload: () => {
+      pace.current.last = Date.now();
+      pace.current.readVersion = version;
+      pace.current.readChoice = chosenId;
+      on.reload();
+    },
+  };
+  useEffect(() => {
+    latest.current.reset();
+    clearTimeout(pace.current.timer);
+    pace.current.timer = undefined;
+    latest.current.reload();
+  }, [playbookId]);
+  useEffect(() => {
+    const p = pace.current;
+    if (version === p.readVersion || p.timer !== undefined) return;
+    const wait = Math.max(0, p.last + BACKTESTS_REREAD_MS - Date.now());
+    p.timer = setTimeout(() => {
+      p.timer = undefined;
+      latest.current.reload();
+    }, wait);
+  }, [version]);
+  useEffect(() => {
+    if (chosenId === pace.current.readChoice) return;
+    pace.current.readChoice = chosenId;
+    latest.current.reshow();
+  }, [chosenId]);
+  useEffect(() => () => clearTimeout(pace.current.timer), []);
+}
+
+type Timer = ReturnType<typeof setTimeout>;
 
 /**
  * The open playbook's backtests and the one whose result is shown: `chosenId` (from a notification
@@ -50,23 +125,14 @@ export function useBacktests(playbookId: string | undefined, version: string, ch
   const chosen = useRef<string | undefined>(chosenId);
   chosen.current = chosenId;
 
-  const load = () => {
+  const readList = (cursor?: string) => {
     const id = playbookId;
     if (!id) return;
     setState((s) => ({ ...s, loading: true }));
-    sendMessage('listBacktests', { playbookId: id }).then(
-      (page) =>
-        current.current === id &&
-        setState((s) => ({
-          ...s,
-          items: page.items,
-          nextCursor: page.nextCursor,
-          hasMore: page.hasMore && page.nextCursor !== null,
-          loading: false,
-          error: undefined,
-        })),
+    sendMessage('listBacktests', cursor ? { playbookId: id, cursor } : { playbookId: id }).then(
+      (page) => current.current === id && setState((s) => withPage(s, page, cursor !== undefined)),
       (error: unknown) =>
-        current.current === id && setState((s) => ({ ...s, loading: false, error: errorText(error) })),
+        current.current === id && setState((s) => ({ ...s, loading: false, error: errorParts(error) })),
     );
   };
 
@@ -75,94 +141,42 @@ export function useBacktests(playbookId: string | undefined, version: string, ch
     if (!id) return;
     const choice = chosenId;
     const still = () => current.current === id && chosen.current === choice;
+    const failed = (error: unknown) =>
+      still() && setState((s) => ({ ...s, shown: undefined, shownError: errorParts(error) }));
     if (!choice) {
       sendMessage('latestBacktests', { playbookIds: [id] }).then(
         ([answer]) =>
-          still() && setState((s) => ({ ...s, shown: answer?.backtest, shownError: answer?.error })),
-        (error: unknown) => still() && setState((s) => ({ ...s, shownError: errorText(error) })),
+          still() &&
+          setState((s) => ({ ...s, shown: answer?.backtest, shownError: answeredErrorParts(answer ?? {}) })),
+        failed,
       );
       return;
     }
-    sendMessage('getBacktest', { id: choice }).then(
-      (backtest) =>
-        still() &&
-        setState((s) => {
-          const checked = checkedChoice(backtest, id);
-          return { ...s, shown: checked.backtest, shownError: checked.error };
-        }),
-      (error: unknown) =>
-        still() && setState((s) => ({ ...s, shown: undefined, shownError: errorText(error) })),
-    );
+    sendMessage('getBacktest', { id: choice }).then((backtest) => {
+      const checked = checkedChoice(backtest, id);
+      if (still()) setState((s) => ({ ...s, shown: checked.backtest, shownError: checked.error }));
+    }, failed);
   };
 
-  const loadMore = () => {
-    const id = playbookId;
-    if (!id || !state.nextCursor) return;
-    setState((s) => ({ ...s, loading: true }));
-    sendMessage('listBacktests', { playbookId: id, cursor: state.nextCursor }).then(
-      (page) =>
-        current.current === id &&
-        setState((s) => ({
-          ...s,
-          items: [...(s.items ?? []), ...page.items],
-          nextCursor: page.nextCursor,
-          hasMore: page.hasMore && page.nextCursor !== null,
-          loading: false,
-        })),
-      (error: unknown) =>
-        current.current === id && setState((s) => ({ ...s, loading: false, error: errorText(error) })),
-    );
-  };
-
-  // The latest reads and version, for a re-read that runs later than the render that asked for it.
-  const reread = useRef<{
-    last: number;
-    readVersion: string;
-    readChoice?: string;
-    timer?: ReturnType<typeof setTimeout>;
-  }>({ last: 0, readVersion: version });
-  const latest = useRef({ reload: () => undefined as void });
-  latest.current = {
+  useRereads(playbookId, version, chosenId, {
     reload: () => {
-      reread.current.last = Date.now();
-      reread.current.readVersion = version;
-      reread.current.readChoice = chosenId;
-      load();
+      readList();
       loadShown();
     },
+    reshow: loadShown,
+    reset: () => setState({ nextCursor: null, hasMore: false, loading: false }),
+  });
+
+  const loadMore = () => {
+    if (state.nextCursor) readList(state.nextCursor);
   };
-
-  useEffect(() => {
-    setState({ nextCursor: null, hasMore: false, loading: false });
-    clearTimeout(reread.current.timer);
-    reread.current.timer = undefined;
-    latest.current.reload();
-  }, [playbookId]);
-  useEffect(() => {
-    const pace = reread.current;
-    if (version === pace.readVersion || pace.timer !== undefined) return;
-    pace.timer = setTimeout(
-      () => {
-        pace.timer = undefined;
-        latest.current.reload();
-      },
-      Math.max(0, pace.last + BACKTESTS_REREAD_MS - Date.now()),
-    );
-  }, [version]);
-  useEffect(() => {
-    if (chosenId === reread.current.readChoice) return;
-    reread.current.readChoice = chosenId;
-    loadShown();
-  }, [chosenId]);
-  useEffect(() => () => clearTimeout(reread.current.timer), []);
-
   return { ...state, loadMore };
 }
 
 export interface ComparisonState {
   playbooks?: ComparedPlaybook[];
   loading: boolean;
-  error?: string;
+  error?: ErrorParts;
 }
 
 /** The completed backtests of a list page to pick from, with the newest completed one first if the page lacks it. */
@@ -204,11 +218,11 @@ export function useComparison() {
             id: p.id,
             title: p.title,
             backtest: answers[i]?.backtest,
-            error: answers[i]?.error,
+            error: answeredErrorParts(answers[i] ?? {}),
             choices: choicesOf(pages[i] ?? [], answers[i]?.backtest),
           })),
         }),
-      (error: unknown) => round.current === current && setState({ loading: false, error: errorText(error) }),
+      (error: unknown) => round.current === current && setState({ loading: false, error: errorParts(error) }),
     );
   };
 
@@ -228,7 +242,7 @@ export function useComparison() {
         const checked = checkedChoice(backtest, playbookId);
         settle({ backtest: checked.backtest, error: checked.error });
       },
-      (error: unknown) => settle({ backtest: undefined, error: errorText(error) }),
+      (error: unknown) => settle({ backtest: undefined, error: errorParts(error) }),
     );
   };
 

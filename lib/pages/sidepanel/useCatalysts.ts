@@ -2,13 +2,13 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Performance } from '@/lib/contract/catalyst';
 import type { CatalystList } from '@/lib/messaging/protocol';
 import { sendMessage } from '@/lib/messaging/client';
-import { errorText } from '@/lib/pages/errorText';
+import { errorParts, errorText, type ErrorParts } from '@/lib/pages/errorText';
 import { saveCalendar } from './calendarFile';
 
 interface Read<T> {
   value?: T;
   loading: boolean;
-  error?: string;
+  error?: ErrorParts;
 }
 
 /** One read per open playbook; an answer for a playbook no longer open is dropped. */
@@ -22,7 +22,7 @@ function useRead<T>(playbookId: string | undefined, read: (id: string) => Promis
     read(playbookId).then(
       (value) => current.current === playbookId && setState({ value, loading: false }),
       (error: unknown) =>
-        current.current === playbookId && setState({ loading: false, error: errorText(error) }),
+        current.current === playbookId && setState({ loading: false, error: errorParts(error) }),
     );
   }, [playbookId]);
   return state;

@@ -83,7 +83,7 @@ describe('region "Catalysts"', () => {
 
   it('an empty list says so and offers no file; an error is shown', () => {
     useLocale('en');
-    section([], { error: 'The service could not be reached.' });
+    section([], { error: { message: 'The service could not be reached.' } });
     const region = screen.getByRole('region', { name: 'Catalysts' });
     expect(within(region).getByText("No upcoming catalysts for this playbook's tickers.")).toBeTruthy();
     expect(within(region).getByText('The service could not be reached.')).toBeTruthy();

@@ -92,7 +92,9 @@ describe('the side panel converts the Markdown the worker stored', () => {
     expect(JSON.stringify(shown.skillBodies.get('good'))).toContain(`"href":"${BASE}/openapi.json"`);
     expect(shown.skillBodies.has('bad')).toBe(false);
     view(report);
-    expect(screen.getByText('Read good')).toBeTruthy();
+    expect(screen.getByText('Read Good')).toBeTruthy();
+    // The id stays, as secondary text.
+    expect(screen.getByText('good', { selector: 'code' })).toBeTruthy();
     expect(screen.queryByText('Read bad')).toBeNull();
   });
 });
