@@ -18,7 +18,7 @@ import { CONFIRM_ARM_DELAY_MS, useArming } from './useArming';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { t, type TextKey } from '@/lib/i18n';
 import type { ErrorParts } from '@/lib/pages/errorText';
-import { ProblemDetails } from './ProblemDetails';
+import { ProblemDetails } from '@/components/ProblemMessage';
 
 export type { PlaybookFields, Visibility } from './describe';
 
@@ -328,7 +328,7 @@ function Problems({
         ) : null}
         {canRetry ? <p class="hint">{t('confirm.retryHint')}</p> : null}
       </div>
-      <ProblemDetails details={error?.details} />
+      <ProblemDetails lines={[error?.details]} />
     </>
   );
 }

@@ -12,7 +12,7 @@ import { meaningOf } from '@/lib/writes/errors';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { editsFor, loadDraft, shownDraft, type Loaded } from './loadDraft';
 import { failureParts, storedFailure } from './failures';
-import { ProblemDetails } from './ProblemDetails';
+import { ProblemDetails } from '@/components/ProblemMessage';
 import { useConfirmActions } from './useConfirmActions';
 
 function Done({ entry }: { entry: OutboxEntryView }) {
@@ -66,7 +66,7 @@ export function ConfirmPage({ draftId }: { draftId: string }) {
         {loaded.problem ? (
           <>
             <ErrorMessage message={loaded.problem.message} />
-            <ProblemDetails details={loaded.problem.details} />
+            <ProblemDetails lines={[loaded.problem.details]} />
           </>
         ) : (
           <p>{t('confirm.loading')}</p>

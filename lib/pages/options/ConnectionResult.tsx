@@ -3,7 +3,7 @@ import type { ServiceOverview } from '@/lib/messaging/protocol';
 import type { ApiErrorData } from '@/lib/contract/api';
 import type { ErrorParts } from '@/lib/pages/errorText';
 import { apiErrorParts } from './overviewProblems';
-import { ProblemDetails } from './ProblemDetails';
+import { ProblemDetails } from '@/components/ProblemMessage';
 
 export interface ConnectionResultProps {
   testing?: boolean;
@@ -31,7 +31,7 @@ function ReadProblem({ error, fallback }: { error: ApiErrorData | undefined; fal
   return (
     <>
       {parts.message}
-      <ProblemDetails details={parts.details} />
+      <ProblemDetails lines={[parts.details]} />
     </>
   );
 }
@@ -50,7 +50,7 @@ export function ConnectionResult({ testing, result, error }: ConnectionResultPro
         <p class="error" role="status">
           {error.message}
         </p>
-        <ProblemDetails details={error.details} />
+        <ProblemDetails lines={[error.details]} />
       </div>
     );
   if (!result) return null;

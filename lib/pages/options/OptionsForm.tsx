@@ -6,7 +6,7 @@ import { Welcome, type WelcomeProps } from './Welcome';
 import { t, formatList } from '@/lib/i18n';
 import { ConnectionResult } from './ConnectionResult';
 import { SitesSection, type SitesSectionProps } from './SitesSection';
-import { ProblemDetails } from './ProblemDetails';
+import { ProblemDetails } from '@/components/ProblemMessage';
 import { ServiceFields } from './ServiceFields';
 import { ScheduleFields } from './ScheduleFields';
 import { useOptionsFields } from './useOptionsFields';
@@ -82,7 +82,7 @@ export function OptionsForm(props: OptionsFormProps) {
         <p role="status" class={message?.kind === 'error' ? 'error' : 'ok'}>
           {message?.text ?? ''}
         </p>
-        <ProblemDetails details={message?.details} />
+        <ProblemDetails lines={[message?.details]} />
       </form>
 
       <AccessSection missing={state.hostAccess.missingOrigins} onGrant={props.onGrantAccess} />

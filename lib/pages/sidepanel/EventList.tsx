@@ -1,6 +1,6 @@
 import type { RecentEvent } from '@/lib/events/feed';
 import type { ErrorParts } from '@/lib/pages/errorText';
-import { ProblemMessage } from './ProblemMessage';
+import { ProblemMessage } from '@/components/ProblemMessage';
 import { backtestResultLine } from '@/lib/backtests/format';
 import { clipTitle, formatDateTime, t, type TextKey } from '@/lib/i18n';
 

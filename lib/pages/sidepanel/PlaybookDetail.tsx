@@ -4,7 +4,7 @@ import { writeSpec, writeWords, type WriteOperation } from '@/lib/api/writeOpera
 import { safeHref } from './SafeMarkdown';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import type { ErrorParts } from '@/lib/pages/errorText';
-import { ProblemMessage } from './ProblemMessage';
+import { ProblemMessage } from '@/components/ProblemMessage';
 import { BacktestsSection, type BacktestsSectionProps } from './BacktestsSection';
 import { CatalystsSection, type CatalystsSectionProps } from './CatalystsSection';
 import { SinceCapturedSection, type SinceCapturedSectionProps } from './SinceCapturedSection';
