@@ -9,7 +9,7 @@ import { BacktestsSection, type BacktestsSectionProps } from './BacktestsSection
 import { CatalystsSection, type CatalystsSectionProps } from './CatalystsSection';
 import { SinceCapturedSection, type SinceCapturedSectionProps } from './SinceCapturedSection';
 import { formatDateTime, formatRelative, joinSentences, t, type TextKey, formatList } from '@/lib/i18n';
-import { playbookStatusText } from './PlaybookListPanel';
+import { playbookStatusText } from '@/lib/pages/playbookStatus';
 import { VISIBILITIES } from '@/lib/contract/visibility';
 import { meaningOf } from '@/lib/messaging/errors';
 

@@ -1,6 +1,7 @@
 import type { Playbook } from '@/lib/api/schemas';
 import { ErrorMessage } from '@/components/ErrorMessage';
-import { t, type TextKey, formatList } from '@/lib/i18n';
+import { t, formatList } from '@/lib/i18n';
+import { playbookStatusText } from '@/lib/pages/playbookStatus';
 
 export interface PlaybookListPanelProps {
   items?: Playbook[];
@@ -26,22 +27,6 @@ export interface PlaybookListPanelProps {
 
 export const COMPARE_MIN = 2;
 export const COMPARE_MAX = 4;
-
-/**
- * The playbook's status as a word of the UI language, the same words as the popup's rows; a status
- * this build does not know, as sent.
- */
-export const PLAYBOOK_STATUS: Record<string, TextKey | undefined> = {
-  draft: 'popup.playbookStatus.draft',
-  active: 'popup.playbookStatus.active',
-  paused: 'popup.playbookStatus.paused',
-  archived: 'popup.playbookStatus.archived',
-};
-
-export function playbookStatusText(status: string): string {
-  const key = PLAYBOOK_STATUS[status];
-  return key ? t(key) : status;
-}
 
 export function PlaybookListPanel(props: PlaybookListPanelProps) {
   const { items, error, loading, hasMore, selected, refreshing, refreshErrors } = props;
