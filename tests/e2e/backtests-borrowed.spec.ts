@@ -37,9 +37,10 @@ test("a list answered with another playbook's backtests: no latest result, no bo
   await expect(
     panel.getByRole('list', { name: 'Playbooks' }).getByRole('button', { name: first.title }),
   ).toBeVisible();
-  await panel.getByRole('checkbox', { name: `Compare ${first.title}` }).check();
-  await panel.getByRole('checkbox', { name: `Compare ${third.title}` }).check();
-  await panel.getByRole('button', { name: 'Compare', exact: true }).click();
+  await panel.getByRole('button', { name: 'Choose playbooks…' }).click();
+  await panel.getByRole('checkbox', { name: first.title, exact: true }).check();
+  await panel.getByRole('checkbox', { name: third.title, exact: true }).check();
+  await panel.getByRole('button', { name: 'Compare (2)' }).click();
   const comparison = panel.getByRole('region', { name: 'Comparison' });
   await expect(comparison.getByRole('note')).toHaveText(`${first.title}: ${BORROWED}`);
   await expect(comparison.getByRole('img', { name: 'Comparison chart' }).locator('path')).toHaveCount(1);

@@ -37,9 +37,10 @@ test('comparing with an extreme series: a note for it, the other curve drawn, no
   await expect(
     page.getByRole('list', { name: 'Playbooks' }).getByRole('button', { name: first.title }),
   ).toBeVisible();
-  await page.getByRole('checkbox', { name: `Compare ${first.title}` }).check();
-  await page.getByRole('checkbox', { name: `Compare ${third.title}` }).check();
-  await page.getByRole('button', { name: 'Compare', exact: true }).click();
+  await page.getByRole('button', { name: 'Choose playbooks…' }).click();
+  await page.getByRole('checkbox', { name: first.title, exact: true }).check();
+  await page.getByRole('checkbox', { name: third.title, exact: true }).check();
+  await page.getByRole('button', { name: 'Compare (2)' }).click();
 
   const region = page.getByRole('region', { name: 'Comparison' });
   const chart = region.getByRole('img', { name: 'Comparison chart' });

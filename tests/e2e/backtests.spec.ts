@@ -303,12 +303,16 @@ test('comparing playbooks over the period every chosen backtest covers, with a b
   const page = await extension.open('sidepanel.html');
   const list = page.getByRole('list', { name: 'Playbooks' });
   await expect(list.getByRole('button', { name: first.title })).toBeVisible();
-  const compare = page.getByRole('button', { name: 'Compare', exact: true });
+  // One Tab stop per row until the user chooses: then each row is a checkbox named by its title.
+  await expect(page.getByRole('checkbox')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Choose playbooks…', pressed: false }).click();
+  await expect(page.getByRole('button', { name: 'Choose playbooks…', pressed: true })).toBeVisible();
+  const compare = page.getByRole('button', { name: /^Compare \(\d\)$/ });
   await expect(compare).toBeDisabled();
-  await page.getByRole('checkbox', { name: `Compare ${first.title}` }).check();
+  await page.getByRole('checkbox', { name: first.title, exact: true }).check();
   await expect(compare).toBeDisabled();
-  await page.getByRole('checkbox', { name: `Compare ${second.title}` }).check();
-  await page.getByRole('checkbox', { name: `Compare ${third.title}` }).check();
+  await page.getByRole('checkbox', { name: second.title, exact: true }).check();
+  await page.getByRole('checkbox', { name: third.title, exact: true }).check();
   await compare.click();
 
   // The newest completed backtest of each by default: the shared period starts when the later ones do.
@@ -345,7 +349,7 @@ test('comparing playbooks over the period every chosen backtest covers, with a b
 
   // Compared with the second alone, the period is 2021, when both ran: its start is the second's, its end the first's.
   await region.getByRole('button', { name: 'Close comparison' }).click();
-  await page.getByRole('checkbox', { name: `Compare ${third.title}` }).uncheck();
+  await page.getByRole('checkbox', { name: third.title, exact: true }).uncheck();
   await compare.click();
   await expect(region.getByRole('combobox', { name: `Backtest of ${first.title}` })).toHaveValue(
     firstNewest.id,

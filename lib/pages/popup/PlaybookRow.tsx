@@ -1,6 +1,7 @@
 import type { Playbook } from '@/lib/api/schemas';
 import { relativeTime } from './format';
 import { formatList, formatPercent, plural, t } from '@/lib/i18n';
+import { playbookStatusText } from '@/lib/pages/playbookStatus';
 
 export interface PlaybookRowProps {
   playbook: Pick<Playbook, 'id' | 'title' | 'visibility' | 'status' | 'tickers' | 'updated_at'>;
@@ -63,7 +64,7 @@ export function PlaybookRow({ playbook, now, sinceCaptured, onOpen }: PlaybookRo
         </span>
       </div>
       <div class="pb-row-meta">
-        <span class={`pb-status st-${playbook.status}`}>{t(`popup.playbookStatus.${playbook.status}`)}</span>
+        <span class={`pb-status st-${playbook.status}`}>{playbookStatusText(playbook.status)}</span>
         {shown.length > 0 ? (
           <span class="pb-tickers" title={playbook.tickers.slice(0, MAX_SPOKEN_TICKERS).join(' ')}>
             <span class="visually-hidden">{tickerSentence(playbook.tickers)}</span>

@@ -1,6 +1,13 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { McpToolSummary } from '@/lib/mcp/client';
-import { buildArgs, contentBlocksOf, formModelOf, initialValues, type FormModel } from './schemaForm';
+import {
+  buildArgs,
+  contentBlocksOf,
+  formModelOf,
+  initialValues,
+  type FormModel,
+  type SchemaField,
+} from './schemaForm';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { t } from '@/lib/i18n';
 import { MAX_LISTED_TOOLS, MAX_SCHEMA_CHARS, prettyJson } from './boundedJson';
@@ -19,6 +26,64 @@ export interface McpToolBrowserProps {
   error?: string;
   calls: Record<string, ToolCallState | undefined>;
   onCall: (name: string, args: Record<string, unknown>) => void;
+}
+
+/** One argument of a tool's call: a checkbox, a choice or a text field, with its hint and its error. */
+function ToolField({
+  field,
+  id,
+  value,
+  error,
+  onChange,
+}: {
+  field: SchemaField;
+  id: string;
+  value: string | undefined;
+  error: string | undefined;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div class="stack field">
+      {field.kind === 'boolean' ? (
+        <label class="row">
+          <input
+            type="checkbox"
+            id={id}
+            checked={value === 'true'}
+            onChange={(event) => onChange(event.currentTarget.checked ? 'true' : 'false')}
+          />
+          {field.name}
+        </label>
+      ) : (
+        <label for={id}>
+          {field.name}
+          {field.required ? ` ${t('sidepanel.mcp.required')}` : ''}
+        </label>
+      )}
+      {field.kind === 'enum' ? (
+        <select id={id} value={value} onChange={(event) => onChange(event.currentTarget.value)}>
+          {field.required ? null : <option value="">{t('sidepanel.mcp.none')}</option>}
+          {field.options.map((option) => (
+            <option key={String(option)} value={String(option)}>
+              {String(option)}
+            </option>
+          ))}
+        </select>
+      ) : field.kind === 'boolean' ? null : (
+        <input
+          id={id}
+          type="text"
+          inputMode={field.kind === 'string' ? 'text' : field.kind === 'integer' ? 'numeric' : 'decimal'}
+          aria-required={field.required}
+          value={value}
+          aria-invalid={error ? true : undefined}
+          onInput={(event) => onChange(event.currentTarget.value)}
+        />
+      )}
+      {field.description ? <span class="hint">{field.description}</span> : null}
+      {error ? <span class="error">{error}</span> : null}
+    </div>
+  );
 }
 
 function ToolForm({
@@ -59,52 +124,14 @@ function ToolForm({
         </label>
       ) : (
         model.fields.map((field) => (
-          <div key={field.name} class="stack field">
-            {field.kind === 'boolean' ? (
-              <label class="row">
-                <input
-                  type="checkbox"
-                  id={id(field.name)}
-                  checked={values[field.name] === 'true'}
-                  onChange={(event) => set(field.name, event.currentTarget.checked ? 'true' : 'false')}
-                />
-                {field.name}
-              </label>
-            ) : (
-              <label for={id(field.name)}>
-                {field.name}
-                {field.required ? ` ${t('sidepanel.mcp.required')}` : ''}
-              </label>
-            )}
-            {field.kind === 'enum' ? (
-              <select
-                id={id(field.name)}
-                value={values[field.name]}
-                onChange={(event) => set(field.name, event.currentTarget.value)}
-              >
-                {field.required ? null : <option value="">{t('sidepanel.mcp.none')}</option>}
-                {field.options.map((option) => (
-                  <option key={String(option)} value={String(option)}>
-                    {String(option)}
-                  </option>
-                ))}
-              </select>
-            ) : field.kind === 'boolean' ? null : (
-              <input
-                id={id(field.name)}
-                type="text"
-                inputMode={
-                  field.kind === 'string' ? 'text' : field.kind === 'integer' ? 'numeric' : 'decimal'
-                }
-                aria-required={field.required}
-                value={values[field.name]}
-                aria-invalid={errors[field.name] ? true : undefined}
-                onInput={(event) => set(field.name, event.currentTarget.value)}
-              />
-            )}
-            {field.description ? <span class="hint">{field.description}</span> : null}
-            {errors[field.name] ? <span class="error">{errors[field.name]}</span> : null}
-          </div>
+          <ToolField
+            key={field.name}
+            field={field}
+            id={id(field.name)}
+            value={values[field.name]}
+            error={errors[field.name]}
+            onChange={(value) => set(field.name, value)}
+          />
         ))
       )}
       <div class="row">

@@ -8,16 +8,19 @@ import { ProblemMessage } from '@/components/ProblemMessage';
 import { BacktestsSection, type BacktestsSectionProps } from './BacktestsSection';
 import { CatalystsSection, type CatalystsSectionProps } from './CatalystsSection';
 import { SinceCapturedSection, type SinceCapturedSectionProps } from './SinceCapturedSection';
-import { formatDateTime, formatRelative, joinSentences, t, type TextKey, formatList } from '@/lib/i18n';
-import { playbookStatusText } from './PlaybookListPanel';
-import { VISIBILITIES } from '@/lib/contract/visibility';
+import { formatDateTime, formatRelative, joinSentences, t, formatList } from '@/lib/i18n';
+import { playbookStatusText } from '@/lib/pages/playbookStatus';
+import {
+  BacktestForm,
+  EditForm,
+  LiveSection,
+  UpgradeForm,
+  VISIBILITY_TEXT,
+  type BacktestRange,
+  type EditFields,
+  type OfflineProps,
+} from './PlaybookForms';
 import { meaningOf } from '@/lib/messaging/errors';
-
-const VISIBILITY_TEXT: Record<Playbook['visibility'], TextKey> = {
-  private: 'sidepanel.visibility.private',
-  unlisted: 'sidepanel.visibility.unlisted',
-  public: 'sidepanel.visibility.public',
-};
 
 /** Every write but creating a playbook starts from a playbook's detail. */
 export type ActionKind = Exclude<WriteOperation, 'createPlaybook'>;
@@ -33,12 +36,7 @@ export interface ActionState {
   problemCode?: string;
 }
 
-export interface EditFields {
-  title: string;
-  thesis: string;
-  tickers: string[];
-  visibility: Playbook['visibility'];
-}
+export type { EditFields };
 
 export interface PlaybookDetailProps {
   playbook?: Playbook;
@@ -150,10 +148,47 @@ function ActionStatus({
   );
 }
 
+/** What the playbook is: tickers, visibility, status, source and dates. */
+function PlaybookFacts({ playbook }: { playbook: Playbook }) {
+  const source = playbook.source ? safeHref(playbook.source.url) : undefined;
+  return (
+    <dl class="facts">
+      <dt>{t('sidepanel.detail.tickers')}</dt>
+      <dd>{formatList(playbook.tickers) || t('sidepanel.detail.noTickers')}</dd>
+      <dt>{t('sidepanel.detail.visibility')}</dt>
+      <dd>{t(VISIBILITY_TEXT[playbook.visibility])}</dd>
+      <dt>{t('sidepanel.detail.status')}</dt>
+      <dd>{playbookStatusText(playbook.status)}</dd>
+      {playbook.source ? (
+        <>
+          <dt>{t('sidepanel.detail.source')}</dt>
+          <dd>
+            {source ? (
+              <a href={source} target="_blank" rel="noopener noreferrer">
+                {playbook.source.title || source}
+              </a>
+            ) : (
+              playbook.source.title
+            )}
+          </dd>
+        </>
+      ) : null}
+      <dt>{t('sidepanel.detail.created')}</dt>
+      <dd>
+        <time dateTime={playbook.created_at}>{formatDateTime(playbook.created_at)}</time>
+      </dd>
+      <dt>{t('sidepanel.detail.updated')}</dt>
+      <dd>
+        <time dateTime={playbook.updated_at}>{formatDateTime(playbook.updated_at)}</time>
+      </dd>
+    </dl>
+  );
+}
+
 export function PlaybookDetail(props: PlaybookDetailProps) {
   const { playbook, action } = props;
   const [fields, setFields] = useState<EditFields | undefined>();
-  const [range, setRange] = useState(() => {
+  const [range, setRange] = useState<BacktestRange>(() => {
     const end = new Date();
     const start = new Date(end.getTime() - 365 * 24 * 3600 * 1000);
     return { start: isoDate(start), end: isoDate(end), benchmark: 'SPY' };
@@ -172,9 +207,8 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
     if (!plan && props.plans.length > 0) setPlan(props.plans[props.plans.length - 1]);
   }, [props.plans.join('|')]);
 
-  const source = playbook?.source ? safeHref(playbook.source.url) : undefined;
   // Offline, every write is disabled and points to the reason shown under the cached mark.
-  const offline = props.cached
+  const offline: OfflineProps = props.cached
     ? { disabled: true, 'aria-describedby': OFFLINE_REASON_ID }
     : { disabled: false };
   return (
@@ -199,36 +233,7 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
           <h2>{playbook.title}</h2>
           {props.cached ? <CachedMark cached={props.cached} /> : null}
           <p class="thesis">{playbook.thesis}</p>
-          <dl class="facts">
-            <dt>{t('sidepanel.detail.tickers')}</dt>
-            <dd>{formatList(playbook.tickers) || t('sidepanel.detail.noTickers')}</dd>
-            <dt>{t('sidepanel.detail.visibility')}</dt>
-            <dd>{t(VISIBILITY_TEXT[playbook.visibility])}</dd>
-            <dt>{t('sidepanel.detail.status')}</dt>
-            <dd>{playbookStatusText(playbook.status)}</dd>
-            {playbook.source ? (
-              <>
-                <dt>{t('sidepanel.detail.source')}</dt>
-                <dd>
-                  {source ? (
-                    <a href={source} target="_blank" rel="noopener noreferrer">
-                      {playbook.source.title || source}
-                    </a>
-                  ) : (
-                    playbook.source.title
-                  )}
-                </dd>
-              </>
-            ) : null}
-            <dt>{t('sidepanel.detail.created')}</dt>
-            <dd>
-              <time dateTime={playbook.created_at}>{formatDateTime(playbook.created_at)}</time>
-            </dd>
-            <dt>{t('sidepanel.detail.updated')}</dt>
-            <dd>
-              <time dateTime={playbook.updated_at}>{formatDateTime(playbook.updated_at)}</time>
-            </dd>
-          </dl>
+          <PlaybookFacts playbook={playbook} />
           {action ? (
             <ActionStatus action={action} onReload={props.onReload} onLinkBrokerage={props.onLinkBrokerage} />
           ) : null}
@@ -236,148 +241,23 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
           {props.catalysts ? <CatalystsSection {...props.catalysts} /> : null}
           {props.backtests ? <BacktestsSection {...props.backtests} /> : null}
           {fields ? (
-            <form
-              class="stack"
-              aria-label={t('sidepanel.detail.editForm')}
-              onSubmit={(event) => {
-                event.preventDefault();
-                props.onEdit(fields);
-              }}
-            >
-              <h3>{t('sidepanel.detail.editHeading')}</h3>
-              <label>
-                {t('sidepanel.detail.title')}
-                <input
-                  value={fields.title}
-                  required
-                  maxLength={200}
-                  onInput={(event) => setFields({ ...fields, title: event.currentTarget.value })}
-                />
-              </label>
-              <label>
-                {t('sidepanel.detail.thesis')}
-                <textarea
-                  rows={5}
-                  value={fields.thesis}
-                  onInput={(event) => setFields({ ...fields, thesis: event.currentTarget.value })}
-                />
-              </label>
-              <label>
-                {t('sidepanel.detail.tickers')}
-                <input
-                  value={fields.tickers.join(', ')}
-                  onInput={(event) =>
-                    setFields({
-                      ...fields,
-                      tickers: event.currentTarget.value
-                        .split(/[\s,]+/)
-                        .map((t) => t.trim().toUpperCase())
-                        .filter(Boolean),
-                    })
-                  }
-                />
-              </label>
-              <label>
-                {t('sidepanel.detail.visibility')}
-                <select
-                  value={fields.visibility}
-                  onChange={(event) =>
-                    setFields({
-                      ...fields,
-                      visibility: event.currentTarget.value as EditFields['visibility'],
-                    })
-                  }
-                >
-                  {VISIBILITIES.map((visibility) => (
-                    <option key={visibility} value={visibility}>
-                      {t(VISIBILITY_TEXT[visibility])}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <button type="submit" class="primary" {...offline}>
-                {t('sidepanel.detail.save')}
-              </button>
-            </form>
+            <EditForm fields={fields} onChange={setFields} onSubmit={props.onEdit} offline={offline} />
           ) : null}
-          <form
-            class="stack"
-            aria-label={t('sidepanel.detail.backtestForm')}
-            onSubmit={(event) => {
-              event.preventDefault();
-              props.onBacktest({
-                start: range.start,
-                end: range.end,
-                benchmark: range.benchmark || undefined,
-              });
-            }}
-          >
-            <h3>{t('sidepanel.detail.backtestHeading')}</h3>
-            <div class="row">
-              <label>
-                {t('sidepanel.detail.start')}
-                <input
-                  type="date"
-                  value={range.start}
-                  onInput={(e) => setRange({ ...range, start: e.currentTarget.value })}
-                />
-              </label>
-              <label>
-                {t('sidepanel.detail.end')}
-                <input
-                  type="date"
-                  value={range.end}
-                  onInput={(e) => setRange({ ...range, end: e.currentTarget.value })}
-                />
-              </label>
-              <label>
-                {t('sidepanel.detail.benchmark')}
-                <input
-                  value={range.benchmark}
-                  onInput={(e) => setRange({ ...range, benchmark: e.currentTarget.value })}
-                />
-              </label>
-            </div>
-            <button type="submit" {...offline}>
-              {t('sidepanel.detail.runBacktest')}
-            </button>
-          </form>
-          <section class="stack" aria-label={t('sidepanel.detail.live')}>
-            <h3>{t('sidepanel.detail.live')}</h3>
-            <p class="hint">{t('sidepanel.detail.liveHint')}</p>
-            {playbook.status === 'active' ? (
-              <button type="button" onClick={props.onPause} {...offline}>
-                {t('sidepanel.detail.pause')}
-              </button>
-            ) : (
-              <button type="button" onClick={props.onActivate} {...offline}>
-                {t('sidepanel.detail.activate')}
-              </button>
-            )}
-          </section>
+          <BacktestForm range={range} onChange={setRange} onSubmit={props.onBacktest} offline={offline} />
+          <LiveSection
+            active={playbook.status === 'active'}
+            onActivate={props.onActivate}
+            onPause={props.onPause}
+            offline={offline}
+          />
           {props.plans.length > 0 ? (
-            <form
-              class="row"
-              aria-label={t('sidepanel.detail.upgradeForm')}
-              onSubmit={(event) => {
-                event.preventDefault();
-                if (plan) props.onUpgrade(plan);
-              }}
-            >
-              <label>
-                {t('sidepanel.detail.plan')}
-                <select value={plan} onChange={(event) => setPlan(event.currentTarget.value)}>
-                  {props.plans.map((name) => (
-                    <option key={name} value={name}>
-                      {name}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <button type="submit" {...offline}>
-                {t('sidepanel.detail.upgrade')}
-              </button>
-            </form>
+            <UpgradeForm
+              plans={props.plans}
+              plan={plan}
+              onChange={setPlan}
+              onSubmit={props.onUpgrade}
+              offline={offline}
+            />
           ) : null}
         </>
       ) : null}

@@ -1,127 +1,148 @@
+import { useRef } from 'preact/hooks';
 import type { Playbook } from '@/lib/api/schemas';
 import { ErrorMessage } from '@/components/ErrorMessage';
-import { t, type TextKey, formatList } from '@/lib/i18n';
+import { t, formatList } from '@/lib/i18n';
+import { playbookStatusText } from '@/lib/pages/playbookStatus';
+import type { UpdateCheck } from './usePlaybookList';
 
-export interface PlaybookListPanelProps {
+export const COMPARE_MIN = 2;
+export const COMPARE_MAX = 4;
+
+/** "Choose playbooks…" and what can be done with the chosen ones. */
+interface ChoiceProps {
+  /** Rows show a checkbox each (labelled by the title) instead of opening the playbook. */
+  choosing: boolean;
+  /** The chosen playbooks, in the order chosen. */
+  chosen: readonly string[];
+  /** The last "Check for updates" (a batch re-read from the service) and its outcome per row. */
+  check: UpdateCheck;
+  onChoosing: (on: boolean) => void;
+  onToggle: (id: string) => void;
+  onCompare: () => void;
+  onCheck: () => void;
+}
+
+export interface PlaybookListPanelProps extends ChoiceProps {
   items?: Playbook[];
   error?: string;
   loading: boolean;
   hasMore: boolean;
   /** "cached, updated …" when the list came from the cache. */
   freshness?: string;
-  selected: ReadonlySet<string>;
-  refreshing: boolean;
-  /** Per-item outcome of the last batch refresh: id → error text (absent = refreshed). */
-  refreshErrors: Record<string, string>;
-  refreshedCount?: number;
-  onToggle: (id: string) => void;
   onOpen: (id: string) => void;
   onLoadMore: () => void;
-  onRefreshSelected: () => void;
-  /** Playbooks chosen for comparison, in the order chosen. */
-  compared: readonly string[];
-  onToggleCompare: (id: string) => void;
-  onCompare: () => void;
 }
 
-export const COMPARE_MIN = 2;
-export const COMPARE_MAX = 4;
-
 /**
- * The playbook's status as a word of the UI language, the same words as the popup's rows; a status
- * this build does not know, as sent.
+ * The list's toolbar. By default one button, "Choose playbooks…" (pressed while choosing); while
+ * choosing, Compare and Check for updates act on the chosen rows, and Done ends the mode (focus
+ * goes back to the button that began it, the others leaving with the mode).
  */
-export const PLAYBOOK_STATUS: Record<string, TextKey | undefined> = {
-  draft: 'popup.playbookStatus.draft',
-  active: 'popup.playbookStatus.active',
-  paused: 'popup.playbookStatus.paused',
-  archived: 'popup.playbookStatus.archived',
-};
+function ChoiceToolbar(props: ChoiceProps & { freshness?: string }) {
+  const { choosing, check } = props;
+  const count = props.chosen.length;
+  const begin = useRef<HTMLButtonElement>(null);
+  const checked = Object.keys(check.errors).length + (check.done ?? 0);
+  return (
+    <div class="row">
+      <button
+        type="button"
+        ref={begin}
+        aria-pressed={choosing ? 'true' : 'false'}
+        onClick={() => props.onChoosing(!choosing)}
+      >
+        {t('sidepanel.list.choose')}
+      </button>
+      {choosing ? (
+        <>
+          <button
+            type="button"
+            onClick={props.onCompare}
+            disabled={count < COMPARE_MIN || count > COMPARE_MAX}
+            aria-describedby="compare-hint"
+          >
+            {t('sidepanel.list.compareCount', { count })}
+          </button>
+          <button type="button" onClick={props.onCheck} disabled={count === 0 || check.running}>
+            {check.running ? t('sidepanel.list.checking') : t('sidepanel.list.checkUpdates', { count })}
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              props.onChoosing(false);
+              begin.current?.focus();
+            }}
+          >
+            {t('sidepanel.list.done')}
+          </button>
+          <span id="compare-hint" class="hint">
+            {t('sidepanel.list.compareHint', { min: COMPARE_MIN, max: COMPARE_MAX, chosen: count })}
+          </span>
+        </>
+      ) : null}
+      {props.freshness ? <span class="hint">{props.freshness}</span> : null}
+      <span role="status" class="hint">
+        {check.done !== undefined ? t('sidepanel.list.checked', { done: check.done, total: checked }) : ''}
+      </span>
+    </div>
+  );
+}
 
-export function playbookStatusText(status: string): string {
-  const key = PLAYBOOK_STATUS[status];
-  return key ? t(key) : status;
+/** One playbook: one Tab stop, its title (opening it, or while choosing, the checkbox it labels). */
+function PlaybookListRow(props: {
+  playbook: Playbook;
+  choosing: boolean;
+  chosen: boolean;
+  problem?: string;
+  onToggle: (id: string) => void;
+  onOpen: (id: string) => void;
+}) {
+  const { playbook } = props;
+  return (
+    <li class="card row">
+      {props.choosing ? (
+        <label class="playbook-choice">
+          <input type="checkbox" checked={props.chosen} onChange={() => props.onToggle(playbook.id)} />
+          <span>{playbook.title}</span>
+        </label>
+      ) : (
+        <button type="button" class="link" onClick={() => props.onOpen(playbook.id)}>
+          {playbook.title}
+        </button>
+      )}
+      <span class="badge">{playbookStatusText(playbook.status)}</span>
+      <span class="hint">{formatList(playbook.tickers)}</span>
+      {props.problem ? (
+        <span class="error" role="note">
+          {props.problem}
+        </span>
+      ) : null}
+    </li>
+  );
 }
 
 export function PlaybookListPanel(props: PlaybookListPanelProps) {
-  const { items, error, loading, hasMore, selected, refreshing, refreshErrors } = props;
+  const { items, loading } = props;
   return (
     <div class="stack">
-      <div class="row">
-        <button type="button" onClick={props.onRefreshSelected} disabled={selected.size === 0 || refreshing}>
-          {refreshing
-            ? t('sidepanel.list.refreshing')
-            : t('sidepanel.list.refreshSelected', { count: selected.size })}
-        </button>
-        <button
-          type="button"
-          onClick={props.onCompare}
-          disabled={props.compared.length < COMPARE_MIN || props.compared.length > COMPARE_MAX}
-          aria-describedby="compare-hint"
-        >
-          {t('sidepanel.list.compare')}
-        </button>
-        <span id="compare-hint" class="hint">
-          {t('sidepanel.list.compareHint', {
-            min: COMPARE_MIN,
-            max: COMPARE_MAX,
-            chosen: props.compared.length,
-          })}
-        </span>
-        {props.freshness ? <span class="hint">{props.freshness}</span> : null}
-        {props.refreshedCount !== undefined ? (
-          <span role="status" class="hint">
-            {t('sidepanel.list.refreshed', {
-              done: props.refreshedCount,
-              total: props.refreshedCount + Object.keys(refreshErrors).length,
-            })}
-          </span>
-        ) : null}
-      </div>
-      <ErrorMessage message={error} />
+      <ChoiceToolbar {...props} />
+      <ErrorMessage message={props.error} />
       {!items && loading ? <p class="hint">{t('sidepanel.list.loading')}</p> : null}
       {items && items.length === 0 ? <p class="hint">{t('sidepanel.list.empty')}</p> : null}
       <ul aria-label={t('sidepanel.list.label')} class="stack playbook-list">
         {items?.map((playbook) => (
-          <li key={playbook.id} class="card row">
-            {/* Chooses the row for "Refresh selected": said on screen as well as to screen readers. */}
-            <label class="compare-choice">
-              <input
-                type="checkbox"
-                aria-label={t('sidepanel.list.select', { title: playbook.title })}
-                checked={selected.has(playbook.id)}
-                onChange={() => props.onToggle(playbook.id)}
-              />
-              <span class="hint" aria-hidden="true">
-                {t('sidepanel.list.selectShort')}
-              </span>
-            </label>
-            <label class="compare-choice">
-              <input
-                type="checkbox"
-                aria-label={t('sidepanel.list.compareOne', { title: playbook.title })}
-                checked={props.compared.includes(playbook.id)}
-                disabled={!props.compared.includes(playbook.id) && props.compared.length >= COMPARE_MAX}
-                onChange={() => props.onToggleCompare(playbook.id)}
-              />
-              <span class="hint" aria-hidden="true">
-                {t('sidepanel.list.compareShort')}
-              </span>
-            </label>
-            <button type="button" class="link" onClick={() => props.onOpen(playbook.id)}>
-              {playbook.title}
-            </button>
-            <span class="badge">{playbookStatusText(playbook.status)}</span>
-            <span class="hint">{formatList(playbook.tickers)}</span>
-            {refreshErrors[playbook.id] ? (
-              <span class="error" role="note">
-                {refreshErrors[playbook.id]}
-              </span>
-            ) : null}
-          </li>
+          <PlaybookListRow
+            key={playbook.id}
+            playbook={playbook}
+            choosing={props.choosing}
+            chosen={props.chosen.includes(playbook.id)}
+            problem={props.check.errors[playbook.id]}
+            onToggle={props.onToggle}
+            onOpen={props.onOpen}
+          />
         ))}
       </ul>
-      {hasMore ? (
+      {props.hasMore ? (
         <button type="button" onClick={props.onLoadMore} disabled={loading}>
           {t('sidepanel.list.loadMore')}
         </button>

@@ -71,6 +71,60 @@ function Inline({ node }: { node: SafeInline }): JSX.Element | null {
 
 const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'] as const;
 
+/** A list; a task list's items carry a checkbox that says, read only, whether the item is done. */
+function ListBlock({
+  block,
+  headingOffset,
+}: {
+  block: Extract<SafeBlock, { type: 'list' }>;
+  headingOffset: number;
+}) {
+  const items = block.items.map((item, index) => (
+    <li key={index}>
+      {item.checked !== null ? (
+        <input
+          type="checkbox"
+          checked={item.checked}
+          disabled
+          aria-label={item.checked ? t('sidepanel.markdown.done') : t('sidepanel.markdown.toDo')}
+        />
+      ) : null}
+      <Blocks blocks={item.children} headingOffset={headingOffset} />
+    </li>
+  ));
+  return block.ordered ? <ol start={block.start ?? undefined}>{items}</ol> : <ul>{items}</ul>;
+}
+
+/** A table in its own box, which scrolls sideways when the panel is narrower than the table. */
+function TableBlock({ block }: { block: Extract<SafeBlock, { type: 'table' }> }) {
+  return (
+    <div class="md-table">
+      <table>
+        <thead>
+          <tr>
+            {block.header.map((cell, index) => (
+              <th key={index} scope="col" style={{ textAlign: block.align[index] ?? undefined }}>
+                <Inlines nodes={cell} />
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {block.rows.map((row, rowIndex) => (
+            <tr key={rowIndex}>
+              {row.map((cell, index) => (
+                <td key={index} style={{ textAlign: block.align[index] ?? undefined }}>
+                  <Inlines nodes={cell} />
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 function Block({ block, headingOffset }: { block: SafeBlock; headingOffset: number }): JSX.Element | null {
   switch (block.type) {
     case 'heading': {
@@ -90,22 +144,8 @@ function Block({ block, headingOffset }: { block: SafeBlock; headingOffset: numb
           <Inlines nodes={block.children} />
         </p>
       );
-    case 'list': {
-      const items = block.items.map((item, index) => (
-        <li key={index}>
-          {item.checked !== null ? (
-            <input
-              type="checkbox"
-              checked={item.checked}
-              disabled
-              aria-label={item.checked ? t('sidepanel.markdown.done') : t('sidepanel.markdown.toDo')}
-            />
-          ) : null}
-          <Blocks blocks={item.children} headingOffset={headingOffset} />
-        </li>
-      ));
-      return block.ordered ? <ol start={block.start ?? undefined}>{items}</ol> : <ul>{items}</ul>;
-    }
+    case 'list':
+      return <ListBlock block={block} headingOffset={headingOffset} />;
     case 'code':
       return (
         <pre>
@@ -119,32 +159,7 @@ function Block({ block, headingOffset }: { block: SafeBlock; headingOffset: numb
         </blockquote>
       );
     case 'table':
-      return (
-        <div class="md-table">
-          <table>
-            <thead>
-              <tr>
-                {block.header.map((cell, index) => (
-                  <th key={index} scope="col" style={{ textAlign: block.align[index] ?? undefined }}>
-                    <Inlines nodes={cell} />
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {block.rows.map((row, rowIndex) => (
-                <tr key={rowIndex}>
-                  {row.map((cell, index) => (
-                    <td key={index} style={{ textAlign: block.align[index] ?? undefined }}>
-                      <Inlines nodes={cell} />
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      );
+      return <TableBlock block={block} />;
     case 'hr':
       return <hr />;
     default:
