@@ -3,8 +3,8 @@
  * may go: only to the configured API origin, only over https (plain http only to a loopback host),
  * never along a redirect that leaves the origin, never in a header a caller set. It also bounds
  * each attempt in time (attemptSignal.ts) and reads the answer within a byte limit
- * (responseReading.ts). Retries, operation lookup and coalescing live in client.ts; this file
- * sends exactly what it is handed, once.
+ * (responseReading.ts). Retries live in sending.ts, operation lookup in operationLookup.ts,
+ * coalescing in reads.ts; this file sends exactly what it is handed, once.
  */
 import { t } from '@/lib/i18n';
 import type { z } from 'zod';
