@@ -1,36 +1,17 @@
 /**
  * The HTTP client of the service's API, composed of its parts: every call is resolved by
- * operationId from the OpenAPI document (here), validated before it is sent (here), handed to the
- * transport (transport.ts: one attempt, and the only place that decides where the key may go),
- * held back by the shared rate-limit gate (inside each attempt) and retried within a budget (here).
- * Identical concurrent reads share one request (here). Lists page in pagination.ts, batches chunk
- * in batch.ts, and writes go only as a confirmed intent (writes.ts).
+ * operationId from the OpenAPI document (operationLookup.ts), built and checked before it is sent
+ * (readPlans.ts), sent with the key and retried within a budget (sending.ts) through the transport
+ * (transport.ts: one attempt, and the only place that decides where the key may go), held back by
+ * the shared rate-limit gate (inside each attempt). Identical concurrent reads share one request
+ * (reads.ts). Lists page in pagination.ts, batches chunk in batch.ts, and writes go only as a
+ * confirmed intent (writes.ts). This file only wires them together.
  */
-import { t } from '@/lib/i18n';
-import type { z } from 'zod';
-import { log, maskSecretsDeep, registerSecret } from '@/lib/log';
+import { maskSecretsDeep } from '@/lib/log';
 import { assertServiceUrlAllowed } from '@/lib/contract/origins';
 import { batchGet, type BatchGetItem } from './batch';
-import { DeprecationRecord, type DeprecationNotice } from './deprecations';
-import { ApiError, errorFromStatus, isApiError, scrubSecret } from './errors';
-import {
-  declaredReplacement,
-  operationResolver,
-  parseOpenApiDocument,
-  resolveOperation,
-  type OpenApiDocument,
-  type OperationResolver,
-  type ResolvedOperation,
-} from './operations';
-import { buildOperationUrl, type UrlArguments } from './urls';
-import {
-  assertUnambiguousDocument,
-  declaredWriteRoutes,
-  postReadRefusal,
-  type PostReadRefusal,
-  type WriteRoute,
-} from './routes';
-import { SeenIds } from './seenIds';
+import type { DeprecationNotice } from './deprecations';
+import { createOperationLookup } from './operationLookup';
 import {
   createPagination,
   type GraphQLPaginateOptions,
@@ -39,30 +20,28 @@ import {
   type Page,
   type PaginateOptions,
 } from './pagination';
+import { createReadPlanner, responseSchemaFor, type CallOptions } from './readPlans';
+import { createReads, withoutStream } from './reads';
+import { declaredWriteRoutes, type WriteRoute } from './routes';
+import { SeenIds } from './seenIds';
 import { sessionHoldStore, sharedRateLimitGate, type RateLimitGate, type RateLimitState } from './rateLimit';
 import {
   abortableSleep,
   DEFAULT_BACKOFF,
   MAX_IN_WORKER_WAIT_MS,
   RetryBudget,
-  withRetries,
   type BackoffPolicy,
 } from './retry';
-import { knownResponseSchema, type GraphQLPlaybook, type KnownResponseOf } from './schemas';
-import {
-  callerHeaders,
-  cancelled,
-  createTransport,
-  type ApiResponse,
-  type AttemptResult,
-  type RequestPlan,
-} from './transport';
-import { DEFAULT_MAX_BODY_BYTES, validateRequestBody } from './validate';
+import type { GraphQLPlaybook, KnownResponseOf } from './schemas';
+import { createRequestSender } from './sending';
+import { createTransport, type ApiResponse } from './transport';
+import { DEFAULT_MAX_BODY_BYTES } from './validate';
 import { WRITE_OPERATIONS, type WriteOperation } from './writeOperations';
 import { createWrites, type IntentToSend, type SendOptions, type WritePreview } from './writes';
 
 export type { ApiResponse } from './transport';
 export type { BatchGetItem } from './batch';
+export type { CallOptions } from './readPlans';
 export type {
   GraphQLPaginateOptions,
   ListPageResult,
@@ -107,13 +86,6 @@ export interface ApiClientDeps {
   rememberedWriteRoutes?: readonly WriteRoute[];
 }
 
-export interface CallOptions extends UrlArguments {
-  body?: unknown;
-  /** Extra request headers such as If-None-Match or Last-Event-ID; credentials cannot be set here. */
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
-}
-
 export interface ApiClient {
   call<K extends string>(operationId: K, options?: CallOptions): Promise<ApiResponse<KnownResponseOf<K>>>;
   /** Opens a streaming read (text/event-stream) and hands back the response once its headers are in. */
@@ -137,66 +109,35 @@ export interface ApiClient {
   declaredWriteRoutes(): WriteRoute[];
 }
 
-/** Operations that use POST but only read, per CONTRACT.md section 2. */
-const READS_BY_POST = new Set(['batchGetPlaybooks', 'graphql']);
-const SAFE_METHODS = new Set(['GET', 'HEAD']);
 const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
 const DEFAULT_DEADLINE_MS = 25_000;
 
-/** Lets one caller stop waiting for a shared request without cancelling it for the others. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined, operationId: string): Promise<T> {
-  if (!signal) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(cancelled(operationId));
-    if (signal.aborted) {
-      onAbort();
-      return;
-    }
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-function responseSchemaFor(requestedId: string, operation: ResolvedOperation): z.ZodType | undefined {
-  return knownResponseSchema(requestedId) ?? knownResponseSchema(operation.operationId);
-}
-
-function refusalReason(refusal: PostReadRefusal): string {
-  switch (refusal.reason) {
-    case 'write-route':
-      return t('errors.api.writeRoute', { write: refusal.write });
-    case 'write-word':
-      return t('errors.api.writeWord', { word: refusal.word });
-    case 'seen-id':
-      return t('errors.api.seenId');
-  }
-}
-
-function withoutStream({ response: _unused, ...result }: AttemptResult): ApiResponse<unknown> {
-  return result;
+/** The rate-limit gate shared by every client of the origin, and this client's retry policy and budget. */
+function retryGuards(deps: ApiClientDeps, apiOrigin: string, now: () => number) {
+  const sleep = deps.sleep ?? abortableSleep;
+  const maxInWorkerWaitMs = deps.maxInWorkerWaitMs ?? MAX_IN_WORKER_WAIT_MS;
+  const gate =
+    deps.rateLimitGate ??
+    sharedRateLimitGate({ origin: apiOrigin, now, sleep, holdStore: sessionHoldStore(), maxInWorkerWaitMs });
+  const budget = deps.retryBudget ?? new RetryBudget({ capacity: 10, refillPerSecond: 0.5, now });
+  const policy: BackoffPolicy = { ...DEFAULT_BACKOFF, ...deps.backoff };
+  return { gate, retry: { sleep, maxInWorkerWaitMs, budget, policy } };
 }
 
 export function createApiClient(deps: ApiClientDeps): ApiClient {
   // No client exists for an API URL that would carry the key over plain http.
   assertServiceUrlAllowed(deps.apiUrl);
   const now = deps.now ?? Date.now;
-  const sleep = deps.sleep ?? abortableSleep;
   const apiOrigin = new URL(deps.apiUrl).origin;
   const siteUrl = deps.siteUrl ?? apiOrigin;
-  const documentUrl = deps.openApiUrl ?? deps.apiUrl;
-  const maxInWorkerWaitMs = deps.maxInWorkerWaitMs ?? MAX_IN_WORKER_WAIT_MS;
-  const policy: BackoffPolicy = { ...DEFAULT_BACKOFF, ...deps.backoff };
-  const deadlineMs = deps.deadlineMs ?? DEFAULT_DEADLINE_MS;
-  const gate =
-    deps.rateLimitGate ??
-    sharedRateLimitGate({ origin: apiOrigin, now, sleep, holdStore: sessionHoldStore(), maxInWorkerWaitMs });
-  const budget = deps.retryBudget ?? new RetryBudget({ capacity: 10, refillPerSecond: 0.5, now });
-  const deprecationRecord = new DeprecationRecord();
-  const inFlightReads = new Map<string, Promise<AttemptResult>>();
+  const guards = retryGuards(deps, apiOrigin, now);
   const seenIds = new SeenIds();
-  let document: OpenApiDocument | undefined;
-  let resolveRead: OperationResolver | undefined;
-
+  const lookup = createOperationLookup({
+    openApi: deps.openApi,
+    documentUrl: deps.openApiUrl ?? deps.apiUrl,
+    now,
+  });
+  const { openApi, resolve } = lookup;
   const transport = createTransport({
     apiOrigin,
     siteUrl,
@@ -205,225 +146,37 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     timeoutSignal: deps.timeoutSignal,
     attemptTimeoutMs: deps.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS,
     maxBodyBytes: deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    gate,
-    noteDeprecation,
+    gate: guards.gate,
+    noteDeprecation: lookup.noteDeprecation,
   });
-
-  function openApi(): OpenApiDocument {
-    if (!document) {
-      const parsed = parseOpenApiDocument(deps.openApi);
-      assertUnambiguousDocument(parsed, WRITE_OPERATIONS);
-      document = parsed;
-    }
-    return document;
-  }
-
-  function noteDeprecation(notice: DeprecationNotice): void {
-    if (deprecationRecord.record(notice)) {
-      log.warn('api.operation.deprecated', {
-        operationId: notice.operationId,
-        sunsetAt: notice.sunsetAt,
-        replacedBy: notice.replacedBy,
-      });
-    }
-  }
-
-  function noteIfDeprecated(operation: ResolvedOperation): void {
-    if (!operation.deprecated) return;
-    noteDeprecation({
-      operationId: operation.operationId,
-      deprecated: true,
-      sunsetAt: operation.sunset?.getTime(),
-      replacedBy: operation.replacedBy,
-      lastSeenAt: now(),
-    });
-  }
-
-  /** Reads resolve once per operation and document (until the next x-sunset), not on every page. */
-  function lookupRead(operationId: string): ResolvedOperation {
-    resolveRead ??= operationResolver(openApi(), { documentUrl });
-    return resolveRead(operationId, now());
-  }
-
-  /** A read: follows x-replaced-by to the successor, and says so. */
-  function resolve(operationId: string): ResolvedOperation {
-    const operation = lookupRead(operationId);
-    if (operation.requestedOperationId !== operation.operationId) {
-      noteDeprecation({
-        operationId: operation.requestedOperationId,
-        deprecated: true,
-        replacedBy: operation.operationId,
-        lastSeenAt: now(),
-      });
-    }
-    noteIfDeprecated(operation);
-    if (operation.warnings.length > 0) {
-      log.warn('api.operation.warnings', {
-        operationId,
-        resolved: operation.operationId,
-        warnings: operation.warnings,
-      });
-    }
-    return operation;
-  }
-
-  /** A write: the operation itself, never its replacement. */
-  function resolveWriteOperation(operationId: WriteOperation): ResolvedOperation {
-    const operation = resolveOperation(openApi(), operationId, now(), { documentUrl, forWrite: true });
-    noteIfDeprecated(operation);
-    return operation;
-  }
-
-  async function keyFor(operation: ResolvedOperation): Promise<string | undefined> {
-    if (!operation.requiresAuth) return undefined;
-    const key = await deps.getApiKey(apiOrigin);
-    if (!key) {
-      throw errorFromStatus({ operationId: operation.operationId, status: 401, siteUrl }).with({
-        status: undefined,
-      });
-    }
-    registerSecret(key);
-    return key;
-  }
-
-  /** Sends a plan with retries. `boundKey`: the key a write was checked against, so the key sent is the key confirmed. */
-  async function send(plan: RequestPlan, boundKey?: string): Promise<AttemptResult> {
-    transport.refuseForeignServer(plan.operation);
-    let key: string | undefined = boundKey;
-    try {
-      key ??= await keyFor(plan.operation);
-      const deadline = now() + deadlineMs;
-      const result = await withRetries(() => transport.attempt(plan, key), {
-        operationId: plan.operation.operationId,
-        policy,
-        budget,
-        random: deps.random ?? Math.random,
-        now,
-        sleep,
-        signal: plan.signal,
-        deadline,
-        maxInWorkerWaitMs,
-      });
-      seenIds.addResponse(result.data);
-      return result;
-    } catch (error) {
-      if (!isApiError(error)) {
-        // Anything unexpected still leaves as an ApiError naming the operation, never as a raw message.
-        log.error('api.unexpected', { operationId: plan.operation.operationId, error });
-        throw new ApiError({
-          kind: 'network',
-          operationId: plan.operation.operationId,
-          message: t('errors.api.unexpected', { operation: plan.operation.operationId }),
-        });
-      }
-      const clean = scrubSecret(error, key);
-      log.warn('api.call.failed', {
-        operationId: clean.operationId,
-        kind: clean.kind,
-        status: clean.status,
-        attempts: clean.attempts,
-      });
-      throw clean;
-    }
-  }
-
-  function planRead(operationId: string, options: CallOptions, expect: 'json' | 'stream'): RequestPlan {
-    const operation = resolve(operationId);
-    // A POST read (batch, GraphQL) is called by its own operationId, never reached as a replacement.
-    const postRead =
-      READS_BY_POST.has(operation.operationId) && operation.operationId === operation.requestedOperationId;
-    if (!SAFE_METHODS.has(operation.method) && !postRead) {
-      throw new ApiError({
-        kind: 'unconfirmed-write',
-        operationId: operation.operationId,
-        message: t('errors.api.readIsWrite', { operation: operation.operationId }),
-      });
-    }
-    const url = buildOperationUrl(operation, options);
-    seenIds.addArguments(options);
-    if (postRead) refuseWriteShapedRead(operation, url, options.body);
-    if (options.body !== undefined || operation.requestBodyRequired)
-      validateRequestBody(openApi(), operation, options.body);
-    return {
-      operation,
-      url,
-      bodyText: options.body === undefined ? undefined : JSON.stringify(options.body),
-      headers: callerHeaders(operation.operationId, options.headers),
-      signal: options.signal,
-      expect,
-      responseSchema: responseSchemaFor(operationId, operation),
-    };
-  }
-
-  /** The URL as built, not only the template: a POST read never lands where a write could be (routes.ts). */
-  function refuseWriteShapedRead(operation: ResolvedOperation, url: string, body: unknown): void {
-    seenIds.addBody(body);
-    const refusal = postReadRefusal({
-      doc: openApi(),
-      writeOperationIds: WRITE_OPERATIONS,
-      url,
-      serverUrl: operation.serverUrl,
-      remembered: deps.rememberedWriteRoutes,
-      isSeenId: (piece) => seenIds.has(piece),
-    });
-    if (refusal === undefined) return;
-    throw new ApiError({
-      kind: 'unconfirmed-write',
-      operationId: operation.operationId,
-      message: t('errors.api.notSent', { operation: operation.operationId, reason: refusalReason(refusal) }),
-    });
-  }
-
-  async function call<K extends string>(
-    operationId: K,
-    options: CallOptions = {},
-  ): Promise<ApiResponse<KnownResponseOf<K>>> {
-    const plan = planRead(operationId, options, 'json');
-    if (plan.bodyText !== undefined) {
-      return withoutStream(await send(plan)) as ApiResponse<KnownResponseOf<K>>;
-    }
-    // Identical concurrent reads share one request; each caller may still stop waiting on its own signal.
-    const sortedHeaders = Object.entries(plan.headers)
-      .map(([name, value]) => [name.toLowerCase(), value])
-      .sort();
-    const coalesceKey = `${plan.operation.method} ${plan.url} ${JSON.stringify(sortedHeaders)}`;
-    let shared = inFlightReads.get(coalesceKey);
-    if (!shared) {
-      shared = send({ ...plan, signal: undefined }).finally(() => inFlightReads.delete(coalesceKey));
-      inFlightReads.set(coalesceKey, shared);
-    }
-    const result = await raceAbort(shared, options.signal, plan.operation.operationId);
-    return withoutStream(result) as ApiResponse<KnownResponseOf<K>>;
-  }
-
-  async function stream(operationId: string, options: CallOptions = {}): Promise<Response> {
-    const result = await send(planRead(operationId, options, 'stream'));
-    if (!result.response) {
-      throw new ApiError({
-        kind: 'malformed-response',
-        operationId,
-        message: t('errors.api.noStream', { operation: operationId }),
-      });
-    }
-    return result.response;
-  }
-
+  const { keyFor, send } = createRequestSender({
+    ...guards.retry,
+    transport,
+    apiOrigin,
+    siteUrl,
+    getApiKey: deps.getApiKey,
+    now,
+    random: deps.random,
+    deadlineMs: deps.deadlineMs ?? DEFAULT_DEADLINE_MS,
+    seenIds,
+  });
+  const planRead = createReadPlanner({
+    resolve,
+    openApi,
+    seenIds,
+    rememberedWriteRoutes: deps.rememberedWriteRoutes,
+  });
+  const { call, stream } = createReads({ planRead, send });
   const pagination = createPagination({
     call,
     resolve,
-    lookup: lookupRead,
-    declaredReplacement: (operationId) => {
-      const successor = declaredReplacement(openApi(), operationId);
-      // Paged through its successor by name: the user is told, as a followed replacement tells.
-      if (successor)
-        noteDeprecation({ operationId, deprecated: true, replacedBy: successor, lastSeenAt: now() });
-      return successor;
-    },
+    lookup: lookup.lookupRead,
+    declaredReplacement: lookup.pagedReplacement,
   });
   const writes = createWrites({
     apiUrl: deps.apiUrl,
     openApi,
-    resolveWriteOperation,
+    resolveWriteOperation: lookup.resolveWriteOperation,
     refuseForeignServer: transport.refuseForeignServer,
     keyFor,
     responseSchemaFor,
@@ -445,8 +198,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     resolveWrite: writes.resolveWrite,
     write: writes.write,
     // A page shows these: a successor link the service built from the key must not carry it there.
-    deprecations: () => maskSecretsDeep(deprecationRecord.list()),
-    rateLimitState: () => gate.state(),
+    deprecations: () => maskSecretsDeep(lookup.deprecations()),
+    rateLimitState: () => guards.gate.state(),
     declaredWriteRoutes: () => declaredWriteRoutes(openApi(), WRITE_OPERATIONS),
   };
 }

@@ -258,30 +258,20 @@ export function declaredReplacement(doc: OpenApiDocument, operationId: string): 
 }
 
 /**
- * Resolves an operationId to what the client needs to call it. A read prefers current operations:
- * a deprecated GET with a usable `x-replaced-by` naming a GET gives way to it, a deprecated one
- * without is used with a warning, and one past its sunset is refused. A write (`forWrite`) is
- * only ever itself.
+ * A read follows `x-replaced-by` (at most MAX_REPLACEMENT_HOPS, never in a circle) to the first
+ * current successor it may use, saying each step in `warnings`.
  */
-export function resolveOperation(
+function followReplacements(
   doc: OpenApiDocument,
+  start: FoundOperation,
   operationId: string,
   now: number,
-  options: ResolveOptions,
-): ResolvedOperation {
-  const warnings: string[] = [];
-  let found = findOperation(doc, operationId);
-  if (!found) {
-    throw new ApiError({
-      kind: 'not-found',
-      operationId,
-      message: t('errors.api.unknownOperation', { operation: operationId }),
-    });
-  }
+  warnings: string[],
+): { found: FoundOperation; currentId: string } {
+  let found = start;
   let currentId = operationId;
   const visited = new Set([operationId]);
-  const maxHops = options.forWrite ? 0 : MAX_REPLACEMENT_HOPS;
-  for (let hop = 0; hop < maxHops && found.raw.deprecated === true; hop++) {
+  for (let hop = 0; hop < MAX_REPLACEMENT_HOPS && found.raw.deprecated === true; hop++) {
     const replacementId = found.raw['x-replaced-by'];
     if (!replacementId || visited.has(replacementId)) break;
     const replacement = findOperation(doc, replacementId);
@@ -310,6 +300,83 @@ export function resolveOperation(
     currentId = replacementId;
     found = replacement;
   }
+  return { found, currentId };
+}
+
+/**
+ * The operation's sunset, read from `x-sunset`: one past refuses the call, a deprecation or an
+ * unreadable sunset is said in `warnings`.
+ */
+function judgeSunset(
+  raw: RawOperation,
+  currentId: string,
+  now: number,
+  forWrite: boolean,
+  warnings: string[],
+): Date | undefined {
+  const deprecated = raw.deprecated === true;
+  const sunsetText = raw['x-sunset'];
+  const sunset = parseSunset(sunsetText);
+  if (sunsetText !== undefined && sunset === undefined) {
+    warnings.push(
+      t('errors.deprecation.badSunset', { operation: currentId, sunset: sunsetText.slice(0, 40) }),
+    );
+  }
+  if (sunset && sunset.getTime() <= now) {
+    throw new ApiError({
+      kind: 'sunset',
+      operationId: currentId,
+      message: forWrite
+        ? t('errors.deprecation.sunsetWrite', { operation: currentId, date: formatDate(sunset) })
+        : raw['x-replaced-by']
+          ? t('errors.deprecation.sunsetReplacementMissing', {
+              operation: currentId,
+              date: formatDate(sunset),
+              replacement: raw['x-replaced-by'],
+            })
+          : t('errors.deprecation.sunsetRead', { operation: currentId, date: formatDate(sunset) }),
+    });
+  }
+  if (deprecated) {
+    warnings.push(
+      forWrite
+        ? sunset
+          ? t('errors.deprecation.writeUntil', { operation: currentId, date: formatDate(sunset) })
+          : t('errors.deprecation.write', { operation: currentId })
+        : sunset
+          ? t('errors.deprecation.readUntil', { operation: currentId, date: formatDate(sunset) })
+          : t('errors.deprecation.read', { operation: currentId }),
+    );
+  }
+  return sunset;
+}
+
+/**
+ * Resolves an operationId to what the client needs to call it. A read prefers current operations:
+ * a deprecated GET with a usable `x-replaced-by` naming a GET gives way to it, a deprecated one
+ * without is used with a warning, and one past its sunset is refused. A write (`forWrite`) is
+ * only ever itself.
+ */
+export function resolveOperation(
+  doc: OpenApiDocument,
+  operationId: string,
+  now: number,
+  options: ResolveOptions,
+): ResolvedOperation {
+  const warnings: string[] = [];
+  let found = findOperation(doc, operationId);
+  if (!found) {
+    throw new ApiError({
+      kind: 'not-found',
+      operationId,
+      message: t('errors.api.unknownOperation', { operation: operationId }),
+    });
+  }
+  const followed = options.forWrite
+    ? { found, currentId: operationId }
+    : followReplacements(doc, found, operationId, now, warnings);
+  found = followed.found;
+  const currentId = followed.currentId;
 
   const { raw } = found;
   if (options.forWrite && SAFE_METHODS.has(found.method)) {
@@ -323,39 +390,7 @@ export function resolveOperation(
     });
   }
   const deprecated = raw.deprecated === true;
-  const sunsetText = raw['x-sunset'];
-  const sunset = parseSunset(sunsetText);
-  if (sunsetText !== undefined && sunset === undefined) {
-    warnings.push(
-      t('errors.deprecation.badSunset', { operation: currentId, sunset: sunsetText.slice(0, 40) }),
-    );
-  }
-  if (sunset && sunset.getTime() <= now) {
-    throw new ApiError({
-      kind: 'sunset',
-      operationId: currentId,
-      message: options.forWrite
-        ? t('errors.deprecation.sunsetWrite', { operation: currentId, date: formatDate(sunset) })
-        : raw['x-replaced-by']
-          ? t('errors.deprecation.sunsetReplacementMissing', {
-              operation: currentId,
-              date: formatDate(sunset),
-              replacement: raw['x-replaced-by'],
-            })
-          : t('errors.deprecation.sunsetRead', { operation: currentId, date: formatDate(sunset) }),
-    });
-  }
-  if (deprecated) {
-    warnings.push(
-      options.forWrite
-        ? sunset
-          ? t('errors.deprecation.writeUntil', { operation: currentId, date: formatDate(sunset) })
-          : t('errors.deprecation.write', { operation: currentId })
-        : sunset
-          ? t('errors.deprecation.readUntil', { operation: currentId, date: formatDate(sunset) })
-          : t('errors.deprecation.read', { operation: currentId }),
-    );
-  }
+  const sunset = judgeSunset(raw, currentId, now, options.forWrite === true, warnings);
 
   const security = raw.security ?? doc.security ?? [];
   // `security: []` (or only empty requirement objects) means anonymous access is allowed.

@@ -192,101 +192,105 @@ async function* walk<T>(
   }
 }
 
+/** The GraphQL connection's page-size bounds, borrowed from the REST list. */
+function graphQLBounds(deps: PaginationDeps): PageSizeBounds {
+  // The GraphQL schema is not in the OpenAPI document; the REST list's declared bounds stand in for it.
+  try {
+    const bounds = pageSizeBounds(deps.lookup('listPlaybooks'));
+    if (bounds) return bounds;
+  } catch {
+    // No usable listPlaybooks: fall back to the contract's batch size.
+  }
+  return GRAPHQL_FALLBACK_BOUNDS;
+}
+
+/** The playbooks connection of the GraphQL endpoint as a cursor list; a GraphQL error is a refusal. */
+function graphQLList(deps: PaginationDeps, options: GraphQLPaginateOptions): CursorList<GraphQLPlaybook> {
+  const first = choosePageSize(graphQLBounds(deps), options.pageSize);
+  return {
+    operationId: 'graphql',
+    startCursor: options.after,
+    async fetchPage(after) {
+      const variables: Record<string, unknown> = { first };
+      if (after !== undefined) variables.after = after;
+      if (options.visibility) variables.visibility = options.visibility.toUpperCase();
+      const result = await deps.call('graphql', {
+        body: { query: PLAYBOOKS_QUERY, variables },
+        signal: options.signal,
+      });
+      const body = parseKnownShape(graphQLResponseSchema, result.data, 'graphql', result.status);
+      if (body.errors && body.errors.length > 0) {
+        // Masked before the cut: a cut inside the key would leave a fragment the mask cannot see.
+        const said = body.errors[0]?.message;
+        const reason =
+          said === undefined
+            ? t('errors.api.unknownError')
+            : maskSecrets(said).replace(/\s+/g, ' ').slice(0, 200);
+        throw new ApiError({
+          kind: 'validation',
+          operationId: 'graphql',
+          status: result.status,
+          message: t('errors.api.graphqlRefused', { said: reason }),
+        });
+      }
+      parseKnownShape(edgesShapeOf(first), body.data?.playbooks, 'graphql', result.status);
+      const connection = parseKnownShape(
+        graphQLConnectionSchema,
+        body.data?.playbooks,
+        'graphql',
+        result.status,
+      );
+      return {
+        items: connection.edges.map((edge) => edge.node),
+        nextCursor: keptCursor('graphql', connection.pageInfo.endCursor),
+        hasMore: connection.pageInfo.hasNextPage,
+      };
+    },
+  };
+}
+
+/** A REST list (`data`, `has_more`, `next_cursor`) as a cursor list, its page size within the declared bounds. */
+function restList<T>(
+  deps: PaginationDeps,
+  operationId: string,
+  operation: ResolvedOperation,
+  options: ListPageOptions,
+): CursorList<T> {
+  const bounds = pageSizeBounds(operation);
+  const limit = bounds ? choosePageSize(bounds, options.pageSize) : undefined;
+  const { cursor: startCursor, limit: _limit, ...rest } = options.query ?? {};
+  const pageShape = pageShapeOf(limit ?? FALLBACK_MAX_PAGE_ITEMS);
+  return {
+    operationId,
+    startCursor: cursorOf(startCursor),
+    async fetchPage(cursor) {
+      const query: Record<string, QueryValue> = { ...rest };
+      if (limit !== undefined) query.limit = limit;
+      if (cursor !== undefined) query.cursor = cursor;
+      const result = await deps.call(operationId, {
+        path: options.path,
+        playbookId: options.playbookId,
+        query,
+        signal: options.signal,
+      });
+      const page = parseKnownShape(pageShape, result.data, result.operationId, result.status);
+      return {
+        items: page.data as T[],
+        nextCursor: keptCursor(operationId, page.next_cursor),
+        hasMore: page.has_more,
+      };
+    },
+  };
+}
+
 export function createPagination(deps: PaginationDeps): Pagination {
-  function graphQLBounds(): PageSizeBounds {
-    // The GraphQL schema is not in the OpenAPI document; the REST list's declared bounds stand in for it.
-    try {
-      const bounds = pageSizeBounds(deps.lookup('listPlaybooks'));
-      if (bounds) return bounds;
-    } catch {
-      // No usable listPlaybooks: fall back to the contract's batch size.
-    }
-    return GRAPHQL_FALLBACK_BOUNDS;
-  }
-
-  function graphQLList(options: GraphQLPaginateOptions): CursorList<GraphQLPlaybook> {
-    const first = choosePageSize(graphQLBounds(), options.pageSize);
-    return {
-      operationId: 'graphql',
-      startCursor: options.after,
-      async fetchPage(after) {
-        const variables: Record<string, unknown> = { first };
-        if (after !== undefined) variables.after = after;
-        if (options.visibility) variables.visibility = options.visibility.toUpperCase();
-        const result = await deps.call('graphql', {
-          body: { query: PLAYBOOKS_QUERY, variables },
-          signal: options.signal,
-        });
-        const body = parseKnownShape(graphQLResponseSchema, result.data, 'graphql', result.status);
-        if (body.errors && body.errors.length > 0) {
-          // Masked before the cut: a cut inside the key would leave a fragment the mask cannot see.
-          const said = body.errors[0]?.message;
-          const reason =
-            said === undefined
-              ? t('errors.api.unknownError')
-              : maskSecrets(said).replace(/\s+/g, ' ').slice(0, 200);
-          throw new ApiError({
-            kind: 'validation',
-            operationId: 'graphql',
-            status: result.status,
-            message: t('errors.api.graphqlRefused', { said: reason }),
-          });
-        }
-        parseKnownShape(edgesShapeOf(first), body.data?.playbooks, 'graphql', result.status);
-        const connection = parseKnownShape(
-          graphQLConnectionSchema,
-          body.data?.playbooks,
-          'graphql',
-          result.status,
-        );
-        return {
-          items: connection.edges.map((edge) => edge.node),
-          nextCursor: keptCursor('graphql', connection.pageInfo.endCursor),
-          hasMore: connection.pageInfo.hasNextPage,
-        };
-      },
-    };
-  }
-
-  function restList<T>(
-    operationId: string,
-    operation: ResolvedOperation,
-    options: ListPageOptions,
-  ): CursorList<T> {
-    const bounds = pageSizeBounds(operation);
-    const limit = bounds ? choosePageSize(bounds, options.pageSize) : undefined;
-    const { cursor: startCursor, limit: _limit, ...rest } = options.query ?? {};
-    const pageShape = pageShapeOf(limit ?? FALLBACK_MAX_PAGE_ITEMS);
-    return {
-      operationId,
-      startCursor: cursorOf(startCursor),
-      async fetchPage(cursor) {
-        const query: Record<string, QueryValue> = { ...rest };
-        if (limit !== undefined) query.limit = limit;
-        if (cursor !== undefined) query.cursor = cursor;
-        const result = await deps.call(operationId, {
-          path: options.path,
-          playbookId: options.playbookId,
-          query,
-          signal: options.signal,
-        });
-        const page = parseKnownShape(pageShape, result.data, result.operationId, result.status);
-        return {
-          items: page.data as T[],
-          nextCursor: keptCursor(operationId, page.next_cursor),
-          hasMore: page.has_more,
-        };
-      },
-    };
-  }
-
   function listOf<T>(operationId: string, options: ListPageOptions): CursorList<T> {
     // A deprecated playbook list whose successor is GraphQL: page the connection instead, by
     // graphql's own operationId (CONTRACT.md section 2: replacements are followed only GET to GET).
     if (!PLAYBOOK_LISTS.has(operationId) || deps.declaredReplacement(operationId) !== 'graphql')
-      return restList<T>(operationId, deps.resolve(operationId), options);
+      return restList<T>(deps, operationId, deps.resolve(operationId), options);
     const visibility = options.query?.visibility;
-    const connection = graphQLList({
+    const connection = graphQLList(deps, {
       visibility: isVisibility(visibility) ? visibility : undefined,
       after: cursorOf(options.query?.cursor),
       pageSize: options.pageSize,
@@ -315,7 +319,7 @@ export function createPagination(deps: PaginationDeps): Pagination {
       yield* walk(listOf<T>(operationId, options), options.maxPages);
     },
     async *paginateGraphQL(options: GraphQLPaginateOptions = {}) {
-      yield* walk(graphQLList(options), options.maxPages);
+      yield* walk(graphQLList(deps, options), options.maxPages);
     },
   };
 }

@@ -19,6 +19,7 @@ import { readAppState } from './state';
  * Every message the service worker answers, in one table typed over the message map: a message
  * without a handler does not compile. The domains that register their own list the names here.
  */
+// eslint-disable-next-line max-lines-per-function -- one table typed over the message map, so a message without a handler does not compile
 export function handlerTable(): Handlers {
   return {
     getState: () => readAppState(),

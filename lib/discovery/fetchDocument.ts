@@ -165,7 +165,6 @@ export async function fetchDiscoveryDocument(
   accept: string,
   deps: DocumentFetchDeps,
 ): Promise<FetchedDocument> {
-  const maxBytes = deps.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
   // Plain http only to loopback: a hostile network must not feed discovery.
   if (serviceUrlProblem(url) !== undefined) return failed(url, t('errors.settings.insecure'));
   const cached = await deps.cache.get(url).catch(() => undefined);
@@ -215,6 +214,21 @@ export async function fetchDiscoveryDocument(
     });
   }
 
+  return readDocument(url, finalUrl, response, cached, deps);
+}
+
+/**
+ * The body of a 2xx answer: read within the byte limit, decoded as strict UTF-8, and written to
+ * the cache (or only touched when the same bytes came again).
+ */
+async function readDocument(
+  url: string,
+  finalUrl: string,
+  response: Response,
+  cached: CachedDocument | undefined,
+  deps: DocumentFetchDeps,
+): Promise<FetchedDocument> {
+  const maxBytes = deps.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
   const contentType = response.headers.get('content-type') ?? '';
   let bytes: Uint8Array;
   try {
