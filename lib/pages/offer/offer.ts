@@ -128,13 +128,8 @@ export async function startOffer(
   drawOffer(api, look);
 }
 
-/**
- * Draws the offer in a closed shadow root, in the top layer where supported. Its text and size
- * are the same on every page and for every user of one UI language until the user acts. Its first
- * words come from the bundled table (no browser.i18n call on a page the user only reads); the
- * words it says after a click come from browser.i18n.
- */
-export function drawOffer(api: ExtensionApi, look: OfferLook): HTMLElement {
+/** The offer's nodes in their closed shadow root, and its words (the bundled table first). */
+function offerNodes(api: ExtensionApi, look: OfferLook) {
   const host = document.createElement(OFFER_HOST);
   const shadow = host.attachShadow({ mode: 'closed' });
   const text = (key: Parameters<typeof offerText>[1]) => offerText(api, key);
@@ -150,6 +145,17 @@ export function drawOffer(api: ExtensionApi, look: OfferLook): HTMLElement {
   const status = element('p', { class: 'message', role: 'status' });
   offer.append(turn, hide, status);
   shadow.append(element('style', {}, look.css), offer);
+  return { host, offer, turn, hide, status, text };
+}
+
+/**
+ * Draws the offer in a closed shadow root, in the top layer where supported. Its text and size
+ * are the same on every page and for every user of one UI language until the user acts. Its first
+ * words come from the bundled table (no browser.i18n call on a page the user only reads); the
+ * words it says after a click come from browser.i18n.
+ */
+export function drawOffer(api: ExtensionApi, look: OfferLook): HTMLElement {
+  const { host, offer, turn, hide, status, text } = offerNodes(api, look);
   let busy = false;
 
   const say = (message: string) => {
