@@ -1,7 +1,8 @@
 import { joinSentences, t, type TextKey } from '@/lib/i18n';
 import { log } from '@/lib/log';
 import { MessageError } from '@/lib/messaging/client';
-import { meaningOf, type NextStep } from '@/lib/messaging/errors';
+import { knownCode, meaningOf, type NextStep } from '@/lib/messaging/errors';
+import type { OutboxEntryView } from '@/lib/contract/wire';
 
 /** What a page shows for a failed message: the worker's own message, or a generic line. */
 export function errorText(error: unknown): string {
@@ -62,4 +63,28 @@ export function userErrorText(error: unknown, event: string): string {
   const parts = errorParts(error);
   if (parts.details) log.warn(event, { error: parts.details });
   return parts.message;
+}
+
+/**
+ * How an earlier send of this draft failed, as the outbox stored it. An API failure was stored in
+ * the API client's words ("createPlaybook failed after 3 attempts: …"): the one table's words for
+ * its code lead and that record goes under Details, as for a failure this window meets itself.
+ * A refusal stored with a lifecycle code is already written for the user, and stays as it is.
+ */
+export function storedFailure(entry: OutboxEntryView): ErrorParts | undefined {
+  const error = entry.error;
+  if (!error) return undefined;
+  const code = knownCode(error.code);
+  if (!code?.startsWith('api.')) return { message: error.message };
+  const meaning = meaningOf(code);
+  if (error.message === meaning.message) return { message: error.message };
+  // A wait the worker keeps: it sends the same request again by itself when the service allows.
+  if (error.retryAt !== undefined)
+    return {
+      message: t('errors.write.sentAgainLater', { message: meaning.message }),
+      details: error.message,
+    };
+  return errorParts(
+    new MessageError({ code, message: error.message, details: { operationId: entry.operationId } }),
+  );
 }

@@ -11,7 +11,8 @@ import type { ErrorParts } from '@/lib/pages/errorText';
 import { meaningOf } from '@/lib/writes/errors';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { editsFor, loadDraft, shownDraft, type Loaded } from './loadDraft';
-import { failureParts, storedFailure } from './failures';
+import { storedFailure } from '@/lib/pages/errorText';
+import { failureParts } from './failures';
 import { ProblemDetails } from '@/components/ProblemMessage';
 import { useConfirmActions } from './useConfirmActions';
 

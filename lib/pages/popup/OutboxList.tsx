@@ -1,6 +1,7 @@
 import type { PopupDraft } from '@/lib/store/snapshot';
 import { relativeTime } from './format';
 import { plural, t } from '@/lib/i18n';
+import { storedFailure } from '@/lib/pages/errorText';
 
 export interface OutboxListProps {
   entries: PopupDraft[];
@@ -48,7 +49,9 @@ export function OutboxList(props: OutboxListProps) {
                   {entry.label} · {t(`popup.outbox.${entry.status}`)} · {relativeTime(entry.updatedAt, now)}
                 </span>
                 {entry.status === 'failed' && entry.error ? (
-                  <span class="error">{entry.error.message}</span>
+                  <span class="error" dir="auto">
+                    {storedFailure(entry)?.message}
+                  </span>
                 ) : null}
               </div>
               <div class="row outbox-actions">

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { t } from '@/lib/i18n';
 import { MessageError } from '@/lib/messaging/client';
 import type { PlaybookPage } from '@/lib/messaging/protocol';
-import { errorText } from '@/lib/pages/errorText';
+import { userErrorText } from '@/lib/pages/errorText';
 import { afterFirstPaint } from '@/lib/pages/firstPaint';
 import { problemOf, type WireLike } from './format';
 import { mergeInPlace } from './listMerge';
@@ -52,6 +52,12 @@ function failed(error: unknown) {
     problem,
     ...(current.source === 'cache' ? { stale: { kind: 'failed', reason: problem.message } } : {}),
   });
+}
+
+/** A later page that could not be read: the rows shown stay, and the user's words say why. */
+function moreFailed(error: unknown) {
+  const message = userErrorText(error, 'popup.more-failed');
+  return (current: ListView): ListView => ({ ...current, loadingMore: false, moreError: message });
 }
 
 /** The list's pages: replaced in place, paged on, and held still while the pointer is over it. */
@@ -121,9 +127,7 @@ export function usePlaybookList(first: PlaybookPage | undefined, onApplied: () =
       setList((current) => ({ ...current, loadingMore: true, moreError: undefined }));
       askView(view, { cursor: from }).then(
         (page) => generation.current === mine && apply(page, true),
-        (error: unknown) =>
-          generation.current === mine &&
-          setList((current) => ({ ...current, loadingMore: false, moreError: errorText(error) })),
+        (error: unknown) => generation.current === mine && setList(moreFailed(error)),
       );
     },
     onListHover: (over: boolean) => {
