@@ -1,5 +1,5 @@
 /**
- * The reminder check of issue 32 (lib/catalysts/reminders.ts): what the worker's alarm spends on
+ * The reminder check (lib/catalysts/reminders.ts): what the worker's alarm spends on
  * 200 catalysts, in Node's V8 (the worker's engine). The first check of a process is the cold
  * worker's (no zone named: the browser's own, from Date); a named zone builds its Intl formatter
  * once per worker life; the warm figure is every later alarm's.
