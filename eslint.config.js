@@ -285,7 +285,7 @@ export default tseslint.config(
     rules: { 'layers/folder-order': ['error', { layers: LIB_LAYERS }] },
   },
   {
-    // Every page in the user's language (issue 26): visible text comes from locales/, never a literal.
+    // Every page in the user's language: visible text comes from locales/, never a literal.
     files: ['lib/pages/**/*.tsx', 'components/**/*.tsx'],
     plugins: { i18n },
     rules: { 'i18n/no-literal-text': 'error' },

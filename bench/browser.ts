@@ -117,7 +117,7 @@ export const INSTALL_MARKS = `(() => {
     if (marks.firstRow === undefined && row) {
       marks.firstRow = now;
       (row.querySelector('button') || row).setAttribute('elementtiming', 'first-row');
-      // The rows' figures since capture (issue 32) present in that first render: bench/popupReturns.ts.
+      // The rows' figures since capture present in that first render: bench/popupReturns.ts.
       marks.firstRowFigures = document.querySelectorAll('[aria-label="Playbooks"] .pb-return').length;
     }
   }).observe(document, { childList: true, subtree: true });

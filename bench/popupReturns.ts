@@ -1,9 +1,9 @@
 /**
- * Issue 32: the popup's rows show the return since capture, read from the read model with the
+ * The popup's rows show the return since capture, read from the read model with the
  * rows, so the first frame waits on no network for it. Does that first frame pay for the figures?
  * The built popup in headless Chromium, worker running and list cached (bench/browser.ts's warm
  * condition), opened in pairs: once with the figures in its saved record and once with them taken
- * out (the record as it was before issue 32), alternating which goes first, each pair back to back.
+ * out (the record as it was before the figures), alternating which goes first, each pair back to back.
  */
 import type { Page } from '@playwright/test';
 import type { Sandbox } from '../sandbox/server';

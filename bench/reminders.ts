@@ -1,5 +1,5 @@
 /**
- * The reminder check of issue 32 (lib/catalysts/reminders.ts): what the worker's alarm spends on
+ * The reminder check (lib/catalysts/reminders.ts): what the worker's alarm spends on
  * 200 catalysts, in Node's V8 (the worker's engine). The first check of a process is the cold
  * worker's (no zone named: the browser's own, from Date); a named zone builds its Intl formatter
  * once per worker life; the warm figure is every later alarm's.
@@ -68,6 +68,9 @@ function catalysts(base: number, count: number): Catalyst[] {
   );
 }
 
+/** The service and key the record is bound to, as the worker's (lib/store/snapshot.ts snapshotBinding). */
+const BINDING = 'https://investing-agent.example|0123456789abcdef';
+
 /** One alarm's CPU: read the stored record, plan, and write the record back when something was shown. */
 function workerCheck(
   list: readonly Catalyst[],
@@ -76,11 +79,11 @@ function workerCheck(
   stored: StoredRecord,
 ): { ms: number; stored: StoredRecord; shown: boolean } {
   const t0 = performance.now();
-  const notified: NotifiedRecord = recordFromStored(structuredClone(stored), now);
+  const notified: NotifiedRecord = recordFromStored(structuredClone(stored), now, BINDING);
   const plan = planReminders({ catalysts: list, settings, now, notified });
   let next = stored;
   if (plan.notice) {
-    next = structuredClone(recordToStored(plan.record));
+    next = structuredClone(recordToStored(plan.record, BINDING));
     sameValue(structuredClone(stored), next);
   }
   return { ms: performance.now() - t0, stored: next, shown: plan.notice !== null };
@@ -88,7 +91,7 @@ function workerCheck(
 
 /** `runs` alarms 15 minutes apart, each reading the record the one before saved. */
 function carriedChecks(list: readonly Catalyst[], settings: ReminderSettings, base: number, runs: number) {
-  let stored = recordToStored(new Map());
+  let stored = recordToStored(new Map(), BINDING);
   let showing = 0;
   const samples = Array.from({ length: runs * 7 }, (_, i) => {
     const check = workerCheck(list, settings, base + i * 15 * 60_000, stored);
@@ -122,6 +125,7 @@ export function benchReminders(runs = 200, count = 200): ReminderFigures {
         { sequence: 1, until: base + 400 * DAY_MS },
       ]),
     ),
+    BINDING,
   );
   const atBound = Array.from(
     { length: runs },

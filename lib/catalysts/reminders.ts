@@ -4,7 +4,7 @@
  * record of what was already shown. No browser API; one pass over the catalysts (the worker's
  * alarm checks 200 in well under 5 ms).
  *
- * The rules, as decided for issue 32:
+ * The rules:
  * - A reminder is due from 00:00 local time, `lead` days before the catalyst's local day (the day
  *   of an all-day one; the local day of a date-time one), until the catalyst's moment (the end of
  *   an all-day one's day). A passed catalyst is not reminded of.
@@ -211,13 +211,18 @@ function recordShown(notified: NotifiedRecord, shown: readonly DueReminder[], no
  * IndexedDB clones fastest: the worker reads the record on every check.
  */
 export interface StoredRecord {
+  /**
+   * The service URL and key fingerprint it was shown for (lib/store/snapshot.ts snapshotBinding):
+   * catalyst ids are the service's, so another service or account may reuse them for other events.
+   */
+  binding: string;
   ids: string[];
   sequences: number[];
   until: number[];
 }
 
-export function recordToStored(record: NotifiedRecord): StoredRecord {
-  const stored: StoredRecord = { ids: [], sequences: [], until: [] };
+export function recordToStored(record: NotifiedRecord, binding: string): StoredRecord {
+  const stored: StoredRecord = { binding, ids: [], sequences: [], until: [] };
   for (const [id, entry] of record) {
     stored.ids.push(id);
     stored.sequences.push(entry.sequence);
@@ -235,14 +240,18 @@ const isEntry = (id: unknown, sequence: unknown, until: unknown): boolean =>
   Number.isFinite(until);
 
 /**
- * Reads what storage gives back as untrusted: an entry that is not an id, an integer sequence and
- * a finite instant is skipped, one that can no longer matter at `now` too, and at most
- * MAX_RECORD_ENTRIES (the newest) are kept. Anything else reads as an empty record.
+ * Reads what storage gives back as untrusted: a record saved for another `binding` reads as empty,
+ * an entry that is not an id, an integer sequence and a finite instant is skipped, one
+ * that can no longer matter at `now` too, and at most MAX_RECORD_ENTRIES (the newest) are kept.
+ * Anything else reads as an empty record.
  */
-export function recordFromStored(stored: unknown, now: number): Map<string, NotifiedEntry> {
+export function recordFromStored(stored: unknown, now: number, binding: string): Map<string, NotifiedEntry> {
   const record = new Map<string, NotifiedEntry>();
   if (typeof stored !== 'object' || stored === null) return record;
   const columns = stored as Partial<Record<keyof StoredRecord, unknown>>;
+  // A record saved before it carried its binding was the current pair's: kept, so an update does
+  // not show again every reminder already shown.
+  if (columns.binding !== undefined && columns.binding !== binding) return record;
   const ids: unknown = columns.ids;
   const sequences: unknown = columns.sequences;
   const until: unknown = columns.until;

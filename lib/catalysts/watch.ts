@@ -1,5 +1,5 @@
 /**
- * The worker's catalyst reminders (issue 32): on the reminder alarm, on a `catalyst.changed`
+ * The worker's catalyst reminders: on the reminder alarm, on a `catalyst.changed`
  * event and when the settings change, read the catalysts of the tickers the user's playbooks
  * track, run the pure rules (./reminders.ts), show at most one notification, save the record of
  * what was shown only once it was, and set the alarm for the next reminder or the end of quiet
@@ -20,7 +20,7 @@ import { noticeText, type PlaybookTitles } from './notice';
 import { planReminders, recordFromStored, recordToStored, type ReminderPlan } from './reminders';
 
 export const REMINDER_ALARM = ALARMS.catalystReminders.name;
-/** The record of shown reminders in the state store (reminders.ts StoredRecord: ids, sequences, until). */
+/** The record of shown reminders in the state store (reminders.ts StoredRecord: binding, ids, sequences, until). */
 export const REMINDER_RECORD_KEY = 'catalysts.reminded';
 /** The alarm also fires this often, in case a catalyst appeared that no event announced. */
 export const REMINDER_FALLBACK_MINUTES = 60;
@@ -38,8 +38,7 @@ export function reminderLeadOf(settings: Pick<Settings, 'reminderLead'>): Remind
 }
 
 /** The user's playbooks from the read model's cache, or one page from the service when none is cached. */
-async function userPlaybooks(settings: Settings): Promise<readonly Playbook[]> {
-  const binding = snapshotBinding(settings.serviceUrl, await keyFingerprint());
+async function userPlaybooks(binding: string): Promise<readonly Playbook[]> {
   const cached = await readCachedView(POPUP_VIEW, binding);
   if (cached && cached.items.length > 0) return cached.items;
   const client = await serviceClient();
@@ -84,7 +83,7 @@ async function scheduleNext(at: number | null, now: number): Promise<void> {
 const reasonOf = (notice: NonNullable<ReminderPlan['notice']>) =>
   notice.kind === 'single' ? notice.reminder.reason : 'summary';
 
-async function show(plan: ReminderPlan, titles: PlaybookTitles): Promise<void> {
+async function show(plan: ReminderPlan, titles: PlaybookTitles, binding: string): Promise<void> {
   if (!plan.notice) return;
   const text = noticeText(plan.notice, titles);
   // Firefox has `basic` notifications only, without buttons: the click (switchboard) opens the playbook.
@@ -95,7 +94,7 @@ async function show(plan: ReminderPlan, titles: PlaybookTitles): Promise<void> {
     message: text.message,
   });
   // Only now is the reminder shown: a failure above leaves the record as it was, to show it next time.
-  await writeState(REMINDER_RECORD_KEY, recordToStored(plan.record));
+  await writeState(REMINDER_RECORD_KEY, recordToStored(plan.record, binding));
   log.info('reminders.shown', { kind: plan.notice.kind, reason: reasonOf(plan.notice) });
 }
 
@@ -107,15 +106,17 @@ export async function runReminderCheck(now: number = Date.now()): Promise<Remind
     await browser.alarms.clear(REMINDER_ALARM);
     return null;
   }
-  const { tickers, titles } = trackedBy(await userPlaybooks(settings));
+  // The service and key the check reads for: the record of another pair is not this one's.
+  const binding = snapshotBinding(settings.serviceUrl, await keyFingerprint());
+  const { tickers, titles } = trackedBy(await userPlaybooks(binding));
   const catalysts = tickers.length > 0 ? await catalystsOf(tickers) : [];
   const plan = planReminders({
     catalysts,
     settings: { lead, quietHours: settings.quietHours ?? null },
     now,
-    notified: recordFromStored(await readState(REMINDER_RECORD_KEY), now),
+    notified: recordFromStored(await readState(REMINDER_RECORD_KEY), now, binding),
   });
-  await show(plan, titles);
+  await show(plan, titles, binding);
   await scheduleNext(plan.nextCheckAt, now);
   log.info('reminders.checked', { catalysts: catalysts.length, deferred: plan.deferredUntil !== null });
   return plan;

@@ -117,7 +117,7 @@ export const messages = {
       serviceUrl: serviceUrl,
       apiUrl: serviceUrl,
       pollMinutes: z.number().int().min(1).max(60).optional(),
-      // Catalyst reminders (issue 32): the lead and quiet hours (minutes since local midnight).
+      // Catalyst reminders: the lead and quiet hours (minutes since local midnight).
       reminderLead: z.enum(REMINDER_LEADS).optional(),
       quietHours: z.strictObject({ start: minuteOfDay, end: minuteOfDay }).nullable().optional(),
     }),

@@ -4,7 +4,7 @@ import type { Backtest } from '../backtestStore';
 import type { AppEnv, SandboxContext } from '../context';
 import { CursorError, decodeCursor, encodeCursor } from '../cursor';
 import { badRequest, jsonResponse } from '../http';
-import { ListError, parseLimit } from '../lists';
+import { ListError, parseLimit, withListFaults } from '../lists';
 import type { Routing } from './routing';
 
 /** The stored problem's type, made absolute on this origin. */
@@ -39,16 +39,19 @@ export function addBacktestRoutes(api: Hono<AppEnv>, ctx: SandboxContext, routin
         }
       }
       const page = ctx.store.backtests.list(playbook.id, user.id, beforeSeq, limit);
-      return {
-        body: {
-          data: page.rows.map((row) => served(row, ctx.baseUrl)),
+      const paging = withListFaults(
+        ctx,
+        {
           has_more: page.hasMore,
           next_cursor:
             page.hasMore && page.lastSeq !== null
               ? encodeCursor('backtests', playbook.id, page.lastSeq)
               : null,
         },
-      };
+        cursor,
+        (fresh) => encodeCursor('backtests', playbook.id, page.lastSeq ?? beforeSeq ?? 0, fresh),
+      );
+      return { body: { data: page.rows.map((row) => served(row, ctx.baseUrl)), ...paging } };
     });
   });
 

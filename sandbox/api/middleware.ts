@@ -34,6 +34,15 @@ export const ALLOWED_HEADERS = [
 
 const OVERSIZE_PADDING_BYTES = 5 * 1024 * 1024 + 4096;
 
+/** Whether `path` is an instance of the path template `template` (`{name}` stands for one segment). */
+function pathMatches(path: string, template: string): boolean {
+  const pattern = template
+    .split(/\{\w+\}/)
+    .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+    .join('[^/]+');
+  return new RegExp(`^${pattern}$`).test(path);
+}
+
 /** Any origin may call the API: the key, not the origin, is the credential. */
 export const apiCors = (): MiddlewareHandler<AppEnv> =>
   cors({
@@ -161,8 +170,9 @@ export const faultsAfterAnswer =
           'listPublicPlaybooks',
           'listEvents',
           'listCatalysts',
+          'listBacktests',
         ] as const
-      ).some((id) => c.req.path === `${ctx.dialect.apiPrefix}${ctx.dialect.paths[id]}`);
+      ).some((id) => pathMatches(c.req.path, `${ctx.dialect.apiPrefix}${ctx.dialect.paths[id]}`));
     if (isList && ctx.faults.take('oversizedResponse')) {
       const text = await c.res.text();
       c.res = new Response(text + ' '.repeat(OVERSIZE_PADDING_BYTES), {

@@ -1,8 +1,8 @@
-import type { BrowserContext, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import type { Sandbox } from '../../sandbox/server';
 import type { EquityPoint } from '../../sandbox/backtestModel';
-import { ConfirmPage } from './pages/surfaces';
 import { expect, test } from './fixtures';
+import { confirmNextWrite } from './helpers/flows';
 
 /** The demo user's playbooks, newest first: the seed gives the newest four a backtest history. */
 function demoPlaybooks(sandbox: Sandbox) {
@@ -57,15 +57,6 @@ async function dayText(page: Page, date: string): Promise<string> {
     const [y, m, d] = date.split('-').map(Number);
     return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(y, m - 1, d));
   }, date);
-}
-
-async function confirmNextWrite(context: BrowserContext, act: () => Promise<void>): Promise<void> {
-  const opened = context.waitForEvent('page', { predicate: (p) => p.url().includes('/confirm.html') });
-  await act();
-  const confirm = new ConfirmPage(await opened);
-  await expect(confirm.confirm).toBeEnabled();
-  await confirm.confirm.click();
-  await expect(confirm.page.getByRole('status')).toContainText('Sent');
 }
 
 async function expectSeededDetail(page: Page, sandbox: Sandbox, apiPaths: { list: string; get: string }) {
@@ -172,7 +163,10 @@ test('a new backtest, confirmed in the confirm window, appears and completes whe
   await form.getByLabel('Start').fill('2021-01-04');
   await form.getByLabel('End').fill('2023-12-29');
   await form.getByLabel('Benchmark').fill('QQQ');
-  await confirmNextWrite(context, () => form.getByRole('button', { name: 'Run backtest' }).click());
+  const confirm = await confirmNextWrite(context, () =>
+    form.getByRole('button', { name: 'Run backtest' }).click(),
+  );
+  await expect(confirm.page.getByRole('status')).toContainText('Sent');
 
   const items = region.getByRole('list', { name: 'Backtest runs' }).getByRole('listitem');
   await expect(items).toHaveCount(1);

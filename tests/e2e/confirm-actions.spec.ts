@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import type { RecordedRequest } from '../../sandbox/server';
-import { ConfirmPage } from './pages/surfaces';
 import { expect, test } from './fixtures';
+import { confirmWindowFrom } from './helpers/flows';
 
 interface ApiPlaybook {
   id: string;
@@ -12,14 +12,13 @@ interface ApiPlaybook {
 
 /** An extension page asks for a write, as the side panel's actions do; the confirm window opens. */
 async function requestWrite(context: BrowserContext, from: Page, request: Record<string, unknown>) {
-  const opened = context.waitForEvent('page', { predicate: (p) => p.url().includes('/confirm.html') });
-  const answer = await from.evaluate(
-    (payload) => chrome.runtime.sendMessage<unknown, { ok: boolean }>({ type: 'requestWrite', payload }),
-    request,
-  );
-  expect(answer.ok).toBe(true);
-  const confirm = new ConfirmPage(await opened);
-  await expect(confirm.dialog).toBeVisible();
+  const confirm = await confirmWindowFrom(context, async () => {
+    const answer = await from.evaluate(
+      (payload) => chrome.runtime.sendMessage<unknown, { ok: boolean }>({ type: 'requestWrite', payload }),
+      request,
+    );
+    expect(answer.ok).toBe(true);
+  });
   await expect(confirm.dialog).toContainText('Demo Investor');
   await expect(confirm.dialog).toContainText('Decision support, not financial advice');
   return confirm;

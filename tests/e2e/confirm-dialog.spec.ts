@@ -5,10 +5,11 @@
  * named by its playbook, with Review and Discard; an activation without a linked brokerage says
  * so before anything is typed and offers the link instead.
  */
-import type { BrowserContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import type { Sandbox } from '../../sandbox/server';
 import { ConfirmPage } from './pages/surfaces';
-import { expect, test, type Probe } from './helpers/proof';
+import { requestWrite } from './helpers/flows';
+import { expect, test } from './helpers/proof';
 
 interface ApiPlaybook {
   id: string;
@@ -24,15 +25,6 @@ async function firstPlaybook(sandbox: Sandbox): Promise<ApiPlaybook> {
 }
 
 const isConfirm = (p: Page) => p.url().includes('/confirm.html');
-
-/** Queues a write as the side panel's actions do; its confirm window opens. */
-async function requestWrite(context: BrowserContext, probe: Probe, request: Record<string, unknown>) {
-  const opened = context.waitForEvent('page', { predicate: isConfirm });
-  const { draftId } = await probe.value<{ draftId: string }>('requestWrite', request);
-  const confirm = new ConfirmPage(await opened);
-  await expect(confirm.dialog).toBeVisible();
-  return { draftId, confirm };
-}
 
 const BACKTEST = { start: '2021-01-04', end: '2024-12-31', benchmark: 'SPY' };
 const posts = (sandbox: Sandbox) => sandbox.requests().filter((r) => r.method === 'POST');

@@ -1,7 +1,7 @@
 import { expect, test } from './helpers/proof';
 
 /**
- * Issue 4's end-to-end proofs of the background core. Three of them live with the suites they
+ * The end-to-end proofs of the background core. Three of them live with the suites they
  * belong to: the 429 burst waited out and the 5xx after commit that leaves exactly one playbook
  * in reliability.spec.ts, the sentinel key in security.spec.ts. This file holds the rest.
  */

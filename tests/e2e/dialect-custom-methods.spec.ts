@@ -1,8 +1,8 @@
-import type { BrowserContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import type { RecordedRequest, Sandbox } from '../../sandbox/server';
-import { NEW_PLAYBOOK, queueCreate, uniqueTitle } from './helpers/flows';
+import { NEW_PLAYBOOK, confirmWindowFrom, queueCreate, uniqueTitle } from './helpers/flows';
 import { expect, test } from './helpers/proof';
-import { ConfirmPage, PopupPage, SidePanelPage } from './pages/surfaces';
+import { PopupPage, SidePanelPage } from './pages/surfaces';
 
 /**
  * The main journeys against dialect c, a service in the AIP-136 style: its writes are custom
@@ -35,14 +35,6 @@ async function openDetail(
   const panel = await extension.open(`sidepanel.html?playbook=${encodeURIComponent(playbook.id)}`);
   await expect(panel.getByRole('heading', { name: playbook.title })).toBeVisible();
   return panel;
-}
-
-async function confirmFrom(context: BrowserContext, click: () => Promise<void>): Promise<ConfirmPage> {
-  const opened = context.waitForEvent('page', { predicate: (p) => p.url().includes('/confirm.html') });
-  await click();
-  const confirm = new ConfirmPage(await opened);
-  await expect(confirm.dialog).toBeVisible();
-  return confirm;
 }
 
 test('popup: the list and Load more, at the dialect’s paths and within its bounds', async ({
@@ -97,7 +89,7 @@ test('activate and pause go to :goLive and :halt, each once', async ({ context, 
   const panel = await openDetail(extension, target);
   sandbox.clearRequests();
 
-  const activate = await confirmFrom(context, () =>
+  const activate = await confirmWindowFrom(context, () =>
     panel.getByRole('button', { name: 'Activate live automation' }).click(),
   );
   await activate.dialog.getByLabel(`Type “${target.title}” to confirm`).fill(target.title);
@@ -106,7 +98,7 @@ test('activate and pause go to :goLive and :halt, each once', async ({ context, 
   expect(posts(sandbox)).toEqual([`${PREFIX}/strategies/${target.id}:goLive`]);
   expect(sandbox.db.getPlaybook(target.id)?.status).toBe('active');
 
-  const pause = await confirmFrom(context, () =>
+  const pause = await confirmWindowFrom(context, () =>
     panel.getByRole('button', { name: 'Pause live automation' }).click(),
   );
   await pause.dialog.getByLabel(`Type “${target.title}” to confirm`).fill(target.title);
@@ -139,7 +131,7 @@ test('a backtest runs at :backtest and its completion arrives on the event strea
   expect(streams.length).toBeGreaterThan(0);
   sandbox.clearRequests();
 
-  const confirm = await confirmFrom(context, () =>
+  const confirm = await confirmWindowFrom(context, () =>
     page.getByRole('form', { name: 'Backtest' }).getByRole('button', { name: 'Run backtest' }).click(),
   );
   await expect(confirm.confirm).toBeEnabled();

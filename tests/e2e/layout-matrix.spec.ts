@@ -1,5 +1,5 @@
 /**
- * The layout matrix (issue 33): every surface at its real size, in the states a user meets, fits its
+ * The layout matrix: every surface at its real size, in the states a user meets, fits its
  * window. For each state the page is measured (tests/e2e/helpers/geometry.ts: no sideways overflow, no
  * element past the window's edge, no text cut without a title, no stretched checkbox, the primary
  * actions on screen without scrolling) and a screenshot of the window is kept under test-results.

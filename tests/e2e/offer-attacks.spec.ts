@@ -3,7 +3,7 @@ import { expect, test } from './fixtures';
 import { axNodes, boxOf, clickOffer, expectOffer, OFFER } from './helpers/offer';
 
 /**
- * Issue 11, point 5: the offer resists clickjacking. A hostile page styles the host to vanish, lays
+ * The offer resists clickjacking. A hostile page styles the host to vanish, lays
  * a decoy over the corner that lets clicks through, and has a user click again and again: the
  * offer stays drawn, a click through a decoy sends nothing, and a tab gets a bounded number of drafts.
  */

@@ -5,7 +5,7 @@ import { expect, test, type ExtensionHandle } from './fixtures';
 import { offerCount } from './helpers/offer';
 
 /**
- * Issue 23: nothing a page can observe depends on the user's data or on the extension's identity.
+ * Nothing a page can observe depends on the user's data or on the extension's identity.
  * The page below is the adversary: it writes candidate tickers into its DOM, calls pushState,
  * waits, and reads back everything it can (find-in-page, the host's box, its own hit test, the
  * messages posted to it, focus).

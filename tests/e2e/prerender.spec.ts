@@ -4,7 +4,7 @@ import { rawChromium } from './helpers/rawChromium';
 import { EXTENSION_DIR } from './paths';
 
 /**
- * Issue 23: a prerendered page's top frame keeps a frame id other than 0 once the user opens it
+ * A prerendered page's top frame keeps a frame id other than 0 once the user opens it
  * (w3c/webextensions#396). The offer, the tab's tickers ("On this page") and the draft must work
  * there as on a page loaded the ordinary way. Driven without Playwright, which turns prerendering
  * off.

@@ -1,5 +1,5 @@
 /**
- * Catalyst reminders against the sandbox (issue 32): the seeded NVDA earnings tomorrow is due
+ * Catalyst reminders against the sandbox: the seeded NVDA earnings tomorrow is due
  * with the default "1 day before"; it is shown once, not again after the worker restarts, and
  * once more when the sandbox moves it (its `catalyst.changed` event reaches the worker through
  * the side panel's stream). The worker logs `reminders.shown` per notification and

@@ -1,21 +1,13 @@
-import type { BrowserContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import type { Sandbox } from '../../sandbox/server';
-import { ConfirmPage, SidePanelPage } from './pages/surfaces';
+import { SidePanelPage } from './pages/surfaces';
 import { expect, test } from './fixtures';
+import { confirmNextWrite } from './helpers/flows';
 
 function demoPlaybooks(sandbox: Sandbox) {
   const user = sandbox.db.userForKey(sandbox.demoKey);
   if (!user) throw new Error('no demo user');
   return sandbox.db.listPlaybooks({ ownerId: user.id }, null, 20).rows;
-}
-
-async function confirmNextWrite(context: BrowserContext, act: () => Promise<void>): Promise<ConfirmPage> {
-  const opened = context.waitForEvent('page', { predicate: (p) => p.url().includes('/confirm.html') });
-  await act();
-  const confirm = new ConfirmPage(await opened);
-  await expect(confirm.dialog).toBeVisible();
-  await confirm.confirm.click();
-  return confirm;
 }
 
 async function sendFrom(page: Page, type: string, payload: unknown): Promise<unknown> {

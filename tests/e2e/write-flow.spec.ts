@@ -1,17 +1,9 @@
-import type { BrowserContext, Page } from '@playwright/test';
+import type { BrowserContext } from '@playwright/test';
 import type { RecordedRequest, Sandbox } from '../../sandbox/server';
-import { ConfirmPage } from './pages/surfaces';
 import { expect, test, type ExtensionHandle, type PagesServer } from './fixtures';
+import { confirmWindowFrom } from './helpers/flows';
 import { clickOffer } from './helpers/offer';
 import { startGatedService } from './helpers/proof';
-
-async function openDraft(context: BrowserContext, page: Page): Promise<ConfirmPage> {
-  const opened = context.waitForEvent('page', { predicate: (p) => p.url().includes('/confirm.html') });
-  await clickOffer(page);
-  const confirm = new ConfirmPage(await opened);
-  await expect(confirm.dialog).toBeVisible();
-  return confirm;
-}
 
 interface FlowFixtures {
   context: BrowserContext;
@@ -27,7 +19,7 @@ async function draftFromQuotePage({ context, extension, pages, sandbox }: FlowFi
   const before = sandbox.db.playbookCount();
   const page = await context.newPage();
   await page.goto(pages.url('quote-aapl.html'));
-  const confirm = await openDraft(context, page);
+  const confirm = await confirmWindowFrom(context, () => clickOffer(page));
   return { page, confirm, before };
 }
 
@@ -236,7 +228,7 @@ test('script payloads in the page title and selection show as text and never run
     selection?.removeAllRanges();
     selection?.addRange(range);
   });
-  const confirm = await openDraft(context, page);
+  const confirm = await confirmWindowFrom(context, () => clickOffer(page));
   await expect(confirm.dialog.getByLabel('Title')).toHaveValue(/<img src=x onerror="window\.pwned=1">/);
   await expect(confirm.dialog.getByLabel('Thesis')).toHaveValue(/<script>window\.pwned=2<\/script>/);
   // The page's own title and excerpt are sent too, so they are shown, as text, before Confirm.

@@ -1,10 +1,11 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import type { Sandbox } from '../../sandbox/server';
+import { openPause, typeAndConfirm } from './helpers/flows';
 import { expect, test, type Probe } from './helpers/proof';
 import { ConfirmPage } from './pages/surfaces';
 
 /**
- * Issue 21 end to end: the sandbox changes its OpenAPI document while a write is under way.
+ * The write's one owner end to end: the sandbox changes its OpenAPI document while a write is under way.
  * Nothing reaches a route before a window has shown it, one draft has one window, and a read is
  * never sent as a POST.
  */
@@ -33,14 +34,6 @@ function liveExecutionCalls(sandbox: Sandbox): string[] {
 const confirmWindows = (context: BrowserContext) =>
   context.pages().filter((page) => page.url().includes('/confirm.html'));
 
-async function openPause(context: BrowserContext, panel: Page): Promise<ConfirmPage> {
-  const opened = context.waitForEvent('page', { predicate: (p) => p.url().includes('/confirm.html') });
-  await panel.getByRole('button', { name: 'Pause live automation' }).click();
-  const confirm = new ConfirmPage(await opened);
-  await expect(confirm.dialog).toBeVisible();
-  return confirm;
-}
-
 async function pauseFromPanel(
   context: BrowserContext,
   extension: { open(page: string): Promise<Page> },
@@ -51,12 +44,6 @@ async function pauseFromPanel(
   const confirm = await openPause(context, panel);
   await expect(confirm.dialog).toContainText(new RegExp(`POST \\S*/${target.id}/pause`));
   return confirm;
-}
-
-async function typeAndConfirm(confirm: ConfirmPage, typed: string): Promise<void> {
-  await confirm.dialog.getByLabel(`Type “${typed}” to confirm`).fill(typed);
-  await expect(confirm.confirm).toBeEnabled();
-  await confirm.confirm.click();
 }
 
 async function draftIdOf(probe: Probe): Promise<string> {

@@ -2,29 +2,16 @@
  * Firefox: the playbook detail's catalysts (region "Catalysts", soonest first, status in words)
  * and its figures since capture, against the sandbox's seeds.
  */
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { Sandbox } from '../../sandbox/server';
+import { expect, it } from 'vitest';
 import { utcDate } from '../../sandbox/catalystModel';
 import { DEMO_USER_ID } from '../../sandbox/store';
-import { configure, launchFirefox, sandboxForTest, textOf, until, type Firefox } from './harness';
+import { configure, firefoxPerFile, textOf, until } from './harness';
 
-let firefox: Firefox;
-let sandbox: Sandbox | undefined;
-
-beforeAll(async () => {
-  firefox = await launchFirefox();
-});
-afterAll(async () => {
-  await firefox?.close();
-});
-afterEach(async () => {
-  await firefox.closeTabs();
-  await sandbox?.close();
-  sandbox = undefined;
-});
+const session = firefoxPerFile();
 
 it('sidebar page: the playbook detail lists its catalysts soonest first, and its return since capture', async () => {
-  sandbox = await sandboxForTest();
+  const { firefox } = session;
+  const sandbox = await session.newSandbox();
   await configure(firefox, sandbox);
   const playbook = sandbox.db
     .listPlaybooks({ ownerId: DEMO_USER_ID }, null, 100)

@@ -2,28 +2,15 @@
  * Firefox against dialect c, a service in the AIP-136 style (writes as custom methods such as
  * `/strategies/{name}:goLive`, the batch read `/strategies:batchGet`): the list and a create.
  */
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { Sandbox } from '../../sandbox/server';
+import { expect, it } from 'vitest';
 import { DEMO_USER_ID } from '../../sandbox/store';
-import { configure, launchFirefox, sandboxForTest, textOf, typeInto, until, type Firefox } from './harness';
+import { configure, firefoxPerFile, textOf, typeInto, until } from './harness';
 
-let firefox: Firefox;
-let sandbox: Sandbox | undefined;
-
-beforeAll(async () => {
-  firefox = await launchFirefox();
-});
-afterAll(async () => {
-  await firefox?.close();
-});
-afterEach(async () => {
-  await firefox.closeTabs();
-  await sandbox?.close();
-  sandbox = undefined;
-});
+const session = firefoxPerFile();
 
 it('popup: the list is read at the dialect’s collection, in pages of its default size', async () => {
-  sandbox = await sandboxForTest({ dialect: 'c' });
+  const { firefox } = session;
+  const sandbox = await session.newSandbox({ dialect: 'c' });
   await configure(firefox, sandbox);
   const expected = sandbox.db.listPlaybooks({ ownerId: DEMO_USER_ID }, null, 1000).rows;
   const popup = await firefox.open('popup.html', 'main');
@@ -36,7 +23,8 @@ it('popup: the list is read at the dialect’s collection, in pages of its defau
 });
 
 it('a create through the confirm window lands once at the collection', async () => {
-  sandbox = await sandboxForTest({ dialect: 'c' });
+  const { firefox } = session;
+  const sandbox = await session.newSandbox({ dialect: 'c' });
   await configure(firefox, sandbox);
   await firefox.open('popup.html', 'main');
   const title = `Firefox dialect c ${Math.random().toString(36).slice(2, 8)}`;

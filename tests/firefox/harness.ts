@@ -5,6 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { startSandbox, type Dialect, type Sandbox } from '../../sandbox/server';
 
@@ -232,6 +233,43 @@ export function sandboxForTest(options: { dialect?: Dialect } = {}): Promise<San
     demoKey: `pbk_sentinel_${randomBytes(12).toString('hex')}`,
     backtestDelayMs: 300,
   });
+}
+
+/** One Firefox for a test file and the sandbox of the test under way (see firefoxPerFile). */
+export interface FirefoxSession {
+  readonly firefox: Firefox;
+  /** Starts the test's own sandbox (sandboxForTest), closed when the test ends. */
+  newSandbox(options?: { dialect?: Dialect }): Promise<Sandbox>;
+}
+
+/**
+ * The set-up the page suites share: one Firefox for the file (launching one per test would
+ * dominate the suite's time), its tabs closed and the test's sandbox stopped after each test.
+ */
+export function firefoxPerFile(options: LaunchOptions = {}): FirefoxSession {
+  let firefox: Firefox | undefined;
+  let sandbox: Sandbox | undefined;
+  beforeAll(async () => {
+    firefox = await launchFirefox(options);
+  });
+  afterAll(async () => {
+    await firefox?.close();
+  });
+  afterEach(async () => {
+    await firefox?.closeTabs();
+    await sandbox?.close();
+    sandbox = undefined;
+  });
+  return {
+    get firefox() {
+      if (!firefox) throw new Error('Firefox is not running: use the session inside a test');
+      return firefox;
+    },
+    async newSandbox(sandboxOptions) {
+      sandbox = await sandboxForTest(sandboxOptions);
+      return sandbox;
+    },
+  };
 }
 
 /** Points the extension at this sandbox with its demo key, as the options page does. */

@@ -2,19 +2,10 @@
  * Firefox journeys through the extension's own pages: options, popup, sidebar page and events.
  * One Firefox for the file; a fresh sandbox per test, which the extension is pointed at.
  */
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/server';
 import { DEMO_USER_ID } from '../../sandbox/store';
-import {
-  admin,
-  configure,
-  launchFirefox,
-  sandboxForTest,
-  textOf,
-  typeInto,
-  until,
-  type Firefox,
-} from './harness';
+import { admin, configure, firefoxPerFile, textOf, typeInto, until } from './harness';
 
 /** Resolves once the sandbox has seen no API request for 800 ms. */
 async function quietApi(sandbox: Sandbox): Promise<void> {
@@ -28,23 +19,11 @@ async function quietApi(sandbox: Sandbox): Promise<void> {
   }, 'the API to go quiet');
 }
 
-let firefox: Firefox;
-let sandbox: Sandbox | undefined;
-
-beforeAll(async () => {
-  firefox = await launchFirefox();
-});
-afterAll(async () => {
-  await firefox?.close();
-});
-afterEach(async () => {
-  await firefox.closeTabs();
-  await sandbox?.close();
-  sandbox = undefined;
-});
+const session = firefoxPerFile();
 
 it('options: the manifest-granted sandbox needs no access, and Save stores the service and the key', async () => {
-  sandbox = await sandboxForTest();
+  const { firefox } = session;
+  const sandbox = await session.newSandbox();
   const options = await firefox.open('options.html', 'form');
   await options.waitForSelector('::-p-text(No key stored yet.)');
   // The default service (127.0.0.1:8787) is granted by the manifest: no "Access needed".
@@ -74,7 +53,8 @@ it('options: the manifest-granted sandbox needs no access, and Save stores the s
 });
 
 it('popup: the list, "Load more" across a 429, and the access state', async () => {
-  sandbox = await sandboxForTest();
+  const { firefox } = session;
+  const sandbox = await session.newSandbox();
   await configure(firefox, sandbox);
   const expected = sandbox.db.listPlaybooks({ ownerId: DEMO_USER_ID }, null, 1000).rows;
   expect(expected.length).toBeGreaterThan(20); // two pages
@@ -112,7 +92,8 @@ it('popup: the list, "Load more" across a 429, and the access state', async () =
 });
 
 it('sidebar page: Playbooks, Discovery and Events tabs render the service, and an event arrives live', async () => {
-  sandbox = await sandboxForTest();
+  const { firefox } = session;
+  const sandbox = await session.newSandbox();
   await configure(firefox, sandbox);
   const [first] = sandbox.db.listPlaybooks({ ownerId: DEMO_USER_ID }, null, 1).rows;
   const panel = await firefox.open('sidepanel.html', 'main');
@@ -130,7 +111,7 @@ it('sidebar page: Playbooks, Discovery and Events tabs render the service, and a
   await panel.waitForSelector('::-p-text(verified)');
 
   // An event arrives over the live stream while another tab is showing: the badge counts it.
-  await until(() => sandbox!.requests().some((r) => r.path.endsWith('/events/stream')), 'the event stream');
+  await until(() => sandbox.requests().some((r) => r.path.endsWith('/events/stream')), 'the event stream');
   const sent = (await admin(sandbox, 'events', {
     playbook_id: first.id,
     type: 'backtest.completed',
@@ -162,7 +143,8 @@ it('sidebar page: Playbooks, Discovery and Events tabs render the service, and a
 });
 
 it('sidebar page: a seeded backtest shows its runs, equity curve, figures and data table', async () => {
-  sandbox = await sandboxForTest();
+  const { firefox } = session;
+  const sandbox = await session.newSandbox();
   await configure(firefox, sandbox);
   const [newest] = sandbox.db.listPlaybooks({ ownerId: DEMO_USER_ID }, null, 1).rows;
   const runs = sandbox.db.backtests.list(newest.id, DEMO_USER_ID, null, 20).rows;

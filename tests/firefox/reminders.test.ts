@@ -1,5 +1,5 @@
 /**
- * Firefox: a catalyst reminder (issue 32). The seeded NVDA earnings tomorrow is due with the
+ * Firefox: a catalyst reminder. The seeded NVDA earnings tomorrow is due with the
  * default "1 day before": the worker's check shows it as a `basic` notification naming the
  * ticker and the playbook, a click opens that playbook (Firefox's notifications have no buttons),
  * it is not shown again for the same `sequence`, and once more when the sandbox moves it.

@@ -92,6 +92,58 @@ describe('listBacktests', () => {
   });
 });
 
+describe('list faults apply to listBacktests as to listPlaybooks', () => {
+  /** The newest demo playbook: three seeded backtests, so a page of 1 has a next one. */
+  const path = () => `/playbooks/${demoPlaybooks()[0].id}/backtests`;
+  const page = (query: string) => api(sb, `${path()}?${query}`);
+  const afterFaults = () =>
+    sb.setFaults({ oversizedResponse: 0, repeatingCursor: false, endlessHasMore: false });
+
+  it('oversizedResponse pads the next backtests page past 5 MB', async () => {
+    sb.setFaults({ oversizedResponse: 1 });
+    try {
+      expect((await page('limit=1')).text.length).toBeGreaterThan(5 * 1024 * 1024);
+      expect((await page('limit=1')).text.length).toBeLessThan(100_000);
+    } finally {
+      afterFaults();
+    }
+  });
+
+  it('repeatingCursor: every page names the same next_cursor, the last one too', async () => {
+    sb.setFaults({ repeatingCursor: true });
+    try {
+      const first = await page('limit=1');
+      const cursor = first.json.next_cursor as string;
+      for (const limit of [1, 100]) {
+        const next = await page(`limit=${limit}&cursor=${encodeURIComponent(cursor)}`);
+        expect(next.status, next.text).toBe(200);
+        expect(next.json.has_more).toBe(true);
+        expect(next.json.next_cursor).toBe(cursor);
+      }
+    } finally {
+      afterFaults();
+    }
+  });
+
+  it('endlessHasMore: has_more with a fresh cursor, even past the end', async () => {
+    sb.setFaults({ endlessHasMore: true });
+    try {
+      const seen = new Set<string>();
+      let cursor = '';
+      for (let i = 0; i < 5; i++) {
+        const next = await page(`limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        expect(next.status, next.text).toBe(200);
+        expect(next.json.has_more).toBe(true);
+        expect(seen.has(next.json.next_cursor as string)).toBe(false);
+        seen.add(next.json.next_cursor as string);
+        cursor = next.json.next_cursor as string;
+      }
+    } finally {
+      afterFaults();
+    }
+  });
+});
+
 describe('getBacktest', () => {
   it('a completed backtest has its equity: growth of 1.0, dates ascending, at most 2,000 points', async () => {
     const [newest] = demoPlaybooks();

@@ -95,7 +95,7 @@ export async function hiddenActions(page: Page, actions: Locator[]): Promise<Mis
 
 /** Chrome's popup limits: it is sized to its page within these (chrome/browser/ui/views/extensions). */
 export const POPUP_MAX = { width: 800, height: 600 };
-/** The widest the popup may be drawn (issue 33: at most 400 px). */
+/** The widest the popup may be drawn: at most 400 px. */
 export const POPUP_WIDTH_LIMIT = 400;
 
 /**

@@ -39,13 +39,16 @@ const settings = (overrides: Partial<ReminderSettings> = {}): ReminderSettings =
   ...overrides,
 });
 
+/** The service URL and key fingerprint the record is bound to (lib/store/snapshot.ts snapshotBinding). */
+const BINDING = 'https://investing-agent.example|0123456789abcdef';
+
 function plan(partial: Partial<ReminderInput> & { now: number }) {
   return planReminders({ catalysts: [catalyst()], settings: settings(), notified: new Map(), ...partial });
 }
 
 /** The record as the worker stores it (JSON in storage) and reads it back after a restart at `now`. */
 const restart = (record: NotifiedRecord, now: number): NotifiedRecord =>
-  recordFromStored(JSON.parse(JSON.stringify(recordToStored(record))), now);
+  recordFromStored(JSON.parse(JSON.stringify(recordToStored(record, BINDING))), now, BINDING);
 
 /** A record of catalysts shown at a sequence, whose entries stay for years. */
 const shownAt = (...entries: [string, number][]): NotifiedRecord =>
@@ -131,23 +134,38 @@ describe('the stored record', () => {
       sequences: [1, '2', 1, 1, 1.5, 1, 4],
       until: [later, later, later, later, later, Infinity, later],
     };
-    expect([...sequences(recordFromStored(stored, now))]).toEqual([
+    expect([...sequences(recordFromStored(stored, now, BINDING))]).toEqual([
       ['a', 1],
       ['f', 4],
     ]);
-    expect(recordFromStored([['a', 1]], now).size).toBe(0);
-    expect(recordFromStored({ ids: 'a', sequences: [1], until: [later] }, now).size).toBe(0);
+    expect(recordFromStored([['a', 1]], now, BINDING).size).toBe(0);
+    expect(recordFromStored({ ids: 'a', sequences: [1], until: [later] }, now, BINDING).size).toBe(0);
   });
 
   it('is bounded: the newest MAX_RECORD_ENTRIES are kept, when read and when grown', () => {
     const ids = Array.from({ length: MAX_RECORD_ENTRIES + 5 }, (_, i) => `c${i}`);
-    const read = recordFromStored({ ids, sequences: ids.map(() => 1), until: ids.map(() => later) }, now);
+    const read = recordFromStored(
+      { ids, sequences: ids.map(() => 1), until: ids.map(() => later) },
+      now,
+      BINDING,
+    );
     expect(read.size).toBe(MAX_RECORD_ENTRIES);
     expect(read.has('c0')).toBe(false);
     const grown = plan({ now, notified: read }).record;
     expect(grown.size).toBe(MAX_RECORD_ENTRIES);
     expect([...grown.keys()].at(-1)).toBe('cat_amd');
     expect(grown.has('c5')).toBe(false);
+  });
+
+  it('is bound to the service and key it was shown for: another binding reads a fresh record', () => {
+    const record = shownAt(['cat_amd', 1]);
+    const stored = JSON.parse(JSON.stringify(recordToStored(record, BINDING))) as unknown;
+    expect([...sequences(recordFromStored(stored, now, BINDING))]).toEqual([['cat_amd', 1]]);
+    expect(recordFromStored(stored, now, 'https://other.example|0123456789abcdef').size).toBe(0);
+    expect(recordFromStored(stored, now, `${BINDING.split('|')[0]}|fedcba9876543210`).size).toBe(0);
+    // Another service whose catalyst has the same id and sequence is reminded of it.
+    const elsewhere = plan({ now, notified: recordFromStored(stored, now, 'https://other.example|no-key') });
+    expect(shownIds(elsewhere)).toEqual(['cat_amd']);
   });
 
   it('is not copied when nothing is shown: there is nothing to save', () => {

@@ -136,6 +136,25 @@ describe('catalyst reminders in the worker', () => {
     expect(shown()).toHaveLength(2);
   });
 
+  it('keeps a record per service and key: another key is reminded of a catalyst with the same id', async () => {
+    serve(['NVDA']);
+    add('cat_nvda', 'NVDA');
+    const { removeApiKey, storeApiKey } = await import('@/lib/store/apiKey');
+    await storeApiKey('iak_first_account_0123456789');
+    try {
+      await (await worker()).checkReminders(NOW);
+      expect(shown()).toHaveLength(1);
+      await storeApiKey('iak_second_account_0123456789');
+      await (await worker()).checkReminders(NOW + HOUR);
+      expect(shown()).toHaveLength(2);
+      expect(shown()[1].title).toBe('NVDA: catalyst ahead');
+      await (await worker()).checkReminders(NOW + 2 * HOUR);
+      expect(shown()).toHaveLength(2);
+    } finally {
+      await removeApiKey();
+    }
+  });
+
   it('keeps the record unsaved when the notification could not be shown, and shows it next time', async () => {
     serve(['NVDA']);
     add('cat_nvda', 'NVDA');

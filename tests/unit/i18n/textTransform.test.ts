@@ -1,7 +1,7 @@
 /**
  * Every word the pages show is translated (locales/*.yml) or the service's own: its case is the
  * translator's or the author's. `text-transform` would rewrite it by the rules of one language ("Nicht
- * Gelistet" from German "nicht gelistet", issue 33), so no stylesheet of the extension may change case.
+ * Gelistet" from German "nicht gelistet"), so no stylesheet of the extension may change case.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -332,7 +332,7 @@ describe('drafts from a page are bounded per tab', () => {
 });
 
 /**
- * Issue 21: the holes an adversarial review found, with the real handlers. Each of these failed
+ * The holes an adversarial review found, with the real handlers. Each of these failed
  * before lib/writes owned the lifecycle: the popup's Retry (then a bare confirmWrite) and a stale
  * window's Confirm sent a route no window showed, and a deprecated read was sent as a POST.
  */

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * Issue 33: the confirm window speaks the user's terms first (the action in words, the playbook's
+ * The confirm window speaks the user's terms first (the action in words, the playbook's
  * title, dates in the UI language), keeps the request it binds in a quieter place and the ids,
  * operation names and versions behind "Details"; it behaves like a dialog (focus on its heading,
  * Escape answers as Cancel does); a live execution that cannot succeed says so before anything is

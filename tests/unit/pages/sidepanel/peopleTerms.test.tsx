@@ -16,7 +16,7 @@ import { FakeService, healthyDocuments, steppingClock } from '../../discovery/fa
 import { playbook } from '../popup/fixtures';
 
 /**
- * The side panel in the user's terms (issue 33): events say what happened with figures in the
+ * The side panel in the user's terms: events say what happened with figures in the
  * user's language and the playbook's title, never its id; a failure says what happened and what
  * to do, the operation and its retries one click away; Discovery opens on what the service
  * offers; a playbook seen before opens offline from the cache, its writes disabled with a reason.
