@@ -299,7 +299,10 @@ export default tseslint.config(
     // along its responsibilities, or says why it stays long in its eslint-disable comment.
     files: ['lib/**', 'components/**', 'entrypoints/**'],
     rules: {
-      'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false, IIFEs: true }],
+      'max-lines-per-function': [
+        'error',
+        { max: 80, skipBlankLines: false, skipComments: false, IIFEs: true },
+      ],
     },
   },
   {
