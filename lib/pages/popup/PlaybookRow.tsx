@@ -71,7 +71,8 @@ export function PlaybookRow({ playbook, now, sinceCaptured, onOpen }: PlaybookRo
               {shown.join(' ')}
             </span>
             {hidden > 0 ? (
-              <span class="pb-ticker-more" aria-hidden="true">
+              // Left to right in every language: "+3" must not read "3+" in a right-to-left row.
+              <span class="pb-ticker-more" aria-hidden="true" dir="ltr">
                 {t('popup.row.moreTickers', { count: hidden })}
               </span>
             ) : null}
