@@ -45,7 +45,7 @@ export function PlaybookRow({ playbook, now, sinceCaptured, onOpen }: PlaybookRo
     <li class="pb-row">
       <div class="pb-row-head">
         <button type="button" class="pb-row-open" title={playbook.title} onClick={() => onOpen(playbook.id)}>
-          {playbook.title}
+          <bdi dir="auto">{playbook.title}</bdi>
         </button>
         <span class="pb-row-aside">
           {figure ? (

@@ -110,7 +110,9 @@ export function BacktestsSection(props: BacktestsSectionProps) {
               <span class="hint">{t('backtests.versus', { benchmark: backtest.benchmark })}</span>
               <span class={`badge status-${backtest.status}`}>{t(STATUS_TEXT[backtest.status])}</span>
               {backtest.status === 'failed' && backtest.error?.detail ? (
-                <span class="hint">{backtest.error.detail}</span>
+                <span class="hint" dir="auto">
+                  {backtest.error.detail}
+                </span>
               ) : null}
               {backtest.status === 'completed' ? (
                 <button

@@ -63,7 +63,11 @@ function CatalystItem({ catalyst }: { catalyst: Catalyst }) {
       </div>
       <div class="row">
         <span class="hint">{t(KIND_TEXT[catalyst.kind])}</span>
-        {catalyst.status === 'cancelled' ? <s>{catalyst.title}</s> : <span>{catalyst.title}</span>}
+        {catalyst.status === 'cancelled' ? (
+          <s dir="auto">{catalyst.title}</s>
+        ) : (
+          <span dir="auto">{catalyst.title}</span>
+        )}
       </div>
     </li>
   );

@@ -196,9 +196,11 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
       {!playbook && props.loading ? <p class="hint">{t('sidepanel.detail.loading')}</p> : null}
       {playbook ? (
         <>
-          <h2>{playbook.title}</h2>
+          <h2 dir="auto">{playbook.title}</h2>
           {props.cached ? <CachedMark cached={props.cached} /> : null}
-          <p class="thesis">{playbook.thesis}</p>
+          <p class="thesis" dir="auto">
+            {playbook.thesis}
+          </p>
           <dl class="facts">
             <dt>{t('sidepanel.detail.tickers')}</dt>
             <dd>{formatList(playbook.tickers) || t('sidepanel.detail.noTickers')}</dd>

@@ -109,7 +109,7 @@ export function PlaybookListPanel(props: PlaybookListPanelProps) {
               </span>
             </label>
             <button type="button" class="link" onClick={() => props.onOpen(playbook.id)}>
-              {playbook.title}
+              <bdi dir="auto">{playbook.title}</bdi>
             </button>
             <span class="badge">{playbookStatusText(playbook.status)}</span>
             <span class="hint">{formatList(playbook.tickers)}</span>
