@@ -8,16 +8,11 @@ import { ProblemMessage } from './ProblemMessage';
 import { BacktestsSection, type BacktestsSectionProps } from './BacktestsSection';
 import { CatalystsSection, type CatalystsSectionProps } from './CatalystsSection';
 import { SinceCapturedSection, type SinceCapturedSectionProps } from './SinceCapturedSection';
-import { formatDateTime, formatRelative, joinSentences, t, type TextKey, formatList } from '@/lib/i18n';
+import { formatDateTime, formatRelative, joinSentences, t, formatList } from '@/lib/i18n';
 import { playbookStatusText } from './PlaybookListPanel';
 import { VISIBILITIES } from '@/lib/contract/visibility';
 import { meaningOf } from '@/lib/messaging/errors';
-
-const VISIBILITY_TEXT: Record<Playbook['visibility'], TextKey> = {
-  private: 'sidepanel.visibility.private',
-  unlisted: 'sidepanel.visibility.unlisted',
-  public: 'sidepanel.visibility.public',
-};
+import { visibilityText } from '@/lib/pages/playbookWords';
 
 /** Every write but creating a playbook starts from a playbook's detail. */
 export type ActionKind = Exclude<WriteOperation, 'createPlaybook'>;
@@ -205,7 +200,7 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
             <dt>{t('sidepanel.detail.tickers')}</dt>
             <dd>{formatList(playbook.tickers) || t('sidepanel.detail.noTickers')}</dd>
             <dt>{t('sidepanel.detail.visibility')}</dt>
-            <dd>{t(VISIBILITY_TEXT[playbook.visibility])}</dd>
+            <dd>{visibilityText(playbook.visibility)}</dd>
             <dt>{t('sidepanel.detail.status')}</dt>
             <dd>{playbookStatusText(playbook.status)}</dd>
             {playbook.source ? (
@@ -292,7 +287,7 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
                 >
                   {VISIBILITIES.map((visibility) => (
                     <option key={visibility} value={visibility}>
-                      {t(VISIBILITY_TEXT[visibility])}
+                      {visibilityText(visibility)}
                     </option>
                   ))}
                 </select>
