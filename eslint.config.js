@@ -208,7 +208,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: `^@/lib/pages/(?!${page}/|navigation$|useAsync$|errorText$|firstPaint$|pageMatches$|openapiEnums$|workerPush$|playbookStatus$)`,
+              regex: `^@/lib/pages/(?!${page}/|navigation$|useAsync$|errorText$|firstPaint$|pageMatches$|openapiEnums$|workerPush$|playbookWords$)`,
               message: `lib/pages/${page} may not import another page; move what two pages share to components/ or lib/pages/*.ts.`,
             },
             {

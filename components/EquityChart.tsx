@@ -59,6 +59,11 @@ function shownValue(value: number | null | undefined, format: EquityChartFormat)
   return isDrawnValue(value) ? format.return(value - 1) : t('backtests.chart.noValue');
 }
 
+/** The characters a label draws: Arabic's direction marks (U+200E, U+061C) take no room. */
+function visibleLength(label: string): number {
+  return label.replace(/\p{Cf}/gu, '').length;
+}
+
 interface Layout {
   scale: ChartScale;
   yTicks: { y: number; label: string; zero: boolean }[];
@@ -70,7 +75,7 @@ function layout(dates: readonly string[], lines: readonly ChartLine[], format: E
   const range = chartScale(dates.length, lines);
   const { ticks, digits } = returnTicks(range.min, range.max);
   const labels = ticks.map((tick) => format.axisPercent(tick, digits));
-  const gutter = Math.ceil(Math.max(3, ...labels.map((l) => l.length)) * GLYPH) + 10;
+  const gutter = Math.ceil(Math.max(3, ...labels.map(visibleLength)) * GLYPH) + 10;
   const frame = { left: gutter, right: CHART_WIDTH - 8, top: 10, bottom: CHART_HEIGHT - 24 };
   const scale = chartScale(dates.length, lines, frame);
   const months = dates.length > 0 && spansMonths(dates[0], dates[dates.length - 1]);
@@ -162,6 +167,26 @@ function DataTable({ tableName, dates, lines, format }: Omit<EquityChartProps, '
   );
 }
 
+/** The keyboard cursor: arrows (a twentieth with Shift), Home, End, Escape; whether the key was one of them. */
+function cursorKey(
+  event: { key: string; shiftKey: boolean },
+  count: number,
+  active: number | undefined,
+  move: (index: number) => void,
+  clear: () => void,
+): boolean {
+  const last = count - 1;
+  const step = event.shiftKey ? Math.max(1, Math.round(count / 20)) : 1;
+  const from = active ?? last;
+  if (event.key === 'ArrowLeft') move(from - step);
+  else if (event.key === 'ArrowRight') move(active === undefined ? last : from + step);
+  else if (event.key === 'Home') move(0);
+  else if (event.key === 'End') move(last);
+  else if (event.key === 'Escape') clear();
+  else return false;
+  return true;
+}
+
 /**
  * Right to left: the SVG keeps `dir="ltr"` and time runs left to right in every language, as on
  * financial charts in Arabic and Hebrew products; only the text around it (readout, legend, table)
@@ -194,19 +219,14 @@ export function EquityChart({ name, tableName, dates, lines, format }: EquityCha
         role="img"
         aria-label={name}
         dir="ltr"
+        // SVG text ignores `dir`: without `direction` a right-to-left page turns every text-anchor
+        // around, the last date running past the right edge and the percent labels into the plot.
+        direction="ltr"
         tabindex={0}
         viewBox={`0 0 ${scale.width} ${scale.height}`}
         class="equity-chart-svg"
         onKeyDown={(event) => {
-          const step = event.shiftKey ? Math.max(1, Math.round(count / 20)) : 1;
-          const from = active ?? last;
-          if (event.key === 'ArrowLeft') move(from - step);
-          else if (event.key === 'ArrowRight') move(active === undefined ? last : from + step);
-          else if (event.key === 'Home') move(0);
-          else if (event.key === 'End') move(last);
-          else if (event.key === 'Escape') setActive(undefined);
-          else return;
-          event.preventDefault();
+          if (cursorKey(event, count, active, move, () => setActive(undefined))) event.preventDefault();
         }}
         onFocus={() => setActive((current) => current ?? last)}
         onBlur={() => setActive(undefined)}

@@ -25,7 +25,7 @@ export function PageMatchList({ value, error, onOpen }: PageMatchListProps) {
           {value.matches.map((match) => (
             <li key={match.id}>
               <button type="button" class="link-button" onClick={() => onOpen(match.id)}>
-                {match.title}
+                <bdi dir="auto">{match.title}</bdi>
               </button>{' '}
               <span class="muted">{formatList(match.tickers)}</span>
             </li>

@@ -20,17 +20,12 @@ function figure(value: number, format: (value: number) => string): string {
     : t('backtests.chart.noValue');
 }
 
-/** A fraction as a percentage to one decimal place (CONTRACT.md section 6): 0.123 → "12.3%" / "12,3 %". */
+/**
+ * A fraction as a percentage to one decimal place (CONTRACT.md section 6): 0.123 → "12.3%" / "12,3 %";
+ * a negative one with the real minus, as every figure (lib/i18n's formatters write it).
+ */
 export function formatPercent(fraction: number, signed = false): string {
   return figure(fraction, (value) => percent(value, 1, signed));
-}
-
-/** U+2212, the minus sign typography uses for figures; Intl writes a hyphen in most languages. */
-const MINUS = '\u2212';
-
-/** The sign of a formatted figure as the real minus: "-15.4%" → "−15.4%". Digits and % are kept. */
-function withMinus(text: string): string {
-  return text.replace(/-/g, MINUS);
 }
 
 /**
@@ -38,12 +33,12 @@ function withMinus(text: string): string {
  * real minus ("+12.3%", "−15.4%", "0.0%"); `signed` false for a drawdown, which is never positive.
  */
 export function formatReturn(fraction: number, signed = true): string {
-  return withMinus(formatPercent(fraction, signed));
+  return formatPercent(fraction, signed);
 }
 
 /** A percent axis label with `digits` decimals: "+20%", "−10%", "0%", "+2.5%". */
 export function formatAxisPercent(fraction: number, digits: number): string {
-  return figure(fraction, (value) => withMinus(percent(value, digits, true)));
+  return figure(fraction, (value) => percent(value, digits, true));
 }
 
 /** A dates-axis label: "Jan 2022" over a long range, "Jan 3" over a short one, in the UI language. */
@@ -64,6 +59,7 @@ export function formatAxisDate(date: string, months: boolean): string {
   return format.format(time);
 }
 
+/** A Sharpe ratio to two decimals, with the real minus like the returns beside it: "1.20", "−0.22". */
 export function formatRatio(value: number): string {
   return figure(value, (v) => formatFixed(v, 2));
 }

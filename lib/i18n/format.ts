@@ -5,6 +5,14 @@
 import { cachedIntl as cached } from './locale';
 import { t } from './messages';
 
+/** U+2212, the minus sign typography uses for figures; Intl writes a hyphen-minus in most languages. */
+const MINUS = '\u2212';
+
+/** A formatted figure's sign as the real minus: "-15.4%" → "−15.4%" (digits, marks and % kept). */
+function withMinus(text: string): string {
+  return text.replace(/-/g, MINUS);
+}
+
 /** 1,234.5 / 1.234,5 / 1 234,5: a plain number with at most `digits` decimals. */
 export function formatNumber(value: number, digits = 2): string {
   return cached(`n${digits}`, (l) => new Intl.NumberFormat(l, { maximumFractionDigits: digits })).format(
@@ -12,26 +20,30 @@ export function formatNumber(value: number, digits = 2): string {
   );
 }
 
-/** Exactly `digits` decimals (a Sharpe ratio, a growth factor): 1.2 → "1.20" / "1,20". */
+/** Exactly `digits` decimals (a Sharpe ratio, a growth factor): 1.2 → "1.20", −0.2 → "−0.20" / "−0,20". */
 export function formatFixed(value: number, digits: number): string {
-  return cached(
-    `f${digits}`,
-    (l) => new Intl.NumberFormat(l, { minimumFractionDigits: digits, maximumFractionDigits: digits }),
-  ).format(value);
+  return withMinus(
+    cached(
+      `f${digits}`,
+      (l) => new Intl.NumberFormat(l, { minimumFractionDigits: digits, maximumFractionDigits: digits }),
+    ).format(value),
+  );
 }
 
-/** A ratio as a percentage with `digits` decimals: 0.123 → "12.3%" / "12,3 %". */
+/** A ratio as a percentage with `digits` decimals and the real minus: 0.123 → "12.3%" / "12,3 %", −0.1 → "−10.0%". */
 export function formatPercent(ratio: number, digits = 1, signed = false): string {
-  return cached(
-    `p${digits}${signed ? 's' : ''}`,
-    (l) =>
-      new Intl.NumberFormat(l, {
-        style: 'percent',
-        minimumFractionDigits: digits,
-        maximumFractionDigits: digits,
-        signDisplay: signed ? 'exceptZero' : 'auto',
-      }),
-  ).format(ratio);
+  return withMinus(
+    cached(
+      `p${digits}${signed ? 's' : ''}`,
+      (l) =>
+        new Intl.NumberFormat(l, {
+          style: 'percent',
+          minimumFractionDigits: digits,
+          maximumFractionDigits: digits,
+          signDisplay: signed ? 'exceptZero' : 'auto',
+        }),
+    ).format(ratio),
+  );
 }
 
 /** Money in an ISO 4217 currency; an unknown code falls back to the number and the code. */

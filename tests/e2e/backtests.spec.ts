@@ -186,7 +186,7 @@ test('a new backtest, confirmed in the confirm window, appears and completes whe
   );
   // The notification says the result in one line.
   const m = run.metrics!;
-  const line = `${await percent(page, m.total_return, true)} vs QQQ ${await percent(page, m.benchmark_return, true)}, max drawdown ${await percent(page, m.max_drawdown, false)}`;
+  const line = `${await returnText(page, m.total_return)} vs QQQ ${await returnText(page, m.benchmark_return)}, max drawdown ${await returnText(page, m.max_drawdown, false)}`;
   await expect
     .poll(() =>
       serviceWorker.evaluate(() =>

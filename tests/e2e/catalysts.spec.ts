@@ -23,9 +23,9 @@ function siliconPlaybook(sandbox: Sandbox) {
   return { playbook, catalysts };
 }
 
-/** A fraction as the page shows it: the browser's locale, one decimal, signed. */
-function percent(page: Page, fraction: number): Promise<string> {
-  return page.evaluate(
+/** A fraction as the page shows it: the browser's locale, one decimal, signed, a loss with the real minus. */
+async function percent(page: Page, fraction: number): Promise<string> {
+  const text = await page.evaluate(
     (fraction) =>
       new Intl.NumberFormat(undefined, {
         style: 'percent',
@@ -35,6 +35,7 @@ function percent(page: Page, fraction: number): Promise<string> {
       }).format(fraction),
     fraction,
   );
+  return text.replace(/-/g, '\u2212');
 }
 
 function day(page: Page, date: string): Promise<string> {

@@ -1,3 +1,4 @@
+import { isolatedMessage } from '@/components/ServiceText';
 import { t } from '@/lib/i18n';
 
 export interface WelcomeProps {
@@ -15,16 +16,16 @@ export function Welcome({ demoService }: WelcomeProps) {
       <h2 id="welcome-title">{t('options.welcome.heading')}</h2>
       <p>{t('options.welcome.what')}</p>
       <ol class="welcome-steps">
-        <li>{t('options.welcome.service')}</li>
+        <li>{isolatedMessage(t('options.welcome.service'), { path: '/api/v1' }, ['path'])}</li>
         <li>{t('options.welcome.key')}</li>
       </ol>
       {demoService ? (
         <p class="hint">
-          {t('options.welcome.demo', {
-            service: demoService,
-            page: `${demoService}/demo/quote/AAPL`,
-            file: '.sandbox/demo-key',
-          })}
+          {isolatedMessage(
+            t('options.welcome.demo'),
+            { service: demoService, page: `${demoService}/demo/quote/AAPL`, file: '.sandbox/demo-key' },
+            ['service', 'page', 'file'],
+          )}
         </p>
       ) : null}
     </section>

@@ -1,7 +1,7 @@
 import type { Playbook } from '@/lib/api/schemas';
 import { relativeTime } from './format';
 import { formatList, formatPercent, plural, t } from '@/lib/i18n';
-import { playbookStatusText } from '@/lib/pages/playbookStatus';
+import { playbookStatusText } from '@/lib/pages/playbookWords';
 
 export interface PlaybookRowProps {
   playbook: Pick<Playbook, 'id' | 'title' | 'visibility' | 'status' | 'tickers' | 'updated_at'>;
@@ -46,7 +46,7 @@ export function PlaybookRow({ playbook, now, sinceCaptured, onOpen }: PlaybookRo
     <li class="pb-row">
       <div class="pb-row-head">
         <button type="button" class="pb-row-open" title={playbook.title} onClick={() => onOpen(playbook.id)}>
-          {playbook.title}
+          <bdi dir="auto">{playbook.title}</bdi>
         </button>
         <span class="pb-row-aside">
           {figure ? (
@@ -72,7 +72,8 @@ export function PlaybookRow({ playbook, now, sinceCaptured, onOpen }: PlaybookRo
               {shown.join(' ')}
             </span>
             {hidden > 0 ? (
-              <span class="pb-ticker-more" aria-hidden="true">
+              // Left to right in every language: "+3" must not read "3+" in a right-to-left row.
+              <span class="pb-ticker-more" aria-hidden="true" dir="ltr">
                 {t('popup.row.moreTickers', { count: hidden })}
               </span>
             ) : null}

@@ -7,6 +7,7 @@ import type { SkillVerification } from '@/lib/discovery/verify';
 import { shownDocuments, type ShownDocuments } from './discoveryDocuments';
 import { SafeMarkdown, safeHref } from './SafeMarkdown';
 import { ErrorMessage } from '@/components/ErrorMessage';
+import { isolatedMessage, ServiceText } from '@/components/ServiceText';
 import { formatDate, formatDateTime, formatNumber, plural, t, type TextKey, formatList } from '@/lib/i18n';
 
 export const VERIFICATION_LABELS: Record<SkillVerification, TextKey> = {
@@ -60,13 +61,13 @@ function ExternalLink({ href, children }: { href: string; children: ComponentChi
 function LlmsSections({ llms }: { llms: LlmsTxt }) {
   return (
     <div class="md">
-      {llms.summary ? <p>{llms.summary}</p> : null}
+      {llms.summary ? <p dir="auto">{llms.summary}</p> : null}
       {llms.sections.map((section) => (
         <div key={section.title}>
-          <h4>{section.title}</h4>
+          <h4 dir="auto">{section.title}</h4>
           <ul>
             {section.links.map((link) => (
-              <li key={link.url}>
+              <li key={link.url} dir="auto">
                 <ExternalLink href={link.url}>{link.title}</ExternalLink>
                 {link.note ? `: ${link.note}` : ''}
               </li>
@@ -152,7 +153,11 @@ function Timeline({ report, shown }: ReportProps) {
                 ].join(' · ')}
               </span>
             </div>
-            {step.error ? <p class="error">{step.error}</p> : null}
+            {step.error ? (
+              <p class="error" dir="auto">
+                {step.error}
+              </p>
+            ) : null}
             {hasContent(step, { report, shown }) ? (
               <details>
                 <summary>{t('sidepanel.discovery.read', { title: step.title })}</summary>
@@ -184,9 +189,11 @@ function Pricing({ shown }: { shown: ShownDocuments }) {
         <tbody>
           {rows.map((row) => (
             <tr key={row.name}>
-              <th scope="row">{row.name}</th>
-              <td>{row.monthlyPrice}</td>
-              <td>{row.limits}</td>
+              <th scope="row" dir="auto">
+                {row.name}
+              </th>
+              <td dir="auto">{row.monthlyPrice}</td>
+              <td dir="auto">{row.limits}</td>
             </tr>
           ))}
         </tbody>
@@ -216,9 +223,9 @@ function Offer({ report }: { report: DiscoveryReport }) {
   if (!card && !summary) return null;
   return (
     <section aria-label={t('panel.discovery.offer')} class="stack">
-      <h3>{card?.name ?? t('panel.discovery.offer')}</h3>
-      {card?.description ? <p>{card.description}</p> : null}
-      {summary && summary !== card?.description ? <p>{summary}</p> : null}
+      <h3>{card?.name ? <ServiceText>{card.name}</ServiceText> : t('panel.discovery.offer')}</h3>
+      {card?.description ? <p dir="auto">{card.description}</p> : null}
+      {summary && summary !== card?.description ? <p dir="auto">{summary}</p> : null}
     </section>
   );
 }
@@ -280,7 +287,7 @@ function Skills({ report, shown }: ReportProps) {
           <li key={skill.name} class="card">
             <div class="row">
               <strong dir="auto">{skillTitle(skill, report.documents.agentCard)}</strong>
-              <code class="hint" title={t('sidepanel.discovery.skillId')}>
+              <code class="hint" dir="ltr" title={t('sidepanel.discovery.skillId')}>
                 {skill.name}
               </code>
               <span class={`badge ${skill.verification === 'verified' ? 'ok' : 'error'}`}>
@@ -319,15 +326,17 @@ function McpTools({ report }: { report: DiscoveryReport }) {
   return (
     <section aria-label={t('panel.discovery.tools')} class="stack">
       <h3>{t('panel.discovery.tools')}</h3>
-      <p class="hint">{oneLine(card.description)}</p>
+      <p class="hint" dir="auto">
+        {oneLine(card.description)}
+      </p>
       <dl class="tools">
         {card.tools.map((tool) => (
           <div key={tool.name}>
             <dt>
-              <code>{tool.name}</code>
+              <code dir="ltr">{tool.name}</code>
               {tool.readOnlyHint ? ` ${t('sidepanel.discovery.readOnlyNote')}` : ''}
             </dt>
-            <dd>{oneLine(tool.description)}</dd>
+            <dd dir="auto">{oneLine(tool.description)}</dd>
           </div>
         ))}
       </dl>
@@ -345,7 +354,9 @@ function McpCardSection({ report }: { report: DiscoveryReport }) {
       <p>
         <strong>{card.name}</strong> {card.version}
       </p>
-      <p class="hint">{t('sidepanel.discovery.endpoint', { url: card.endpoint })}</p>
+      <p class="hint">
+        {isolatedMessage(t('sidepanel.discovery.endpoint'), { url: card.endpoint }, ['url'])}
+      </p>
     </section>
   );
 }
@@ -366,13 +377,13 @@ function Deprecations({ deprecations }: { deprecations: DeprecationNotice[] }) {
             const past = notice.sunsetAt !== undefined && notice.sunsetAt <= Date.now();
             return (
               <li key={notice.operationId}>
-                <code>{notice.operationId}</code>:{' '}
+                <code dir="ltr">{notice.operationId}</code>:{' '}
                 {t(past ? 'sidepanel.discovery.sunsetOn' : 'sidepanel.discovery.sunsetsOn', {
                   date: sunsetDate(notice.sunsetAt),
                 })}
                 {notice.replacedBy ? (
                   <>
-                    , {t('sidepanel.discovery.replacedBy')} <code>{notice.replacedBy}</code>
+                    , {t('sidepanel.discovery.replacedBy')} <code dir="ltr">{notice.replacedBy}</code>
                   </>
                 ) : null}
                 {past ? <span class="error"> — {t('sidepanel.discovery.noLongerCalled')}</span> : null}

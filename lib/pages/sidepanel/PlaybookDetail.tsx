@@ -9,13 +9,12 @@ import { BacktestsSection, type BacktestsSectionProps } from './BacktestsSection
 import { CatalystsSection, type CatalystsSectionProps } from './CatalystsSection';
 import { SinceCapturedSection, type SinceCapturedSectionProps } from './SinceCapturedSection';
 import { formatDateTime, formatRelative, joinSentences, t, formatList } from '@/lib/i18n';
-import { playbookStatusText } from '@/lib/pages/playbookStatus';
+import { playbookStatusText, visibilityText } from '@/lib/pages/playbookWords';
 import {
   BacktestForm,
   EditForm,
   LiveSection,
   UpgradeForm,
-  VISIBILITY_TEXT,
   type BacktestRange,
   type EditFields,
   type OfflineProps,
@@ -148,6 +147,26 @@ function ActionStatus({
   );
 }
 
+/** The playbook's title, its cached mark when offline, its thesis and its facts. */
+function PlaybookSummary({
+  playbook,
+  cached,
+}: {
+  playbook: Playbook;
+  cached: PlaybookDetailProps['cached'];
+}) {
+  return (
+    <>
+      <h2 dir="auto">{playbook.title}</h2>
+      {cached ? <CachedMark cached={cached} /> : null}
+      <p class="thesis" dir="auto">
+        {playbook.thesis}
+      </p>
+      <PlaybookFacts playbook={playbook} />
+    </>
+  );
+}
+
 /** What the playbook is: tickers, visibility, status, source and dates. */
 function PlaybookFacts({ playbook }: { playbook: Playbook }) {
   const source = playbook.source ? safeHref(playbook.source.url) : undefined;
@@ -156,7 +175,7 @@ function PlaybookFacts({ playbook }: { playbook: Playbook }) {
       <dt>{t('sidepanel.detail.tickers')}</dt>
       <dd>{formatList(playbook.tickers) || t('sidepanel.detail.noTickers')}</dd>
       <dt>{t('sidepanel.detail.visibility')}</dt>
-      <dd>{t(VISIBILITY_TEXT[playbook.visibility])}</dd>
+      <dd>{visibilityText(playbook.visibility)}</dd>
       <dt>{t('sidepanel.detail.status')}</dt>
       <dd>{playbookStatusText(playbook.status)}</dd>
       {playbook.source ? (
@@ -230,10 +249,7 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
       {!playbook && props.loading ? <p class="hint">{t('sidepanel.detail.loading')}</p> : null}
       {playbook ? (
         <>
-          <h2>{playbook.title}</h2>
-          {props.cached ? <CachedMark cached={props.cached} /> : null}
-          <p class="thesis">{playbook.thesis}</p>
-          <PlaybookFacts playbook={playbook} />
+          <PlaybookSummary playbook={playbook} cached={props.cached} />
           {action ? (
             <ActionStatus action={action} onReload={props.onReload} onLinkBrokerage={props.onLinkBrokerage} />
           ) : null}

@@ -1,13 +1,8 @@
 /** The playbook detail's forms, each a write the confirm window sends: edit, backtest, live, upgrade. */
 import type { Playbook } from '@/lib/api/schemas';
 import { VISIBILITIES } from '@/lib/contract/visibility';
-import { t, type TextKey } from '@/lib/i18n';
-
-export const VISIBILITY_TEXT: Record<Playbook['visibility'], TextKey> = {
-  private: 'sidepanel.visibility.private',
-  unlisted: 'sidepanel.visibility.unlisted',
-  public: 'sidepanel.visibility.public',
-};
+import { t } from '@/lib/i18n';
+import { visibilityText } from '@/lib/pages/playbookWords';
 
 export interface EditFields {
   title: string;
@@ -84,7 +79,7 @@ export function EditForm(props: {
         >
           {VISIBILITIES.map((visibility) => (
             <option key={visibility} value={visibility}>
-              {t(VISIBILITY_TEXT[visibility])}
+              {visibilityText(visibility)}
             </option>
           ))}
         </select>

@@ -2,7 +2,7 @@ import { useRef } from 'preact/hooks';
 import type { Playbook } from '@/lib/api/schemas';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { t, formatList } from '@/lib/i18n';
-import { playbookStatusText } from '@/lib/pages/playbookStatus';
+import { playbookStatusText } from '@/lib/pages/playbookWords';
 import type { UpdateCheck } from './usePlaybookList';
 
 export const COMPARE_MIN = 2;
@@ -103,11 +103,11 @@ function PlaybookListRow(props: {
       {props.choosing ? (
         <label class="playbook-choice">
           <input type="checkbox" checked={props.chosen} onChange={() => props.onToggle(playbook.id)} />
-          <span>{playbook.title}</span>
+          <span dir="auto">{playbook.title}</span>
         </label>
       ) : (
         <button type="button" class="link" onClick={() => props.onOpen(playbook.id)}>
-          {playbook.title}
+          <bdi dir="auto">{playbook.title}</bdi>
         </button>
       )}
       <span class="badge">{playbookStatusText(playbook.status)}</span>

@@ -1,4 +1,5 @@
 import { ProblemMessage } from '@/components/ProblemMessage';
+import { isolatedMessage } from '@/components/ServiceText';
 import type { ErrorParts } from '@/lib/pages/errorText';
 import { formatDay, formatPercent } from '@/lib/backtests/format';
 import type { Performance } from '@/lib/contract/catalyst';
@@ -37,8 +38,15 @@ function TickerTable({ tickers }: { tickers: Performance['tickers'] }) {
           <tr key={ticker.symbol}>
             <th scope="row">{ticker.symbol}</th>
             <td>
-              {formatCurrency(ticker.start_price, ticker.currency)} →{' '}
-              {formatCurrency(ticker.last_price, ticker.currency)}
+              {/* Each amount isolated left to right ("100.00 US$" stays whole in Arabic); the arrow is the locale's, as in the header. */}
+              {isolatedMessage(
+                t('sinceCaptured.priceMove'),
+                {
+                  start: formatCurrency(ticker.start_price, ticker.currency),
+                  last: formatCurrency(ticker.last_price, ticker.currency),
+                },
+                ['start', 'last'],
+              )}
             </td>
             <td>{formatPercent(ticker.return, true)}</td>
           </tr>

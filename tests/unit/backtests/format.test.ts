@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { backtestResultLine, formatDay, formatPercent, formatRatio } from '@/lib/backtests/format';
+import {
+  backtestResultLine,
+  formatDay,
+  formatPercent,
+  formatRatio,
+  formatReturn,
+} from '@/lib/backtests/format';
 import { useLocale } from '../../fixtures/i18n';
 
 describe('formatPercent', () => {
   it.each([
     [0.1234, 'en', true, '+12.3%'],
-    [-0.154, 'en', false, '-15.4%'],
+    [-0.154, 'en', false, '\u221215.4%'],
     [0, 'en', true, '0.0%'],
     [0.0871, 'de', true, '+8,7\u00a0%'],
     [1.5, 'en', false, '150.0%'],
@@ -20,6 +26,28 @@ it('formatRatio gives two decimals in the UI language', () => {
   useLocale('fr');
   expect(formatRatio(1.234)).toBe('1,23');
 });
+
+// A negative Sharpe ratio beside the returns: the same real minus (U+2212), never a hyphen-minus.
+it.each([
+  ['en', -0.2243, '\u22120.22'],
+  ['de', -0.0612, '\u22120,06'],
+  ['ar', -0.22, '\u22120.22'],
+])('formatRatio in %s writes %s with the real minus', (locale, value, expected) => {
+  useLocale(locale);
+  const shown = formatRatio(value);
+  expect(shown).not.toContain('-');
+  // Arabic marks the number left to right (U+200E); the figure around the marks is the point.
+  expect(shown.replace(/\u200e/g, '')).toBe(expected);
+});
+
+it.each(['en', 'de', 'ar', 'ja'])(
+  '%s: a negative Sharpe ratio has the same sign character as the negative return beside it',
+  (locale) => {
+    useLocale(locale);
+    const sign = (text: string) => text.replace(/[\d.,\s%\u200e\u061c]/g, '');
+    expect(sign(formatRatio(-0.5))).toBe(sign(formatReturn(-0.5)));
+  },
+);
 
 describe('formatDay', () => {
   it('reads YYYY-MM-DD as a calendar day whatever the time zone', () => {
@@ -47,7 +75,7 @@ describe('backtestResultLine', () => {
   };
 
   it('says the result in one line', () => {
-    expect(backtestResultLine(data, 'SPY')).toBe('+12.3% vs SPY +8.7%, max drawdown -15.4%');
+    expect(backtestResultLine(data, 'SPY')).toBe('+12.3% vs SPY +8.7%, max drawdown \u221215.4%');
   });
 
   it('says it in the UI language, with its number format', () => {
@@ -59,7 +87,7 @@ describe('backtestResultLine', () => {
   });
 
   it('says "benchmark" when the name is unknown or not ticker-shaped', () => {
-    expect(backtestResultLine(data, undefined)).toBe('+12.3% vs benchmark +8.7%, max drawdown -15.4%');
+    expect(backtestResultLine(data, undefined)).toBe('+12.3% vs benchmark +8.7%, max drawdown \u221215.4%');
     expect(backtestResultLine(data, 'Click <here>')).toMatch(/vs benchmark/);
   });
 

@@ -131,7 +131,7 @@ describe('the backtest.completed notification says figures only for a backtest o
   it('says the result of a backtest of the playbook (the control)', async () => {
     serve({}, { bt_1: own });
     expect(await notified(completed('bt_1'))).toBe(
-      '+12.3% vs SPY +8.7%, max drawdown -15.4%. “Title of pb_1”. Decision support, not financial advice.',
+      '+12.3% vs SPY +8.7%, max drawdown \u221215.4%. “Title of pb_1”. Decision support, not financial advice.',
     );
   });
 

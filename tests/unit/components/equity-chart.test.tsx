@@ -5,6 +5,8 @@ import { BacktestsSection } from '@/lib/pages/sidepanel/BacktestsSection';
 import { ComparisonView } from '@/lib/pages/sidepanel/ComparisonView';
 import type { Backtest } from '@/lib/contract/backtest';
 import { completedBacktest, completedEquity } from '../../fixtures/backtests';
+import { localizeDocument } from '@/lib/i18n';
+import { messageOf, useLocale } from '../../fixtures/i18n';
 
 afterEach(cleanup);
 
@@ -296,5 +298,50 @@ describe('the axes', () => {
       p.getAttribute('class'),
     );
     expect(classes).toEqual(['line series-0', 'line series-benchmark']);
+  });
+});
+
+/**
+ * Where an axis label's text runs from its x, as SVG lays it out: `text-anchor` is read in the text's
+ * `direction`, which SVG takes from a `direction` attribute, or else inherits from the page (SVG
+ * ignores `dir`). The width is the chart's estimate of a glyph (7 units) per drawn character.
+ */
+function labelExtent(text: SVGTextElement): [number, number] {
+  const x = Number(text.getAttribute('x'));
+  const width = text.textContent.replace(/\p{Cf}/gu, '').length * 7;
+  const direction =
+    text.closest('[direction]')?.getAttribute('direction') ?? document.documentElement.dir ?? 'ltr';
+  const anchor = text.getAttribute('text-anchor') ?? 'start';
+  if (anchor === 'middle') return [x - width / 2, x + width / 2];
+  const runsRight = (anchor === 'start') === (direction !== 'rtl');
+  return runsRight ? [x, x + width] : [x - width, x];
+}
+
+describe('the axis labels in a right-to-left page', () => {
+  afterEach(() => document.documentElement.removeAttribute('dir'));
+
+  it('ar: every date stays inside the chart, every percent in the gutter left of the plot', () => {
+    const file = 'ar';
+    useLocale(file);
+    localizeDocument(document);
+    section(completed);
+    const svg = screen.getByRole('img', { name: messageOf(file, 'backtests.equityCurve') });
+    const width = Number(svg.getAttribute('viewBox')!.split(' ')[2]);
+    const plotLeft = Number(svg.querySelector('.grid-line, .zero-line')!.getAttribute('x1'));
+    const labels = [...svg.querySelectorAll<SVGTextElement>('text.axis-label')];
+    const dates = labels.filter((label) => !label.hasAttribute('dominant-baseline'));
+    const percents = labels.filter((label) => label.hasAttribute('dominant-baseline'));
+    expect(percents.length).toBeGreaterThan(1);
+    expect(dates.length).toBeGreaterThan(1);
+    for (const label of dates) {
+      const [from, to] = labelExtent(label);
+      expect(from, label.textContent).toBeGreaterThanOrEqual(0);
+      expect(to, label.textContent).toBeLessThanOrEqual(width);
+    }
+    for (const label of percents) {
+      const [from, to] = labelExtent(label);
+      expect(from, label.textContent).toBeGreaterThanOrEqual(0);
+      expect(to, label.textContent).toBeLessThan(plotLeft);
+    }
   });
 });

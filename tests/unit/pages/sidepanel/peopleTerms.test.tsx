@@ -64,7 +64,7 @@ function events(titles?: Map<string, string>) {
 describe('the Events tab in the user’s terms', () => {
   it('shows the result as percentages and names the playbook by title; ids only under Details', () => {
     const { row, main, details } = events(new Map([['pb_d07MfnkYsei7', 'Grid modernization']]));
-    expect(main).toContain('Return -19.2% vs benchmark +8.7%, max drawdown -25.0%');
+    expect(main).toContain('Return \u221219.2% vs benchmark +8.7%, max drawdown \u221225.0%');
     expect(main).not.toMatch(/total return:|bt_|pb_|via live stream|-0\.1917/);
     expect(within(row).getByRole('link').textContent).toBe('Open “Grid modernization”');
     expect(details).toContain('bt_x9Q');
@@ -75,7 +75,7 @@ describe('the Events tab in the user’s terms', () => {
     useLocale('de');
     const { row, main } = events();
     expect(within(row).getByRole('link').textContent).toBe('Playbook öffnen');
-    expect(main).toContain('-19,2\u00a0%');
+    expect(main).toContain('\u221219,2\u00a0%');
     expect(main).not.toContain('pb_');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { playbookStatusText } from '@/lib/pages/playbookStatus';
+import { playbookStatusText } from '@/lib/pages/playbookWords';
 
 describe('playbookStatusText (the one status lookup of the popup and the side panel)', () => {
   it('says each status in the UI language, and a status this build does not know as sent', () => {

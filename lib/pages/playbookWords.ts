@@ -1,5 +1,19 @@
+/** A playbook's words, one set for every page: its status and its visibility in the UI language. */
 import type { Playbook } from '@/lib/api/schemas';
+import type { Visibility } from '@/lib/contract/visibility';
 import { t, type TextKey } from '@/lib/i18n';
+
+/** One set of visibility words for every page: the popup's, capitalised as a value ("Öffentlich"). */
+const VISIBILITY_WORDS: Record<Visibility, TextKey> = {
+  private: 'popup.visibility.private',
+  unlisted: 'popup.visibility.unlisted',
+  public: 'popup.visibility.public',
+};
+
+/** A playbook's visibility in the UI language, the same words in the popup, the side panel and its edit form. */
+export function visibilityText(visibility: Visibility): string {
+  return t(VISIBILITY_WORDS[visibility]);
+}
 
 /** One word per status, shared by the popup's rows and the side panel: the compiler checks every status has one. */
 const STATUS_TEXT: Record<Playbook['status'], TextKey> = {
