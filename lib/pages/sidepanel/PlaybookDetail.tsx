@@ -87,6 +87,17 @@ function CachedMark({ cached }: { cached: NonNullable<PlaybookDetailProps['cache
 }
 
 /** The value of an `<input type="date">` (the browser shows it in the user's locale). */
+type ActionForm = 'edit' | 'backtest' | 'live' | 'upgrade';
+
+/** The form each action is asked from; the others (a brokerage link) are said under the facts. */
+const FORM_OF: Partial<Record<ActionKind, ActionForm>> = {
+  updatePlaybook: 'edit',
+  runBacktest: 'backtest',
+  activatePlaybook: 'live',
+  pausePlaybook: 'live',
+  createCheckoutSession: 'upgrade',
+};
+
 function isoDate(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
@@ -204,8 +215,8 @@ function PlaybookFacts({ playbook }: { playbook: Playbook }) {
   );
 }
 
-export function PlaybookDetail(props: PlaybookDetailProps) {
-  const { playbook, action } = props;
+/** The detail's form state: the edit fields follow the playbook shown; the range and plan are kept across playbooks. */
+function useDetailForms(playbook: Playbook | undefined, plans: readonly string[]) {
   const [fields, setFields] = useState<EditFields | undefined>();
   const [range, setRange] = useState<BacktestRange>(() => {
     const end = new Date();
@@ -223,9 +234,20 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
       });
   }, [playbook?.id, playbook?.etag]);
   useEffect(() => {
-    if (!plan && props.plans.length > 0) setPlan(props.plans[props.plans.length - 1]);
-  }, [props.plans.join('|')]);
+    if (!plan && plans.length > 0) setPlan(plans[plans.length - 1]);
+  }, [plans.join('|')]);
+  return { fields, setFields, range, setRange, plan, setPlan };
+}
 
+export function PlaybookDetail(props: PlaybookDetailProps) {
+  const { playbook, action } = props;
+  const { fields, setFields, range, setRange, plan, setPlan } = useDetailForms(playbook, props.plans);
+
+  // A write's outcome is said beside the form whose button asked for it, where the user looks.
+  const outcome = (form: ActionForm | undefined) =>
+    action && FORM_OF[action.operationId] === form ? (
+      <ActionStatus action={action} onReload={props.onReload} onLinkBrokerage={props.onLinkBrokerage} />
+    ) : null;
   // Offline, every write is disabled and points to the reason shown under the cached mark.
   const offline: OfflineProps = props.cached
     ? { disabled: true, 'aria-describedby': OFFLINE_REASON_ID }
@@ -250,22 +272,23 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
       {playbook ? (
         <>
           <PlaybookSummary playbook={playbook} cached={props.cached} />
-          {action ? (
-            <ActionStatus action={action} onReload={props.onReload} onLinkBrokerage={props.onLinkBrokerage} />
-          ) : null}
+          {outcome(undefined)}
           {props.sinceCaptured ? <SinceCapturedSection {...props.sinceCaptured} /> : null}
           {props.catalysts ? <CatalystsSection {...props.catalysts} /> : null}
           {props.backtests ? <BacktestsSection {...props.backtests} /> : null}
           {fields ? (
             <EditForm fields={fields} onChange={setFields} onSubmit={props.onEdit} offline={offline} />
           ) : null}
+          {outcome('edit')}
           <BacktestForm range={range} onChange={setRange} onSubmit={props.onBacktest} offline={offline} />
+          {outcome('backtest')}
           <LiveSection
             active={playbook.status === 'active'}
             onActivate={props.onActivate}
             onPause={props.onPause}
             offline={offline}
           />
+          {outcome('live')}
           {props.plans.length > 0 ? (
             <UpgradeForm
               plans={props.plans}
@@ -275,6 +298,7 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
               offline={offline}
             />
           ) : null}
+          {outcome('upgrade')}
         </>
       ) : null}
     </article>

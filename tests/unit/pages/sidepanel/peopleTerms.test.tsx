@@ -191,3 +191,37 @@ describe('a playbook seen before, offline', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Back to the list' }));
   });
 });
+
+describe('what became of an action', () => {
+  const detail = (action: Parameters<typeof PlaybookDetail>[0]['action']) =>
+    render(
+      <PlaybookDetail
+        playbook={playbook('pb_1', 'Grid modernization')}
+        loading={false}
+        action={action}
+        plans={['Pro']}
+        onBack={() => undefined}
+        onReload={() => undefined}
+        onEdit={() => undefined}
+        onBacktest={() => undefined}
+        onActivate={() => undefined}
+        onPause={() => undefined}
+        onLinkBrokerage={() => undefined}
+        onUpgrade={() => undefined}
+      />,
+    );
+
+  it.each([
+    ['runBacktest', 'Run backtest', 'Activate live automation'],
+    ['updatePlaybook', 'Save changes', 'Run backtest'],
+    ['activatePlaybook', 'Activate live automation', 'Upgrade plan'],
+  ] as const)('is said for %s right after the button that asked for it', (operationId, asked, next) => {
+    detail({ operationId, status: 'cancelled' });
+    const said = screen.getByRole('status');
+    const follows = (a: Node, b: Node) =>
+      Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+    // After the button pressed (seen where the user looks), before the next form's.
+    expect(follows(screen.getByRole('button', { name: asked }), said)).toBe(true);
+    expect(follows(said, screen.getByRole('button', { name: next }))).toBe(true);
+  });
+});
