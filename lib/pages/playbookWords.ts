@@ -28,3 +28,13 @@ export function playbookStatusText(status: string): string {
   const key = Object.hasOwn(STATUS_TEXT, status) ? STATUS_TEXT[status as Playbook['status']] : undefined;
   return key ? t(key) : status;
 }
+
+/**
+ * A plan as the service names it ("pro", "team"): the service sends an id, not a display name
+ * (CONTRACT.md), so a lower-case id is shown as a name, its first letter capitalised in the UI
+ * language ("Pro"); anything else is shown as sent.
+ */
+export function planName(plan: string): string {
+  if (!/^[a-z][a-z0-9_-]*$/.test(plan)) return plan;
+  return plan.charAt(0).toLocaleUpperCase() + plan.slice(1);
+}

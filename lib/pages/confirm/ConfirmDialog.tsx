@@ -1,4 +1,5 @@
 import { Fragment } from 'preact';
+import { planName } from '@/lib/pages/playbookWords';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { writeSpec, type WriteOperation } from '@/lib/api/writeOperations';
 import { Disclaimer } from '@/components/Disclaimer';
@@ -167,7 +168,11 @@ function RequestRecord(
           </>
         ) : null}
         <dt>{t('confirm.account')}</dt>
-        <dd>{account ? t('confirm.accountLine', account) : t('confirm.accountUnknown')}</dd>
+        <dd>
+          {account
+            ? t('confirm.accountLine', { ...account, plan: planName(account.plan) })
+            : t('confirm.accountUnknown')}
+        </dd>
       </dl>
       <details>
         <summary>{t('confirm.details')}</summary>

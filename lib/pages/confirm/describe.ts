@@ -1,5 +1,6 @@
 /** Pure descriptions of a pending write for the confirm dialog: what it is called and what will be sent. */
 import type { Visibility } from '@/lib/contract/visibility';
+import { planName } from '@/lib/pages/playbookWords';
 import { writeSpec, writeWords, type WriteOperation } from '@/lib/api/writeOperations';
 import { formatDate, formatList, formatNumber, t, type TextKey } from '@/lib/i18n';
 
@@ -144,7 +145,7 @@ export function actionSummary(operation: WriteOperation, input: SummaryInput): s
   if (operation === 'activatePlaybook' && title) return t('confirm.summary.activatePlaybook', { title });
   if (operation === 'pausePlaybook' && title) return t('confirm.summary.pausePlaybook', { title });
   if (operation === 'createCheckoutSession' && plan)
-    return t('confirm.summary.createCheckoutSession', { plan });
+    return t('confirm.summary.createCheckoutSession', { plan: planName(plan) });
   if (operation === 'createBrokerageLink' && provider)
     return t('confirm.summary.createBrokerageLink', { provider });
   return writeWords(operation).heading;

@@ -1,4 +1,5 @@
 import { plural, t } from '@/lib/i18n';
+import { planName } from '@/lib/pages/playbookWords';
 import type { ServiceOverview } from '@/lib/messaging/protocol';
 import type { ApiErrorData } from '@/lib/contract/api';
 import type { ErrorParts } from '@/lib/pages/errorText';
@@ -82,7 +83,7 @@ export function ConnectionResult({ testing, result, error }: ConnectionResultPro
             t('options.accountLine', {
               name: result.account.name,
               email: result.account.email,
-              plan: result.account.plan,
+              plan: planName(result.account.plan),
             })
           ) : (
             <ReadProblem error={result.accountError} fallback={t('options.notRead')} />

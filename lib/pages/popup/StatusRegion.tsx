@@ -1,4 +1,5 @@
 import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
+import { planName } from '@/lib/pages/playbookWords';
 import { clockTime, relativeTime } from './format';
 import { formatDate, plural, t, formatList } from '@/lib/i18n';
 
@@ -168,7 +169,10 @@ function StatusDetails({ state, overview, error, loading, now = Date.now() }: St
           <>
             <dt>{t('popup.status.account')}</dt>
             <dd>
-              {t('popup.status.accountPlan', { name: overview.account.name, plan: overview.account.plan })}
+              {t('popup.status.accountPlan', {
+                name: overview.account.name,
+                plan: planName(overview.account.plan),
+              })}
             </dd>
           </>
         ) : null}

@@ -1,5 +1,6 @@
 /** The playbook detail's forms, each a write the confirm window sends: edit, backtest, live, upgrade. */
 import type { Playbook } from '@/lib/api/schemas';
+import { planName } from '@/lib/pages/playbookWords';
 import { VISIBILITIES } from '@/lib/contract/visibility';
 import { t } from '@/lib/i18n';
 import { visibilityText } from '@/lib/pages/playbookWords';
@@ -184,7 +185,7 @@ export function UpgradeForm(props: {
         <select value={props.plan} onChange={(event) => props.onChange(event.currentTarget.value)}>
           {props.plans.map((name) => (
             <option key={name} value={name}>
-              {name}
+              {planName(name)}
             </option>
           ))}
         </select>
