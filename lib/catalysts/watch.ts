@@ -106,8 +106,11 @@ export async function runReminderCheck(now: number = Date.now()): Promise<Remind
     await browser.alarms.clear(REMINDER_ALARM);
     return null;
   }
-  // The service and key the check reads for: the record of another pair is not this one's.
-  const binding = snapshotBinding(settings.serviceUrl, await keyFingerprint());
+  // The service and key the check reads for: the record of another pair is not this one's. Without
+  // a key there is nothing of the user's to read; saving one checks again.
+  const fingerprint = await keyFingerprint();
+  if (!fingerprint) return null;
+  const binding = snapshotBinding(settings.serviceUrl, fingerprint);
   const { tickers, titles } = trackedBy(await userPlaybooks(binding));
   const catalysts = tickers.length > 0 ? await catalystsOf(tickers) : [];
   const plan = planReminders({
@@ -116,6 +119,9 @@ export async function runReminderCheck(now: number = Date.now()): Promise<Remind
     now,
     notified: recordFromStored(await readState(REMINDER_RECORD_KEY), now, binding),
   });
+  // A key saved while this check read would have it record under the old pair: the check queued
+  // by that save shows what is due, once.
+  if ((await keyFingerprint()) !== fingerprint) return null;
   await show(plan, titles, binding);
   await scheduleNext(plan.nextCheckAt, now);
   log.info('reminders.checked', { catalysts: catalysts.length, deferred: plan.deferredUntil !== null });

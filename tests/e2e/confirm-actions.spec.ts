@@ -83,7 +83,7 @@ test('a backtest shows its dates and needs no typed name', async ({ context, ext
     playbookId: playbook.id,
     body: { start: '2020-01-01', end: '2024-12-31', benchmark: 'SPY' },
   });
-  for (const text of ['runBacktest', 'Start date', '2020-01-01', '2024-12-31', 'SPY', 'Nothing is traded'])
+  for (const text of ['runBacktest', 'Start date', 'Jan 1, 2020', 'Dec 31, 2024', 'SPY', 'Nothing is traded'])
     await expect(confirm.dialog).toContainText(text);
   await expect(confirm.dialog.getByLabel('Title')).toHaveCount(0);
   await confirm.confirm.click();

@@ -20,7 +20,7 @@ test('Test connection runs discovery and getAccount and shows what it found', as
   await expect(result).toContainText('Connected.');
   await expect(result).toContainText('Demo Investor');
   // The worker's sandbox is shared: an earlier checkout may have changed the plan, so ask the store.
-  await expect(result).toContainText(`${sandbox.db.userForKey(sandbox.demoKey)?.plan} plan`);
+  await expect(result).toContainText(`${shownPlan(sandbox.db.userForKey(sandbox.demoKey)!.plan)} plan`);
   await expect(result).toContainText(/(?<!\d)\d+ documents fetched, 0 failed/);
   await snap(options.page, 'options-test-connection', testInfo);
 
@@ -106,3 +106,8 @@ test('a finance site is refused when it is not a site address', async ({ extensi
   );
   expect(stored ?? []).toEqual([]);
 });
+
+/** A plan id as the pages name it (lib/pages/playbookWords.ts planName): 'pro' → 'Pro'. */
+function shownPlan(plan: string): string {
+  return plan.charAt(0).toUpperCase() + plan.slice(1);
+}

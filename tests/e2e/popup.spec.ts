@@ -82,7 +82,7 @@ test('with a key: the first page of the user’s playbooks, the account and the 
   await expect(popup.status).toContainText('Operational');
   // The worker's sandbox is shared: an earlier checkout may have changed the plan, so ask the store.
   await expect(popup.status).toContainText(
-    `Demo Investor · ${sandbox.db.userForKey(sandbox.demoKey)?.plan} plan`,
+    `Demo Investor · ${shownPlan(sandbox.db.userForKey(sandbox.demoKey)!.plan)} plan`,
   );
   await expect(popup.status).toContainText(/requests left/);
   // Discovery never competes with the first paint: it runs later, or now on "Refresh status".
@@ -456,3 +456,8 @@ test('the popup is the playbooks: six rows fit in 600 px, each with its whole ti
   expect(statuses.size).toBeGreaterThan(1);
   expect(visibilities.size).toBeGreaterThan(1);
 });
+
+/** A plan id as the pages name it (lib/pages/playbookWords.ts planName): 'pro' → 'Pro'. */
+function shownPlan(plan: string): string {
+  return plan.charAt(0).toUpperCase() + plan.slice(1);
+}

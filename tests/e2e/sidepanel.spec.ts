@@ -145,7 +145,7 @@ test('editing with a stale etag shows the conflict and changes nothing', async (
   const confirm = await confirmNextWrite(context, () =>
     edit.getByRole('button', { name: 'Save changes' }).click(),
   );
-  await expect(confirm.page.getByText(/changed since it was loaded/)).toBeVisible();
+  await expect(confirm.page.getByText(/changed since it was read/)).toBeVisible();
 
   await expect(page.getByRole('alert')).toContainText('Edit conflict');
   await expect(page.getByRole('button', { name: 'Reload playbook' })).toBeVisible();
@@ -195,7 +195,7 @@ test('a backtest’s completion arrives by SSE while the panel is open', async (
     .filter({ hasText: 'Backtest completed' })
     .filter({ hasText: String(completed!.data.backtest_id) });
   // In the user's terms: the result as percentages and the playbook by its title; no ids, no transport.
-  await expect(item).toContainText(/Return [+-]?\d+\.\d%/);
+  await expect(item).toContainText(/Return [+−]?\d+\.\d%/);
   await expect(item).not.toContainText('via live stream');
   const open = item.getByRole('link', { name: `Open “${target.title}”` });
   await expect(open).toBeVisible();

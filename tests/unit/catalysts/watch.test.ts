@@ -103,6 +103,8 @@ function shown(): { id: string; title: string; message: string }[] {
 
 beforeEach(async () => {
   await clearState();
+  // Reminders are the user's: a check reads only with a key saved.
+  await (await import('@/lib/store/apiKey')).storeApiKey('iak_watch_account_0123456789');
   catalysts.clear();
   catalystCalls = 0;
   vi.restoreAllMocks();
@@ -110,6 +112,18 @@ beforeEach(async () => {
 });
 
 describe('catalyst reminders in the worker', () => {
+  it('reads nothing and shows nothing without a key, so a key saved next is the one a reminder is recorded for', async () => {
+    serve(['NVDA']);
+    add('cat_nvda', 'NVDA');
+    await (await import('@/lib/store/apiKey')).removeApiKey();
+    expect(await (await worker()).checkReminders(NOW)).toBeNull();
+    expect(shown()).toHaveLength(0);
+    await (await import('@/lib/store/apiKey')).storeApiKey('iak_watch_account_0123456789');
+    await (await worker()).checkReminders(NOW);
+    await (await worker()).checkReminders(NOW);
+    expect(shown()).toHaveLength(1);
+  });
+
   it('fires once, not again after a worker restart, and once more after a move', async () => {
     serve(['NVDA']);
     add('cat_nvda', 'NVDA');
