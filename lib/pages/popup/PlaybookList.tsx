@@ -1,6 +1,6 @@
 import type { Playbook } from '@/lib/api/schemas';
 import type { Staleness } from '@/lib/messaging/protocol';
-import { PlaybookRow, shortReturn } from './PlaybookRow';
+import { PlaybookRow } from './PlaybookRow';
 import { clockTime, relativeTime } from './format';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { plural, t } from '@/lib/i18n';
@@ -30,13 +30,6 @@ export interface PlaybookListProps {
   onRetry?: () => void;
 }
 
-/** Whether any row drawn shows its return since capture. */
-function shownReturn({ items, returns, rowLimit }: PlaybookListProps): boolean {
-  return (rowLimit === undefined ? items : items.slice(0, rowLimit)).some((item) =>
-    shortReturn(returns?.[item.id]),
-  );
-}
-
 /** The list, its freshness line and "Load more"; never claims completeness while the service has more. */
 export function PlaybookList(props: PlaybookListProps) {
   const { items, hasMore, source, fetchedAt, stale, loading, loadingMore, now } = props;
@@ -57,12 +50,6 @@ export function PlaybookList(props: PlaybookListProps) {
               ? ` · ${stale.kind === 'failed' ? t('popup.list.notUpdated') : t('popup.list.refreshing')}`
               : ''}
           </p>
-          {/* The rows' figures say their period once, above their column (each row's is spoken with it). */}
-          {shownReturn(props) ? (
-            <span class="pb-returns-period" aria-hidden="true">
-              {t('sinceCaptured.heading')}
-            </span>
-          ) : null}
           {failed && props.onRetry ? (
             <button type="button" class="small" onClick={props.onRetry}>
               {t('popup.list.retry')}

@@ -2,7 +2,6 @@
 /** The popup row's short figure (return since capture) and the read model's rule for keeping it. */
 import { cleanup, render } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PlaybookList } from '@/lib/pages/popup/PlaybookList';
 import { PlaybookRow, shortReturn } from '@/lib/pages/popup/PlaybookRow';
 import { keptReturns } from '@/lib/background/popupReturns';
 import { useLocale } from '../../../fixtures/i18n';
@@ -41,41 +40,6 @@ describe('the row figure', () => {
     expect(row(Number.NaN)).toBeNull();
     expect(shortReturn(-1.5)).toBeUndefined();
     expect(shortReturn(1001)).toBeUndefined();
-  });
-});
-
-describe("the figures' period, visible", () => {
-  const list = (returns: Record<string, number> | undefined) =>
-    render(
-      <PlaybookList
-        items={[
-          { id: 'pb_1', title: 'Semis', visibility: 'private', status: 'active', tickers: [] } as never,
-        ]}
-        returns={returns}
-        hasMore={false}
-        source="network"
-        fetchedAt={Date.parse('2026-03-01T11:58:00Z')}
-        loading={false}
-        loadingMore={false}
-        now={Date.parse('2026-03-01T12:00:00Z')}
-        onOpen={vi.fn()}
-        onLoadMore={vi.fn()}
-      />,
-    ).container;
-  /** Text a sighted user reads: not in a tooltip, not hidden for screen readers only. */
-  const visibleText = (root: Element) =>
-    [...root.querySelectorAll('*')]
-      .filter((el) => !el.closest('.visually-hidden, .pb-return-label'))
-      .flatMap((el) =>
-        [...el.childNodes].filter((node) => node.nodeType === 3).map((node) => node.textContent),
-      )
-      .join(' ');
-
-  it('says once, above the figures, that they are returns since capture (and not without figures)', () => {
-    useLocale('en');
-    expect(visibleText(list({ pb_1: 0.14 }))).toContain('Since captured');
-    cleanup();
-    expect(visibleText(list(undefined))).not.toContain('Since captured');
   });
 });
 
