@@ -2,6 +2,7 @@ import { plural, t } from '@/lib/i18n';
 import { planName } from '@/lib/pages/playbookWords';
 import type { ServiceOverview } from '@/lib/messaging/protocol';
 import type { ApiErrorData } from '@/lib/contract/api';
+import { meaningOf } from '@/lib/messaging/errors';
 import type { ErrorParts } from '@/lib/pages/errorText';
 import { apiErrorParts } from './overviewProblems';
 import { ProblemDetails } from '@/components/ProblemMessage';
@@ -37,6 +38,10 @@ function ReadProblem({ error, fallback }: { error: ApiErrorData | undefined; fal
   );
 }
 
+/** A read that never reached the service, by the one error table (none read counts as not reached). */
+const offline = (error: ApiErrorData | undefined) =>
+  !error || meaningOf(`api.${error.kind}`).problem === 'offline';
+
 /** What "Test connection" found: discovery, service status and the account behind the key. */
 export function ConnectionResult({ testing, result, error }: ConnectionResultProps) {
   if (testing)
@@ -57,14 +62,19 @@ export function ConnectionResult({ testing, result, error }: ConnectionResultPro
   if (!result) return null;
   const discovery = result.discovery;
   const ok = Boolean(result.account && discovery && discovery.documentsFailed === 0);
+  // Neither the status nor the account answered (the error table calls both failures "offline"):
+  // not "connected", whatever an earlier discovery fetched.
+  const reached =
+    Boolean(result.status || result.account) || ![result.statusError, result.accountError].every(offline);
+  const heading = ok ? 'options.connected' : reached ? 'options.connectedProblems' : 'options.notConnected';
   return (
     <div
-      class={`test-result ${ok ? 'ok-box' : 'warn-box'}`}
+      class={`test-result ${ok ? 'ok-box' : reached ? 'warn-box' : 'error-box'}`}
       role="status"
       aria-label={t('options.resultLabel')}
     >
       <p>
-        <strong>{ok ? t('options.connected') : t('options.connectedProblems')}</strong>
+        <strong>{t(heading)}</strong>
       </p>
       <dl class="status-grid">
         <dt>{t('options.discovery')}</dt>

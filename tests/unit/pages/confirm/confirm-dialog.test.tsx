@@ -35,7 +35,7 @@ describe('ConfirmDialog', () => {
     renderDialog({ initial: fields });
     const dialog = screen.getByRole('dialog', { name: 'Confirm' });
     expect(dialog.textContent).toContain('createPlaybook');
-    expect(dialog.textContent).toContain('Demo Investor (demo@example.com), plan pro');
+    expect(dialog.textContent).toContain('Demo Investor (demo@example.com), plan Pro');
     expect(dialog.textContent).toContain('A draft is created.');
     expect(dialog.textContent).toContain('Decision support, not financial advice');
     expect(screen.getByLabelText<HTMLSelectElement>('Visibility').value).toBe('private');

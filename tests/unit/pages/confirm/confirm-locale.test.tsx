@@ -34,7 +34,7 @@ describe('the confirm dialog in German', () => {
       'Playbook „AAPL services“ erstellen',
     );
     expect(dialog.textContent).toContain('Es wird nichts gehandelt.');
-    expect(dialog.textContent).toContain('Demo Investor (demo@example.com), Tarif pro');
+    expect(dialog.textContent).toContain('Demo Investor (demo@example.com), Tarif Pro');
     expect(screen.getByLabelText<HTMLInputElement>('Titel').value).toBe('AAPL services');
     expect(screen.getByLabelText<HTMLSelectElement>('Sichtbarkeit').value).toBe('private');
     expect(screen.getByRole('option', { name: 'Privat' })).toBeTruthy();

@@ -86,7 +86,7 @@ describe('the action in the user’s words first', () => {
     // The request the confirmation binds stays on the window, in its quieter place…
     const record = screen.getByRole('region', { name: 'What is sent' });
     expect(record.textContent).toContain('PATCH /api/v1/playbooks/pb_d07MfnkYsei7');
-    expect(record.textContent).toContain('Demo Investor (demo@example.com), plan pro');
+    expect(record.textContent).toContain('Demo Investor (demo@example.com), plan Pro');
     // …and the operation, the id and the version are one click away.
     const details = record.querySelector('details')!;
     expect(details.open).toBe(false);
@@ -112,7 +112,7 @@ describe('the action in the user’s words first', () => {
     ['createPlaybook', { title: TITLE }, 'Create the playbook “Grid modernization”'],
     ['activatePlaybook', { title: TITLE }, 'Start live automation of “Grid modernization”'],
     ['pausePlaybook', { title: TITLE }, 'Pause live automation of “Grid modernization”'],
-    ['createCheckoutSession', { body: { plan: 'team' } }, 'Change your plan to team'],
+    ['createCheckoutSession', { body: { plan: 'team' } }, 'Change your plan to Team'],
     [
       'createBrokerageLink',
       { body: { provider: 'sandbox-broker' } },

@@ -145,7 +145,7 @@ describe('OptionsForm', () => {
     const result = screen.getByRole('status', { name: 'Connection test result' });
     expect(result.textContent).toContain('Connected.');
     expect(result.textContent).toContain('22 documents fetched, 0 failed');
-    expect(result.textContent).toContain('Demo Investor (d@x.test) · pro plan');
+    expect(result.textContent).toContain('Demo Investor (d@x.test) · Pro plan');
   });
 
   it('Test connection says when the key is rejected', () => {
@@ -163,6 +163,34 @@ describe('OptionsForm', () => {
     const result = screen.getByRole('status', { name: 'Connection test result' });
     expect(result.textContent).toContain('Connected with problems.');
     expect(result.textContent).toContain('getAccount needs a valid API key.');
+  });
+
+  it('Test connection with the service out of reach says "Not connected", not "connected with problems"', () => {
+    const unreachable = (operationId: string) => ({
+      name: 'ApiError' as const,
+      kind: 'network' as const,
+      operationId,
+      message: `${operationId} failed after 2 attempts: fetch failed`,
+    });
+    renderForm({
+      testResult: {
+        deprecations: [],
+        // An earlier discovery's documents, from the cache.
+        discovery: {
+          fetchedAt: '2026-11-29T10:00:00Z',
+          documentsOk: 22,
+          documentsFailed: 0,
+          skillsVerified: 3,
+          skillsFailed: 0,
+          stale: true,
+        },
+        statusError: unreachable('getStatus'),
+        accountError: unreachable('getAccount'),
+      },
+    });
+    const result = screen.getByRole('status', { name: 'Connection test result' });
+    expect(result.textContent).toContain('Not connected');
+    expect(result.textContent).not.toContain('Connected');
   });
 
   it('lists the finance sites and adds or removes extra ones', () => {

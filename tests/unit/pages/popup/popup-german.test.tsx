@@ -170,6 +170,6 @@ describe('the options page in German', () => {
     const result = screen.getByRole('status', { name: 'Ergebnis des Verbindungstests' });
     expect(result.textContent).toContain('1 Dokument abgerufen, 0 fehlgeschlagen; 1.200 Skills geprüft');
     expect(result.textContent).toContain('Eingeschränkt');
-    expect(result.textContent).toContain('Demo Investor (demo@example.com) · Tarif pro');
+    expect(result.textContent).toContain('Demo Investor (demo@example.com) · Tarif Pro');
   });
 });

@@ -71,7 +71,7 @@ describe('StatusRegion', () => {
     };
     render(<StatusRegion state={state} overview={overview} now={NOW} />);
     expect(region().textContent).toContain('Stored · valid');
-    expect(region().textContent).toContain('Demo Investor · pro plan');
+    expect(region().textContent).toContain('Demo Investor · Pro plan');
   });
 
   it('says when the service rejects the stored key', () => {
