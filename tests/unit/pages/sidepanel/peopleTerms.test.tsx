@@ -159,25 +159,31 @@ describe('the Discovery tab for people', () => {
   });
 });
 
+/** "Grid modernization" in the detail, with every handler a no-op; `props` adds the state under test. */
+function renderDetail(props: Partial<Parameters<typeof PlaybookDetail>[0]>) {
+  const none = () => undefined;
+  return render(
+    <PlaybookDetail
+      playbook={playbook('pb_1', 'Grid modernization')}
+      loading={false}
+      plans={['Pro']}
+      onBack={none}
+      onReload={none}
+      onEdit={none}
+      onBacktest={none}
+      onActivate={none}
+      onPause={none}
+      onLinkBrokerage={none}
+      onUpgrade={none}
+      {...props}
+    />,
+  );
+}
+
 describe('a playbook seen before, offline', () => {
   it('shows the cached copy marked with when it was saved, its writes disabled with the reason', () => {
     const savedAt = Date.now() - 5 * 60_000;
-    render(
-      <PlaybookDetail
-        playbook={playbook('pb_1', 'Grid modernization')}
-        loading={false}
-        cached={{ savedAt, reason: 'getPlaybook failed after 1 attempt.' }}
-        plans={['Pro']}
-        onBack={() => undefined}
-        onReload={() => undefined}
-        onEdit={() => undefined}
-        onBacktest={() => undefined}
-        onActivate={() => undefined}
-        onPause={() => undefined}
-        onLinkBrokerage={() => undefined}
-        onUpgrade={() => undefined}
-      />,
-    );
+    renderDetail({ cached: { savedAt, reason: 'getPlaybook failed after 1 attempt.' } });
     expect(screen.getByText('Cached · saved 5 minutes ago')).toBeTruthy();
     const reason = screen.getByText('Offline: changes need the service.');
     for (const name of ['Save changes', 'Run backtest', 'Activate live automation', 'Upgrade plan']) {
@@ -193,30 +199,12 @@ describe('a playbook seen before, offline', () => {
 });
 
 describe('what became of an action', () => {
-  const detail = (action: Parameters<typeof PlaybookDetail>[0]['action']) =>
-    render(
-      <PlaybookDetail
-        playbook={playbook('pb_1', 'Grid modernization')}
-        loading={false}
-        action={action}
-        plans={['Pro']}
-        onBack={() => undefined}
-        onReload={() => undefined}
-        onEdit={() => undefined}
-        onBacktest={() => undefined}
-        onActivate={() => undefined}
-        onPause={() => undefined}
-        onLinkBrokerage={() => undefined}
-        onUpgrade={() => undefined}
-      />,
-    );
-
   it.each([
     ['runBacktest', 'Run backtest', 'Activate live automation'],
     ['updatePlaybook', 'Save changes', 'Run backtest'],
     ['activatePlaybook', 'Activate live automation', 'Upgrade plan'],
   ] as const)('is said for %s right after the button that asked for it', (operationId, asked, next) => {
-    detail({ operationId, status: 'cancelled' });
+    renderDetail({ action: { operationId, status: 'cancelled' } });
     const said = screen.getByRole('status');
     const follows = (a: Node, b: Node) =>
       Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
