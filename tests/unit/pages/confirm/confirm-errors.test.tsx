@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PendingWrite, WriteDraft } from '@/lib/messaging/protocol';
 import type { OutboxEntry } from '@/lib/contract/outbox';
+import { DRAFT_ID, entry } from './fixtures';
 import { ConfirmPage } from '@/lib/pages/confirm/ConfirmPage';
 import { ConfirmDialog } from '@/lib/pages/confirm/ConfirmDialog';
 import { serveMessages, workerFailure, type StubHandlers } from '../support';
@@ -12,22 +13,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const DRAFT_ID = '3f0c8a52-6f0e-4d7b-9a43-2b1f0f6c1d11';
 const GAVE_UP =
   'createPlaybook failed after 2 attempts: the service answered 503 (the retry budget is spent).';
-
-function entry(over: Partial<OutboxEntry<WriteDraft>> = {}): OutboxEntry<WriteDraft> {
-  return {
-    id: DRAFT_ID,
-    origin: 'content-script',
-    operationId: 'createPlaybook',
-    draft: { body: { title: 'AAPL services', thesis: 'Services grow.', tickers: ['AAPL'] } },
-    status: 'pending',
-    createdAt: '2026-03-01T11:00:00Z',
-    updatedAt: '2026-03-01T11:00:00Z',
-    ...over,
-  };
-}
 
 const pending = (over: Partial<OutboxEntry<WriteDraft>> = {}): PendingWrite => ({
   entry: entry(over),

@@ -5,6 +5,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Playbook } from '@/lib/api/schemas';
 import type { PendingWrite, WriteDraft } from '@/lib/messaging/protocol';
 import type { OutboxEntry } from '@/lib/contract/outbox';
+import { DRAFT_ID, entry } from './fixtures';
 import { ConfirmPage } from '@/lib/pages/confirm/ConfirmPage';
 import { serveMessages, workerFailure, type StubHandlers } from '../support';
 
@@ -12,21 +13,6 @@ afterEach(() => {
   cleanup();
   vi.restoreAllMocks();
 });
-
-const DRAFT_ID = '3f0c8a52-6f0e-4d7b-9a43-2b1f0f6c1d11';
-
-function entry(over: Partial<OutboxEntry<WriteDraft>> = {}): OutboxEntry<WriteDraft> {
-  return {
-    id: DRAFT_ID,
-    origin: 'content-script',
-    operationId: 'createPlaybook',
-    draft: { body: { title: 'AAPL services', thesis: 'Services grow.', tickers: ['AAPL'] } },
-    status: 'pending',
-    createdAt: '2026-03-01T11:00:00Z',
-    updatedAt: '2026-03-01T11:00:00Z',
-    ...over,
-  };
-}
 
 function pending(over: Partial<OutboxEntry<WriteDraft>> = {}): PendingWrite {
   return { entry: entry(over), consequence: 'A draft playbook is created.' };
