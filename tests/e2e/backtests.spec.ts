@@ -382,6 +382,56 @@ test('comparing playbooks over the period every chosen backtest covers, with a b
   expect(overflow.right).toBeLessThanOrEqual(overflow.viewport);
 });
 
+test('a backtest older than the first list page can be picked: "Show older backtests" reads the next page', async ({
+  extension,
+  sandbox,
+}) => {
+  await extension.configure();
+  const { userId, playbooks } = demoPlaybooks(sandbox);
+  const [first, second] = playbooks;
+  const [, firstOlder] = completedRuns(sandbox, userId, first.id);
+  const [secondRun] = completedRuns(sandbox, userId, second.id);
+  // A full list page (20) of newer runs: the seeded 2019–2021 one is on the second page.
+  const newer = Array.from({ length: 20 }, (_, i) => {
+    const id = sandbox.db.backtests.create(
+      userId,
+      first.id,
+      { start: '2023-01-03', end: '2024-12-31', benchmark: 'SPY' },
+      new Date(Date.now() + i).toISOString(),
+    );
+    sandbox.db.backtests.complete(id);
+    return id;
+  });
+  const page = await extension.open('sidepanel.html');
+  await page.getByRole('button', { name: 'Choose playbooks…' }).click();
+  await page.getByRole('checkbox', { name: first.title, exact: true }).check();
+  await page.getByRole('checkbox', { name: second.title, exact: true }).check();
+  await page.getByRole('button', { name: /^Compare \(\d\)$/ }).click();
+
+  const region = page.getByRole('region', { name: 'Comparison' });
+  const pick = region.getByRole('combobox', { name: `Backtest of ${first.title}` });
+  // The newest completed by default; the first page's twenty to pick from, the older one not yet.
+  await expect(pick).toHaveValue(newer.at(-1)!);
+  await expect(pick.locator('option')).toHaveCount(20);
+  await expect(pick.locator(`option[value="${firstOlder.id}"]`)).toHaveCount(0);
+
+  await region.getByRole('button', { name: `Show older backtests of ${first.title}` }).click();
+  await expect(pick.locator(`option[value="${firstOlder.id}"]`)).toHaveCount(1);
+  // The list ends with that page: nothing older to ask for.
+  await expect(region.getByRole('button', { name: `Show older backtests of ${first.title}` })).toHaveCount(0);
+  await pick.selectOption(firstOlder.id);
+  await expectFiguresOver(
+    page,
+    region,
+    [
+      { title: first.title, equity: firstOlder.equity! },
+      { title: second.title, equity: secondRun.equity! },
+    ],
+    '2021-01-04',
+    '2021-12-31',
+  );
+});
+
 test('at a 360 px side panel the equity chart fits, with readable date and percent labels inside it', async ({
   extension,
   sandbox,

@@ -33,6 +33,16 @@ export interface ComparedPlaybook {
   error?: ErrorParts;
   /** The playbook's completed backtests the user may pick from, newest first. */
   choices?: Backtest[];
+  /** Where its older backtests start, when the list has more than the choices read so far. */
+  older?: OlderBacktests;
+}
+
+export interface OlderBacktests {
+  /** The list page that follows the ones read. */
+  cursor: string;
+  loading?: boolean;
+  /** Why the last read of older backtests failed: asking again retries it. */
+  error?: ErrorParts;
 }
 
 export interface ComparisonViewProps {
@@ -42,6 +52,8 @@ export interface ComparisonViewProps {
   onClose: () => void;
   /** Compare this backtest of this playbook instead. */
   onPick?: (playbookId: string, backtestId: string) => void;
+  /** Offer this playbook's older backtests too. */
+  onOlder?: (playbookId: string) => void;
 }
 
 interface ComparisonChart {
@@ -93,34 +105,51 @@ function comparisonChart(playbooks: readonly ComparedPlaybook[]): ComparisonChar
 function BacktestPicks({
   playbooks,
   onPick,
+  onOlder,
 }: {
   playbooks: ComparedPlaybook[];
   onPick: ComparisonViewProps['onPick'];
+  onOlder: ComparisonViewProps['onOlder'];
 }) {
-  const pickable = playbooks.filter((p) => (p.choices?.length ?? 0) > 1);
+  const pickable = playbooks.filter((p) => (p.choices?.length ?? 0) > 1 || (onOlder && p.older));
   if (!onPick || pickable.length === 0) return null;
   return (
     <div class="stack comparison-picks">
       {pickable.map((playbook) => (
-        <label key={playbook.id} class="stack">
-          <span>{t('backtests.shared.pick', { title: playbook.title })}</span>
-          <select
-            value={playbook.backtest?.id ?? ''}
-            onChange={(event) => onPick(playbook.id, event.currentTarget.value)}
-          >
-            {playbook.choices?.map((choice) => (
-              <option key={choice.id} value={choice.id}>
-                {t('backtests.rangeVersus', {
-                  start: formatDay(choice.start),
-                  end: formatDay(choice.end),
-                  benchmark: choice.benchmark,
-                })}
-              </option>
-            ))}
-          </select>
-        </label>
+        <div key={playbook.id} class="stack">
+          <label class="stack">
+            <span>{t('backtests.shared.pick', { title: playbook.title })}</span>
+            <select
+              value={playbook.backtest?.id ?? ''}
+              onChange={(event) => onPick(playbook.id, event.currentTarget.value)}
+            >
+              {playbook.choices?.map((choice) => (
+                <option key={choice.id} value={choice.id}>
+                  {t('backtests.rangeVersus', {
+                    start: formatDay(choice.start),
+                    end: formatDay(choice.end),
+                    benchmark: choice.benchmark,
+                  })}
+                </option>
+              ))}
+            </select>
+          </label>
+          {onOlder && playbook.older ? <OlderButton playbook={playbook} onOlder={onOlder} /> : null}
+        </div>
       ))}
     </div>
+  );
+}
+
+/** Reads the playbook's next list pages, so that its older backtests can be picked too. */
+function OlderButton({ playbook, onOlder }: { playbook: ComparedPlaybook; onOlder: (id: string) => void }) {
+  return (
+    <>
+      <button type="button" disabled={playbook.older?.loading} onClick={() => onOlder(playbook.id)}>
+        {t('backtests.shared.older', { title: playbook.title })}
+      </button>
+      <ProblemMessage problem={playbook.older?.error} />
+    </>
   );
 }
 
@@ -176,7 +205,7 @@ function MetricsTable({ playbooks, chart }: { playbooks: ComparedPlaybook[]; cha
 }
 
 /** The chosen backtests of the chosen playbooks over the period they all cover, drawn and in figures. */
-export function ComparisonView({ playbooks, loading, error, onClose, onPick }: ComparisonViewProps) {
+export function ComparisonView({ playbooks, loading, error, onClose, onPick, onOlder }: ComparisonViewProps) {
   const chart = useMemo(() => (playbooks ? comparisonChart(playbooks) : undefined), [playbooks]);
   return (
     <section class="stack card comparison" aria-label={t('backtests.comparison.region')}>
@@ -188,7 +217,7 @@ export function ComparisonView({ playbooks, loading, error, onClose, onPick }: C
       </div>
       <ProblemMessage problem={error} />
       {loading ? <p class="hint">{t('backtests.comparison.reading')}</p> : null}
-      {playbooks ? <BacktestPicks playbooks={playbooks} onPick={onPick} /> : null}
+      {playbooks ? <BacktestPicks playbooks={playbooks} onPick={onPick} onOlder={onOlder} /> : null}
       {chart?.notes.map((note) => (
         <p key={note} class="hint" role="note">
           {note}

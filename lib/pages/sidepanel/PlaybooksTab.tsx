@@ -5,7 +5,7 @@ import type { Playbook } from '@/lib/api/schemas';
 import type { RecentEvent } from '@/lib/events/feed';
 import { usePlaybookChoice, usePlaybookList } from './usePlaybookList';
 import { useOpenPlaybook, type OpenPlaybook } from './useOpenPlaybook';
-import { useComparison } from './useBacktests';
+import { useComparison } from './useComparison';
 import { ComparisonView } from './ComparisonView';
 
 export interface PlaybooksTabProps {
@@ -66,7 +66,7 @@ function OpenPlaybookDetail({
 export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabProps) {
   const list = usePlaybookList();
   const choice = usePlaybookChoice();
-  const { comparison, compare, pick, close: closeComparison } = useComparison();
+  const { comparison, compare, pick, older, close: closeComparison } = useComparison();
   const view = useOpenPlaybook(events, (playbook) => list.replace(new Map([[playbook.id, playbook]])));
 
   useEffect(() => {
@@ -76,7 +76,9 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
   if (view.openId) return <OpenPlaybookDetail view={view} plans={plans} providers={providers} />;
   return (
     <>
-      {comparison ? <ComparisonView {...comparison} onClose={closeComparison} onPick={pick} /> : null}
+      {comparison ? (
+        <ComparisonView {...comparison} onClose={closeComparison} onPick={pick} onOlder={older} />
+      ) : null}
       <PlaybookListPanel
         items={list.items}
         error={list.error}

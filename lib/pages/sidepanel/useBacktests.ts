@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Backtest } from '@/lib/contract/backtest';
 import type { BacktestPage } from '@/lib/contract/wire';
-import type { ComparedPlaybook } from './ComparisonView';
 import { sendMessage } from '@/lib/messaging/client';
 import { answeredErrorParts, errorParts, type ErrorParts } from '@/lib/pages/errorText';
 import { t } from '@/lib/i18n';
@@ -171,85 +170,4 @@ export function useBacktests(playbookId: string | undefined, version: string, ch
     if (state.nextCursor) readList(state.nextCursor);
   };
   return { ...state, loadMore };
-}
-
-export interface ComparisonState {
-  playbooks?: ComparedPlaybook[];
-  loading: boolean;
-  error?: ErrorParts;
-}
-
-/** The completed backtests of a list page to pick from, with the newest completed one first if the page lacks it. */
-function choicesOf(items: readonly Backtest[], newest: Backtest | undefined): Backtest[] {
-  const completed = items.filter((item) => item.status === 'completed');
-  return newest && !completed.some((item) => item.id === newest.id) ? [newest, ...completed] : completed;
-}
-
-/**
- * The comparison: for each chosen playbook its newest completed backtest (with equity) and the
- * completed ones of its first list page to pick from; `pick` reads another one and compares it
- * instead once it proves to be that playbook's and completed. An answer for a comparison or a
- * pick no longer current is dropped.
- */
-export function useComparison() {
-  const [state, setState] = useState<ComparisonState>();
-  const round = useRef(0);
-  const picks = useRef(new Map<string, number>());
-
-  const compare = (chosen: readonly { id: string; title: string }[]) => {
-    const current = ++round.current;
-    picks.current.clear();
-    setState({ loading: true });
-    const lists = chosen.map((p) =>
-      sendMessage('listBacktests', { playbookId: p.id }).then(
-        (page) => page.items,
-        () => [] as Backtest[],
-      ),
-    );
-    Promise.all([
-      sendMessage('latestBacktests', { playbookIds: chosen.map((p) => p.id) }),
-      Promise.all(lists),
-    ]).then(
-      ([answers, pages]) =>
-        round.current === current &&
-        setState({
-          loading: false,
-          playbooks: chosen.map((p, i) => ({
-            id: p.id,
-            title: p.title,
-            backtest: answers[i]?.backtest,
-            error: answeredErrorParts(answers[i] ?? {}),
-            choices: choicesOf(pages[i] ?? [], answers[i]?.backtest),
-          })),
-        }),
-      (error: unknown) => round.current === current && setState({ loading: false, error: errorParts(error) }),
-    );
-  };
-
-  const pick = (playbookId: string, backtestId: string) => {
-    const current = round.current;
-    const asked = (picks.current.get(playbookId) ?? 0) + 1;
-    picks.current.set(playbookId, asked);
-    const still = () => round.current === current && picks.current.get(playbookId) === asked;
-    const settle = (change: Partial<ComparedPlaybook>) =>
-      still() &&
-      setState(
-        (s) =>
-          s && { ...s, playbooks: s.playbooks?.map((p) => (p.id === playbookId ? { ...p, ...change } : p)) },
-      );
-    sendMessage('getBacktest', { id: backtestId }).then(
-      (backtest) => {
-        const checked = checkedChoice(backtest, playbookId);
-        settle({ backtest: checked.backtest, error: checked.error });
-      },
-      (error: unknown) => settle({ backtest: undefined, error: errorParts(error) }),
-    );
-  };
-
-  const close = () => {
-    round.current++;
-    setState(undefined);
-  };
-
-  return { comparison: state, compare, pick, close };
 }

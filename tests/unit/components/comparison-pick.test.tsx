@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * Picking which backtest of a playbook is compared (lib/pages/sidepanel/useBacktests.ts's
+ * Picking which backtest of a playbook is compared (lib/pages/sidepanel/useComparison.ts's
  * useComparison): the newest completed one by default, another on request, and only once it
  * proves to be that playbook's and completed: a service that answers with another playbook's
  * backtest gets a note, never a curve under this title.
@@ -10,7 +10,7 @@ import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import type { Backtest } from '@/lib/contract/backtest';
 import { sendMessage } from '@/lib/messaging/client';
 import { ComparisonView } from '@/lib/pages/sidepanel/ComparisonView';
-import { useComparison } from '@/lib/pages/sidepanel/useBacktests';
+import { useComparison } from '@/lib/pages/sidepanel/useComparison';
 
 vi.mock('@/lib/messaging/client', () => ({ sendMessage: vi.fn() }));
 
