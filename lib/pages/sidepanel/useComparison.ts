@@ -15,6 +15,14 @@ export interface ComparisonState {
 
 const NO_PAGE: BacktestPage = { items: [], nextCursor: null, hasMore: false };
 
+/** The "cursor" of a playbook's first list page, when reading it failed: asking for older ones reads it again. */
+const FIRST_PAGE = '';
+
+/** A first list page that could not be read: the comparison still runs, the picker says why and retries. */
+interface FailedPage {
+  failed: ErrorParts;
+}
+
 /** Where the page after `page` starts, if there is one: never back at the cursor just read. */
 function nextOf(page: BacktestPage, read?: string): string | undefined {
   return page.hasMore && page.nextCursor && page.nextCursor !== read ? page.nextCursor : undefined;
@@ -27,8 +35,11 @@ function nextOf(page: BacktestPage, read?: string): string | undefined {
 async function readOlder(playbookId: string, cursor: string, known: readonly Backtest[]) {
   const items: Backtest[] = [];
   let next: string | undefined = cursor;
-  for (let pages = 0; next && pages < OLDER_MAX_PAGES; pages++) {
-    const page: BacktestPage = await sendMessage('listBacktests', { playbookId, cursor: next });
+  for (let pages = 0; next !== undefined && pages < OLDER_MAX_PAGES; pages++) {
+    const page: BacktestPage = await sendMessage(
+      'listBacktests',
+      next === FIRST_PAGE ? { playbookId } : { playbookId, cursor: next },
+    );
     items.push(...page.items);
     next = nextOf(page, next);
     if (withChoices(known, page.items).added > 0) break;
@@ -36,21 +47,34 @@ async function readOlder(playbookId: string, cursor: string, known: readonly Bac
   return { items, next };
 }
 
+/** Each chosen playbook's first list page, or why it could not be read. */
+const firstPages = (chosen: readonly { id: string }[]) =>
+  Promise.all(
+    chosen.map((p) =>
+      sendMessage('listBacktests', { playbookId: p.id }).catch((error: unknown): FailedPage => ({
+        failed: errorParts(error),
+      })),
+    ),
+  );
+
 /** Each chosen playbook with its newest completed backtest and the first page's completed ones to pick. */
 function comparedPlaybooks(
   chosen: readonly { id: string; title: string }[],
   answers: readonly LatestBacktest[],
-  pages: readonly BacktestPage[],
+  pages: readonly (BacktestPage | FailedPage)[],
 ): ComparedPlaybook[] {
   return chosen.map((p, i) => {
-    const next = nextOf(pages[i] ?? NO_PAGE);
+    const read = pages[i] ?? NO_PAGE;
+    const page = 'failed' in read ? NO_PAGE : read;
+    const next = nextOf(page);
     return {
       id: p.id,
       title: p.title,
       backtest: answers[i]?.backtest,
       error: answeredErrorParts(answers[i] ?? {}),
-      choices: firstChoices(pages[i]?.items ?? [], answers[i]?.backtest),
-      older: next ? { cursor: next } : undefined,
+      choices: firstChoices(page.items, answers[i]?.backtest),
+      older:
+        'failed' in read ? { cursor: FIRST_PAGE, error: read.failed } : next ? { cursor: next } : undefined,
     };
   });
 }
@@ -83,10 +107,9 @@ export function useComparison() {
     picks.current.clear();
     reading.current.clear();
     setState({ loading: true });
-    const pages = chosen.map((p) => sendMessage('listBacktests', { playbookId: p.id }).catch(() => NO_PAGE));
     Promise.all([
       sendMessage('latestBacktests', { playbookIds: chosen.map((p) => p.id) }),
-      Promise.all(pages),
+      firstPages(chosen),
     ]).then(
       ([answers, read]) =>
         round.current === current &&
@@ -115,7 +138,7 @@ export function useComparison() {
     const current = round.current;
     const playbook = state?.playbooks?.find((p) => p.id === playbookId);
     const from = playbook?.older?.cursor;
-    if (!playbook || !from || reading.current.has(playbookId)) return;
+    if (!playbook || from === undefined || reading.current.has(playbookId)) return;
     reading.current.add(playbookId);
     change(current, playbookId, () => ({ older: { cursor: from, loading: true } }));
     readOlder(playbookId, from, playbook.choices ?? [])

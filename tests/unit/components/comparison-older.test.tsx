@@ -10,11 +10,14 @@ import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { OLDER_MAX_PAGES } from '@/lib/backtests/choices';
 import type { Backtest } from '@/lib/contract/backtest';
 import type { BacktestPage } from '@/lib/contract/wire';
-import { sendMessage } from '@/lib/messaging/client';
+import { MessageError, sendMessage } from '@/lib/messaging/client';
 import { ComparisonView } from '@/lib/pages/sidepanel/ComparisonView';
 import { useComparison } from '@/lib/pages/sidepanel/useComparison';
 
-vi.mock('@/lib/messaging/client', () => ({ sendMessage: vi.fn() }));
+vi.mock('@/lib/messaging/client', async (original) => ({
+  ...(await original<typeof import('@/lib/messaging/client')>()),
+  sendMessage: vi.fn(),
+}));
 
 const run = (
   id: string,
@@ -126,4 +129,40 @@ it('reads at most a bounded number of pages per request, and one request at a ti
     'listBacktests',
     { playbookId: 'pb_1', cursor: `c${2 + OLDER_MAX_PAGES}` },
   ]);
+});
+
+it('says why the choices are missing when the first list page could not be read, and reads it again when asked', async () => {
+  let failFirst = true;
+  vi.mocked(sendMessage).mockImplementation(((type: string, payload: { id?: string; cursor?: string }) => {
+    if (type === 'latestBacktests') return Promise.resolve([{ playbookId: 'pb_1', backtest: newest }]);
+    if (type === 'listBacktests') {
+      if (payload.cursor === undefined && failFirst) {
+        failFirst = false;
+        return Promise.reject(
+          new MessageError({
+            code: 'api.timeout',
+            message: 'listBacktests failed after 2 attempts',
+            details: { operationId: 'listBacktests', kind: 'timeout' },
+          }),
+        );
+      }
+      return Promise.resolve(pages.get(payload.cursor));
+    }
+    if (type === 'getBacktest') return Promise.resolve([newest, oldest].find((b) => b.id === payload.id));
+    return Promise.reject(new Error(`unexpected ${type}`));
+  }) as typeof sendMessage);
+  render(<Harness />);
+  fireEvent.click(screen.getByRole('button', { name: 'Compare' }));
+  // The comparison runs on the newest completed one; the picker is there, with the failure under it.
+  const select = await screen.findByRole<HTMLSelectElement>('combobox', { name: 'Backtest of Grid' });
+  expect(total()).toBe('+20.0%');
+  const older = screen.getByRole('button', { name: 'Show older backtests of Grid' });
+  // In the user's words; the technical record only under Details.
+  const alert = within(older.parentElement as HTMLElement).getByRole('alert');
+  expect(alert.textContent).not.toBe('');
+  expect(alert.textContent).not.toContain('failed after 2 attempts');
+
+  fireEvent.click(older);
+  await waitFor(() => expect([...select.options].map((o) => o.value)).toContain('bt_old'));
+  expect(listReads()[1]).toEqual(['listBacktests', { playbookId: 'pb_1' }]);
 });
