@@ -143,7 +143,8 @@ export const WRITES = {
       label: 'writes.pausePlaybook.label',
       actionName: 'writes.pausePlaybook.actionName',
     },
-    typedConfirmation: 'playbook-title',
+    // No typed title: stopping automation is the safe direction, and an investor stopping it in a
+    // hurry should not have to type; the window, its arming delay and the worker's checks remain.
     answerNamesPlaybook: false,
     targetsPlaybook: true,
     startsBacktest: false,

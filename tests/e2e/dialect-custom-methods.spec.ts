@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { RecordedRequest, Sandbox } from '../../sandbox/server';
-import { NEW_PLAYBOOK, confirmWindowFrom, queueCreate, uniqueTitle } from './helpers/flows';
+import { NEW_PLAYBOOK, confirmPause, confirmWindowFrom, queueCreate, uniqueTitle } from './helpers/flows';
 import { expect, test } from './helpers/proof';
 import { PopupPage, SidePanelPage } from './pages/surfaces';
 
@@ -101,8 +101,7 @@ test('activate and pause go to :goLive and :halt, each once', async ({ context, 
   const pause = await confirmWindowFrom(context, () =>
     panel.getByRole('button', { name: 'Pause live automation' }).click(),
   );
-  await pause.dialog.getByLabel(`Type “${target.title}” to confirm`).fill(target.title);
-  await pause.confirm.click();
+  await confirmPause(pause);
   await expect(pause.page.getByRole('status')).toContainText('Sent');
   expect(posts(sandbox)).toEqual([
     `${PREFIX}/strategies/${target.id}:goLive`,

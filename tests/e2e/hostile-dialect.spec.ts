@@ -9,7 +9,7 @@ import {
   confirmNextWrite,
   openPause,
   queueCreate,
-  typeAndConfirm,
+  confirmPause,
   uniqueTitle,
   writesTo,
 } from './helpers/flows';
@@ -87,7 +87,7 @@ test.describe('dialect b: other paths, bookId, pages of 1–25', () => {
     );
 
     const pause = await openPause(context, panel);
-    await typeAndConfirm(pause, newTitle);
+    await confirmPause(pause);
     await expect(pause.page.getByRole('status')).toContainText('Sent');
     expect(liveExecutionCalls(sandbox)).toEqual([`POST /api/v2/books/${target.id}/live/stop`]);
     expect(sandbox.db.getPlaybook(target.id)?.status).toBe('paused');

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import type { Sandbox } from '../../sandbox/server';
-import { openPause, typeAndConfirm } from './helpers/flows';
+import { confirmPause, openPause } from './helpers/flows';
 import { expect, test, type Probe } from './helpers/proof';
 import { ConfirmPage } from './pages/surfaces';
 
@@ -65,7 +65,7 @@ test.describe('nothing is sent that no window showed', () => {
     const confirm = await pauseFromPanel(context, extension, target);
     sandbox.setFaults({ openapiTamper: ['pause-activate-swapped'] });
     sandbox.clearRequests();
-    await typeAndConfirm(confirm, target.title);
+    await confirmPause(confirm);
     await expect(confirm.dialog).toContainText(/changed how this action is sent/);
     // The window shows the new route: pause now sits at activate's path.
     await expect(confirm.dialog).toContainText(new RegExp(`POST \\S*/${target.id}/activate`));
@@ -81,7 +81,7 @@ test.describe('nothing is sent that no window showed', () => {
     expect(sandbox.db.getPlaybook(target.id)?.status).toBe('active');
     // Confirming what the window now shows sends exactly that (the sandbox then refuses an
     // activation without a linked brokerage, which is the service's answer, not ours).
-    await typeAndConfirm(confirm, target.title);
+    await confirmPause(confirm);
     await expect
       .poll(() => liveExecutionCalls(sandbox))
       .toEqual([`POST /api/v1/playbooks/${target.id}/activate`]);
@@ -105,7 +105,7 @@ test.describe('nothing is sent that no window showed', () => {
     await expect(review).toBeEnabled();
     expect(confirmWindows(context)).toHaveLength(1);
     // The first window's Confirm is refused: it showed pause's old route. It then shows the new one.
-    await typeAndConfirm(confirm, target.title);
+    await confirmPause(confirm);
     await expect(confirm.dialog).toContainText(new RegExp(`POST \\S*/${target.id}/activate`));
     expect(liveExecutionCalls(sandbox)).toEqual([]);
     expect(confirmWindows(context)).toHaveLength(1);
@@ -126,7 +126,7 @@ test.describe('nothing is sent that no window showed', () => {
     sandbox.db.addApiKey(user.id, secondKey, 'second key');
     await probe.value('saveApiKey', { key: secondKey });
     sandbox.clearRequests();
-    await typeAndConfirm(confirm, target.title);
+    await confirmPause(confirm);
     await expect(confirm.dialog).toContainText(/account or API key changed/);
     expect(liveExecutionCalls(sandbox)).toEqual([]);
     const id = await draftIdOf(probe);

@@ -65,6 +65,13 @@ export function openPause(context: BrowserContext, panel: Page): Promise<Confirm
   );
 }
 
+/** Confirms a pause: stopping automation asks for nothing to be typed, only Confirm once it is armed. */
+export async function confirmPause(confirm: ConfirmPage): Promise<void> {
+  await expect(confirm.dialog.getByLabel(/to confirm/)).toHaveCount(0);
+  await expect(confirm.confirm).toBeEnabled();
+  await confirm.confirm.click();
+}
+
 /** Types what the window asks for (a live-execution write's name) and confirms. */
 export async function typeAndConfirm(confirm: ConfirmPage, typed: string): Promise<void> {
   await confirm.dialog.getByLabel(`Type “${typed}” to confirm`).fill(typed);

@@ -6,7 +6,7 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Sandbox } from '../../../sandbox/server';
-import { openPause, typeAndConfirm } from './flows';
+import { confirmPause, openPause } from './flows';
 import { expect, type Probe } from './proof';
 
 export interface StoredPlaybook {
@@ -134,7 +134,7 @@ export async function expectPauseWorks(
   const panel = await openDetail(extension, target);
   const before = liveExecutionCalls(sandbox).length;
   const confirm = await openPause(context, panel);
-  await typeAndConfirm(confirm, target.title);
+  await confirmPause(confirm);
   await expect(confirm.page.getByRole('status')).toContainText('Sent');
   expect(liveExecutionCalls(sandbox).slice(before)).toEqual([
     expect.stringMatching(new RegExp(`^POST .*/${target.id}/(pause|live/stop)$`)),

@@ -263,7 +263,6 @@ describe('confirming', () => {
 
   it.each([
     ['activatePlaybook', { playbookId: 'pb_1' }, 'Dividend growers'],
-    ['pausePlaybook', { playbookId: 'pb_1' }, 'Dividend growers'],
     ['createCheckoutSession', { body: { plan: 'pro' } }, 'pro'],
   ])('%s needs the name typed out, and the background re-checks it', async (operationId, extra, name) => {
     const id = await queueAction(operationId, extra);
@@ -278,9 +277,7 @@ describe('confirming', () => {
     expect(seam.sent).toHaveLength(0);
     await value('confirmWrite', { id, typed: ` ${name} ` });
     expect(seam.sent).toHaveLength(1);
-    expect(seam.sent[0].url).toMatch(
-      operationId === 'pausePlaybook' ? /\/pause$/ : /\/(activate|checkout-sessions)$/,
-    );
+    expect(seam.sent[0].url).toMatch(/\/(activate|checkout-sessions)$/);
   });
 
   it.each([
@@ -290,6 +287,8 @@ describe('confirming', () => {
       'POST /api/v1/playbooks/pb_1/backtests',
     ],
     ['createBrokerageLink', { body: { provider: 'alpaca' } }, 'POST /api/v1/brokerage/links'],
+    // Stopping automation is the safe direction: the window and Confirm, no title to type.
+    ['pausePlaybook', { playbookId: 'pb_1' }, 'POST /api/v1/playbooks/pb_1/pause'],
     [
       'updatePlaybook',
       { playbookId: 'pb_1', body: { title: 'New name' }, ifMatch: '"v3"' },
@@ -302,7 +301,7 @@ describe('confirming', () => {
     expect(pending.consequence).toMatch(/\w/);
     await value('confirmWrite', { id });
     expect(`${seam.sent[0].method} ${new URL(seam.sent[0].url).pathname}`).toBe(request);
-    expect(seam.sent[0].body).toEqual(extra.body);
+    expect(seam.sent[0].body).toEqual('body' in extra ? extra.body : undefined);
   });
 
   it('ignores edits for operations whose body is not editable', async () => {

@@ -216,13 +216,17 @@ describe('the write that is sent is the write that was confirmed', () => {
 });
 
 describe('a service that names the playbook parameter bookId', () => {
-  it("pause, backtest and edit go to the dialect's paths, and the typed title is read there too", async () => {
+  it("activate, pause, backtest and edit go to the dialect's paths, and the typed title is read there too", async () => {
     seam.document = serviceDocument(bookIdDialectDocument());
+    const activate = await queueAction('activatePlaybook', { playbookId: 'pb_1' });
+    const shown = await value<PendingWrite>('getPendingWrite', { id: activate });
+    expect(shown.typeToConfirm).toBe(seam.playbookTitle);
+    expect(shown.resolved?.path).toMatch(/^\/api\/v1\/books\/pb_1\//);
+    await value('discardDraft', { id: activate });
     const pause = await queueAction('pausePlaybook', { playbookId: 'pb_1' });
     const pending = await value<PendingWrite>('getPendingWrite', { id: pause });
-    expect(pending.typeToConfirm).toBe(seam.playbookTitle);
     expect(pending.resolved?.path).toBe('/api/v1/books/pb_1/live:stop');
-    await value('confirmWrite', { id: pause, typed: seam.playbookTitle });
+    await value('confirmWrite', { id: pause });
     const backtest = await queueAction('runBacktest', {
       playbookId: 'pb_1',
       body: { start: '2020-01-01', end: '2024-12-31' },

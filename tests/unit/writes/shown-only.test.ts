@@ -174,13 +174,12 @@ describe('nothing is sent that no window showed', () => {
     seam.document = doc;
     const { registerReadHandlers } = await import('@/lib/background/reads');
     registerReadHandlers(registry);
-    // The side panel's read, and the confirm window's typed title, both read the playbook.
+    // The side panel's read, and the confirm window's heading, both read the playbook.
     await send('getPlaybook', { id: 'pb_1' });
     const id = (
       await value<{ draftId: string }>('requestWrite', { operationId: 'pausePlaybook', playbookId: 'pb_1' })
     ).draftId;
-    const pending = await value<PendingWrite>('getPendingWrite', { id });
-    expect(pending.typeToConfirm).toBe(seam.playbookTitle);
+    await value<PendingWrite>('getPendingWrite', { id });
     expect(seam.sent.filter((write) => write.method === 'POST')).toEqual([]);
   });
 });
