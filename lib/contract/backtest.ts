@@ -10,6 +10,7 @@ export const MAX_EQUITY_POINTS = 2000;
 /** 2,000 points of `{date, value, benchmark}` are about 110 KB; anything far above is not a backtest. */
 export const MAX_BACKTEST_BYTES = 512 * 1024;
 export const BACKTEST_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+export type BacktestStatus = (typeof BACKTEST_STATUSES)[number];
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const finite = z.number().finite();
@@ -51,7 +52,9 @@ export type BacktestMetrics = z.infer<typeof backtestMetricsSchema>;
 export const backtestSchema = z.object({
   id: z.string().min(1).max(200),
   playbook_id: z.string().min(1).max(200),
-  status: z.enum(BACKTEST_STATUSES),
+  // A status this build does not know (a newer service's "cancelled") is kept and shown as sent,
+  // rather than making the whole list unreadable; only 'completed' has a result to read.
+  status: z.enum(BACKTEST_STATUSES).or(z.string().min(1).max(40)),
   start: isoDate,
   end: isoDate,
   benchmark: z.string().min(1).max(32),

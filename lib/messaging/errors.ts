@@ -14,8 +14,13 @@ import {
 } from '@/lib/contract/wire';
 import { t } from '@/lib/i18n';
 
-/** What the user must do next. `review`: open the draft's one window, which shows what will be sent. */
-export type NextStep = 'nothing' | 'fix-fields' | 'retry' | 'wait' | 'review' | 'discard' | 'fix-account';
+/**
+ * What the user must do next. `review`: open the draft's one window, which shows what will be sent.
+ * `retry`: the request may not have reached the service (check the connection, then try again);
+ * `retry-later`: the service answered that it is in trouble, so the connection is not the cause.
+ */
+export type NextStep =
+  'nothing' | 'fix-fields' | 'retry' | 'retry-later' | 'wait' | 'review' | 'discard' | 'fix-account';
 
 /** How a page shows a failure it did not expect (the popup's banner, the side panel's action line). */
 export type ProblemKind =
@@ -25,6 +30,8 @@ export type ProblemKind =
   | 'document-refused'
   /** The service or the extension could not be reached: a cached view may stand in. */
   | 'offline'
+  /** The service answered with a server error (5xx): it is in trouble, the user's connection is fine. */
+  | 'service-trouble'
   /** What was read changed since: read it again. */
   | 'conflict'
   | 'other';
@@ -64,6 +71,7 @@ const meaning = (
 });
 
 const landed = { retryable: true, mayHaveLanded: true, problem: 'offline', cachedStandsIn: true } as const;
+const troubled = { ...landed, problem: 'service-trouble' } as const;
 const busy = { retryable: true, problem: 'rate-limited', cachedStandsIn: true } as const;
 const generic = () => t('errors.generic');
 
@@ -118,7 +126,7 @@ export const ERRORS = {
   'api.idempotency-mismatch': meaning('discard', () => t('errors.write.idempotencyMismatch')),
   'api.rate-limited': meaning('wait', () => t('errors.write.wait'), busy),
   'api.deferred': meaning('wait', () => t('errors.write.wait'), busy),
-  'api.server': meaning('retry', () => t('errors.write.server'), landed),
+  'api.server': meaning('retry-later', () => t('errors.write.server'), troubled),
   'api.network': meaning('retry', () => t('errors.write.network'), landed),
   'api.timeout': meaning('retry', () => t('errors.write.timeout'), landed),
   'api.malformed-response': meaning('retry', () => t('errors.write.malformedResponse'), {

@@ -24,6 +24,8 @@ const NEXT_STEP_TEXT: Record<NextStep, TextKey | undefined> = {
   review: undefined,
   discard: undefined,
   retry: 'pageProblem.retry',
+  // The service said it is in trouble: waiting helps, checking the connection does not.
+  'retry-later': 'pageProblem.wait',
   wait: 'pageProblem.wait',
   'fix-account': 'pageProblem.fixAccount',
 };

@@ -1,5 +1,9 @@
-/** A playbook's words, one set for every page: its status and its visibility in the UI language. */
+/**
+ * A playbook's words, one set for every page: its status and its visibility in the UI language, and
+ * its backtests' statuses.
+ */
 import type { Playbook } from '@/lib/api/schemas';
+import type { BacktestStatus } from '@/lib/contract/backtest';
 import type { Visibility } from '@/lib/contract/visibility';
 import { t, type TextKey } from '@/lib/i18n';
 
@@ -27,6 +31,27 @@ const STATUS_TEXT: Record<Playbook['status'], TextKey> = {
 export function playbookStatusText(status: string): string {
   const key = Object.hasOwn(STATUS_TEXT, status) ? STATUS_TEXT[status as Playbook['status']] : undefined;
   return key ? t(key) : status;
+}
+
+/** One word per backtest status, capitalised as a value like a playbook's ("Completed", "Läuft"). */
+const BACKTEST_STATUS_TEXT: Record<BacktestStatus, TextKey> = {
+  queued: 'backtests.status.queued',
+  running: 'backtests.status.running',
+  completed: 'backtests.status.completed',
+  failed: 'backtests.status.failed',
+};
+
+/** Whether this build has a word for a backtest's status (the service may send a newer one). */
+export function isKnownBacktestStatus(status: string): status is BacktestStatus {
+  return Object.hasOwn(BACKTEST_STATUS_TEXT, status);
+}
+
+/**
+ * A backtest's status as a word of the UI language; undefined for a status this build does not
+ * know, which a page shows as sent, isolated in its own direction (components/ServiceText.tsx).
+ */
+export function backtestStatusText(status: string): string | undefined {
+  return isKnownBacktestStatus(status) ? t(BACKTEST_STATUS_TEXT[status]) : undefined;
 }
 
 /**

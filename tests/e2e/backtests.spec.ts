@@ -72,10 +72,10 @@ async function expectSeededDetail(page: Page, sandbox: Sandbox, apiPaths: { list
   const region = page.getByRole('region', { name: 'Backtests' });
   const items = region.getByRole('list', { name: 'Backtest runs' }).getByRole('listitem');
   await expect(items).toHaveCount(3);
-  await expect(items.nth(0)).toContainText('completed');
+  await expect(items.nth(0)).toContainText('Completed');
   await expect(items.nth(0)).toContainText(`vs ${latest.benchmark}`);
-  await expect(items.nth(1)).toContainText('failed');
-  await expect(items.nth(2)).toContainText('completed');
+  await expect(items.nth(1)).toContainText('Failed');
+  await expect(items.nth(2)).toContainText('Completed');
 
   const figure = region.getByRole('img', { name: 'Equity curve' });
   await expect(figure).toBeVisible();
@@ -172,7 +172,7 @@ test('a new backtest, confirmed in the confirm window, appears and completes whe
   await expect(items).toHaveCount(1);
   await expect(items.first()).toContainText('vs QQQ');
   // Completed through the event: the list, the curve and the figures of this run.
-  await expect(items.first()).toContainText('completed', { timeout: 15_000 });
+  await expect(items.first()).toContainText('Completed', { timeout: 15_000 });
   const [run] = sandbox.db.backtests.list(target.id, userId, null, 5).rows;
   expect(run).toMatchObject({
     status: 'completed',

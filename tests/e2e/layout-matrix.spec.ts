@@ -2,7 +2,7 @@
  * The layout matrix: every surface at its real size, in the states a user meets, fits its
  * window. For each state the page is measured (tests/e2e/helpers/geometry.ts: no sideways overflow, no
  * element past the window's edge, no text cut without a title, no stretched checkbox, the primary
- * actions on screen without scrolling) and a screenshot of the window is kept under test-results.
+ * actions on screen without scrolling; the popup's freshness line on at most two lines) and a screenshot of the window is kept under test-results.
  *
  * Sizes: the popup as wide as Chrome would draw it (it sizes a popup to its page's narrowest layout,
  * up to 800×600: helpers/geometry.ts popupWidth), which must be at most 400 px; the side panel 360×800 (its narrowest
@@ -27,6 +27,7 @@ import {
   POPUP_WIDTH_LIMIT,
   popupWidth,
   shoot,
+  textLines,
   type Misfit,
 } from './helpers/geometry';
 import { message } from './helpers/locales';
@@ -103,6 +104,7 @@ async function popupAndPanel(
   m: Matrix,
   name: string,
   ready: { popup: (page: Page) => Locator; panel: (page: Page) => Locator },
+  lines: { what: (page: Page) => Locator; max: number }[] = [],
 ): Promise<string[]> {
   const popup = await openAt(m, 'popup.html', POPUP_MAX);
   await expect(ready.popup(popup)).toBeVisible({ timeout: 30_000 });
@@ -112,6 +114,11 @@ async function popupAndPanel(
   const links = popup.locator('.popup-head nav a');
   const found = await measure(m, popup, `popup-${name}`, [links.first(), links.last()]);
   if (width > POPUP_WIDTH_LIMIT) found.push(`popup-${name}: popup-width the popup grows to ${width} px`);
+  for (const line of lines) {
+    const drawn = await textLines(line.what(popup));
+    if (drawn > line.max)
+      found.push(`popup-${name}: too-many-lines ${line.what(popup).toString()} on ${drawn} lines`);
+  }
   await popup.close();
   const panel = await openAt(m, 'sidepanel.html', SIDE_PANEL);
   await expect(ready.panel(panel)).toBeVisible({ timeout: 30_000 });
@@ -208,7 +215,9 @@ async function offlineWithCache(m: Matrix, sandbox: Sandbox): Promise<string[]> 
   sandbox.setFaults({ resetConnection: 1_000_000 });
   // The saved list, once the refresh has failed (not while it is still trying).
   const cached = (page: Page) => page.locator('.freshness.stale');
-  const found = await popupAndPanel(m, 'offline-cached', { popup: cached, panel: panelRows });
+  // The list's freshness line says in a word that the list is old: at most two lines, in every language.
+  const freshness = { what: (page: Page) => page.locator('.freshness.stale p'), max: 2 };
+  const found = await popupAndPanel(m, 'offline-cached', { popup: cached, panel: panelRows }, [freshness]);
   sandbox.resetFaults();
   return found;
 }

@@ -62,7 +62,8 @@ export function ConnectionResult({ testing, result, error }: ConnectionResultPro
   if (!result) return null;
   const discovery = result.discovery;
   const ok = Boolean(result.account && discovery && discovery.documentsFailed === 0);
-  // Neither the status nor the account answered (the error table calls both failures "offline"):
+  // Neither the status nor the account answered (the error table calls both failures "offline";
+  // a server error is an answer, so the service was reached):
   // not "connected", whatever an earlier discovery fetched.
   const reached =
     Boolean(result.status || result.account) || ![result.statusError, result.accountError].every(offline);

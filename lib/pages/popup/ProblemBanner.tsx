@@ -85,13 +85,17 @@ export function ProblemBanner({ problem, serviceUrl, optionsUrl, onRetry }: Prob
   );
 }
 
-const FAILURE_HEADING: Record<'offline' | 'rate-limited' | 'other', TextKey> = {
+const FAILURE_HEADING: Record<'offline' | 'service-trouble' | 'rate-limited' | 'other', TextKey> = {
   offline: 'popup.problem.offline',
+  'service-trouble': 'popup.problem.serviceTrouble',
   'rate-limited': 'popup.problem.rateLimited',
   other: 'popup.problem.unexpected',
 };
 
-/** What the user can do about a read that failed: wait (until when, if known), check the connection, or retry. */
+/**
+ * What the user can do about a read that failed: wait (until when, if known), check the connection
+ * (the service was not reached), or try again, later if the service said it is in trouble.
+ */
 function whatToDo(problem: ProblemView, serviceUrl: string | undefined): ComponentChildren {
   if (problem.kind === 'rate-limited')
     return problem.retryAt === undefined
@@ -99,7 +103,9 @@ function whatToDo(problem: ProblemView, serviceUrl: string | undefined): Compone
       : t('popup.problem.rateLimitedUntil', { clock: clockTime(problem.retryAt) });
   if (problem.kind === 'offline') return t('pageProblem.retry');
   const statusPage = serviceUrl ? `${serviceUrl}/status` : undefined;
-  return withParts('popup.problem.unexpectedBody', {
+  const body =
+    problem.kind === 'service-trouble' ? 'popup.problem.serviceTroubleBody' : 'popup.problem.unexpectedBody';
+  return withParts(body, {
     statusPage: statusPage ? (
       <a href={statusPage} target="_blank" rel="noreferrer">
         {t('popup.problem.statusPage')}

@@ -2,6 +2,7 @@ import type { AppState, ServiceOverview } from '@/lib/messaging/protocol';
 import { planName } from '@/lib/pages/playbookWords';
 import { clockTime, relativeTime } from './format';
 import { formatDate, plural, t, formatList } from '@/lib/i18n';
+import { apiCode, meaningOf } from '@/lib/messaging/errors';
 
 export interface StatusRegionProps {
   state?: AppState;
@@ -69,14 +70,20 @@ function deprecationLine(notice: ServiceOverview['deprecations'][number], now: n
   return `${parts.join(t('common.separator.clause'))}${t('common.separator.end')}`;
 }
 
-/** The one word for the service: its own status, unreachable, or not known yet. */
+/**
+ * The one word for the service: its own status; unreachable (not reached) or unavailable (it answered
+ * with a server error), by the one error table; otherwise not known (yet).
+ */
 function serviceWord(
   overview: ServiceOverview | undefined,
   loading: boolean | undefined,
 ): { text: string; tone: string } {
   const service = overview?.status?.status;
   if (service) return { text: t(`common.serviceStatus.${service}`), tone: `svc-${service}` };
-  if (overview?.statusError) return { text: t('popup.status.unreachable'), tone: 'svc-outage' };
+  const failed = overview?.statusError && meaningOf(apiCode(overview.statusError.kind)).problem;
+  if (failed === 'offline') return { text: t('popup.status.unreachable'), tone: 'svc-outage' };
+  if (failed === 'service-trouble') return { text: t('popup.status.unavailable'), tone: 'svc-outage' };
+  if (failed) return { text: t('popup.status.unknown'), tone: 'svc-unknown' };
   return { text: loading ? t('popup.status.checking') : t('popup.status.unknown'), tone: 'svc-unknown' };
 }
 

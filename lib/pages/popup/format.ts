@@ -21,7 +21,14 @@ export function relativeTime(at: number | string, now: number): string {
 
 /** What the popup shows for a failed read, decided from the wire error's code and details. */
 export type ProblemKind =
-  'no-key' | 'unauthorized' | 'forbidden' | 'offline' | 'rate-limited' | 'document-refused' | 'other';
+  | 'no-key'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'offline'
+  | 'service-trouble'
+  | 'rate-limited'
+  | 'document-refused'
+  | 'other';
 
 export interface ProblemView {
   kind: ProblemKind;
@@ -58,6 +65,7 @@ export function problemOf(error: WireLike): ProblemView {
     }
     case 'document-refused':
     case 'offline':
+    case 'service-trouble':
       return { kind: problem, message: error.message };
     case 'conflict':
     case 'other':

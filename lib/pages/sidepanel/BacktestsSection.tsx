@@ -2,11 +2,13 @@ import { useMemo } from 'preact/hooks';
 import { EquityChart } from '@/components/EquityChart';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { ProblemMessage } from '@/components/ProblemMessage';
+import { ServiceText } from '@/components/ServiceText';
+import { backtestStatusText, isKnownBacktestStatus } from '@/lib/pages/playbookWords';
 import { chartFormat, formatDay, formatRatio, formatReturn } from '@/lib/backtests/format';
 import type { Backtest, BacktestMetrics } from '@/lib/contract/backtest';
 import { checkSeries } from '@/lib/backtests/series';
 import type { ErrorParts } from '@/lib/pages/errorText';
-import { t, type TextKey } from '@/lib/i18n';
+import { t } from '@/lib/i18n';
 
 export interface BacktestsSectionProps {
   items?: Backtest[];
@@ -23,12 +25,15 @@ export interface BacktestsSectionProps {
   onShow: (backtestId: string) => void;
 }
 
-export const STATUS_TEXT: Record<Backtest['status'], TextKey> = {
-  queued: 'backtests.status.queued',
-  running: 'backtests.status.running',
-  completed: 'backtests.status.completed',
-  failed: 'backtests.status.failed',
-};
+/** A run's status: the UI language's word, or an unknown one as sent, isolated, its class never taken from the service. */
+export function BacktestStatusBadge({ status }: { status: string }) {
+  const word = backtestStatusText(status);
+  return (
+    <span class={`badge status-${isKnownBacktestStatus(status) ? status : 'unknown'}`}>
+      {word ?? <ServiceText>{status}</ServiceText>}
+    </span>
+  );
+}
 
 /** Whether two failures say the same (one refusal can fail the list and the shown result alike). */
 function sameProblem(a: ErrorParts | undefined, b: ErrorParts | undefined): boolean {
@@ -115,7 +120,7 @@ export function BacktestsSection(props: BacktestsSectionProps) {
             <li key={backtest.id} class="row">
               <span>{t('backtests.range', rangeValues(backtest))}</span>
               <span class="hint">{t('backtests.versus', { benchmark: backtest.benchmark })}</span>
-              <span class={`badge status-${backtest.status}`}>{t(STATUS_TEXT[backtest.status])}</span>
+              <BacktestStatusBadge status={backtest.status} />
               {backtest.status === 'failed' && backtest.error?.detail ? (
                 <span class="hint" dir="auto">
                   {backtest.error.detail}

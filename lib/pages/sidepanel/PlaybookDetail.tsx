@@ -44,7 +44,7 @@ export interface PlaybookDetailProps {
    * The copy shown is the one saved when the playbook was last seen: the service could not be
    * reached. Its write actions are disabled (a write needs the service), and the reason is shown.
    */
-  cached?: { savedAt: number; reason?: string };
+  cached?: { savedAt: number; reason?: string; code?: string };
   error?: ErrorParts;
   action?: ActionState;
   plans: string[];
@@ -74,7 +74,12 @@ function CachedMark({ cached }: { cached: NonNullable<PlaybookDetailProps['cache
         <span class="badge warn">{t('panel.cached', { ago: formatRelative(cached.savedAt) })}</span>
       </p>
       <p id={OFFLINE_REASON_ID} class="warn">
-        {t('panel.offlineReason')}
+        {/* The one error table says whether the service was not reached or answered in trouble. */}
+        {t(
+          meaningOf(cached.code).problem === 'service-trouble'
+            ? 'panel.troubleReason'
+            : 'panel.offlineReason',
+        )}
       </p>
       {cached.reason ? (
         <details class="problem-details">

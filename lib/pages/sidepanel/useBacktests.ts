@@ -4,7 +4,7 @@ import type { BacktestPage } from '@/lib/contract/wire';
 import { sendMessage } from '@/lib/messaging/client';
 import { answeredErrorParts, errorParts, type ErrorParts } from '@/lib/pages/errorText';
 import { t } from '@/lib/i18n';
-import { STATUS_TEXT } from './BacktestsSection';
+import { backtestStatusText } from '@/lib/pages/playbookWords';
 
 /**
  * Completions can arrive by the hundred (a flood of events): a new one is read at most once per
@@ -34,7 +34,11 @@ export function checkedChoice(
   if (backtest.playbook_id !== playbookId) return { error: { message: t('backtests.otherPlaybook') } };
   if (backtest.status !== 'completed')
     return {
-      error: { message: t('backtests.notCompleted', { status: t(STATUS_TEXT[backtest.status]) }) },
+      error: {
+        message: t('backtests.notCompleted', {
+          status: backtestStatusText(backtest.status) ?? backtest.status,
+        }),
+      },
     };
   return { backtest };
 }

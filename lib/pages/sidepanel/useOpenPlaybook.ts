@@ -13,7 +13,7 @@ import { useCatalysts } from './useCatalysts';
 export interface DetailState {
   playbook?: Playbook;
   /** When the copy shown was saved, if the service could not be reached (the read model's cache). */
-  cached?: { savedAt: number; reason?: string };
+  cached?: { savedAt: number; reason?: string; code?: string };
   error?: ErrorParts;
   loading: boolean;
 }
@@ -45,10 +45,14 @@ export function useOpenPlaybook(events: readonly RecentEvent[], onFresh: (playbo
     }));
     sendMessage('readPlaybook', { id }).then(
       ({ playbook, source, fetchedAt, stale }) => {
-        const reason = stale?.kind === 'failed' ? stale.reason : undefined;
+        const failed = stale?.kind === 'failed' ? stale : undefined;
         if (source === 'cache') {
-          log.warn('sidepanel.detail-cached', { reason });
-          setDetail({ playbook, cached: { savedAt: fetchedAt, reason }, loading: false });
+          log.warn('sidepanel.detail-cached', { reason: failed?.reason });
+          setDetail({
+            playbook,
+            cached: { savedAt: fetchedAt, reason: failed?.reason, code: failed?.code },
+            loading: false,
+          });
           return;
         }
         setDetail({ playbook, loading: false });

@@ -121,3 +121,31 @@ export async function shoot(page: Page, testInfo: TestInfo, name: string): Promi
   await page.screenshot({ path });
   await testInfo.attach(name, { path, contentType: 'image/png' });
 }
+
+/**
+ * How many lines `target`'s text is drawn on: its text boxes grouped by their vertical middle (a
+ * padded badge beside plain words sits on the same line).
+ */
+export function textLines(target: Locator): Promise<number> {
+  return target.evaluate((el) => {
+    const boxes: { middle: number; height: number }[] = [];
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.textContent?.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const rect of Array.from(range.getClientRects()))
+        if (rect.width > 0 && rect.height > 0)
+          boxes.push({ middle: rect.top + rect.height / 2, height: rect.height });
+    }
+    boxes.sort((a, b) => a.middle - b.middle);
+    let lines = 0;
+    let last = Number.NEGATIVE_INFINITY;
+    for (const box of boxes) {
+      if (box.middle - last <= box.height / 2) continue;
+      lines++;
+      last = box.middle;
+    }
+    return lines;
+  });
+}

@@ -71,7 +71,7 @@ export class SidePanelPage {
     timeout?: number,
   ): Promise<void> {
     const first = this.backtests.getByRole('list', { name: 'Backtest runs' }).getByRole('listitem').first();
-    await expect(first).toContainText('completed', { timeout });
+    await expect(first).toContainText('Completed', { timeout });
     const run = newestRun();
     expect(run.status).toBe('completed');
     await expect(first).toContainText(`vs ${run.benchmark}`);

@@ -43,8 +43,8 @@ describe('the Backtests section', () => {
     section(completed);
     const region = screen.getByRole('region', { name: 'Backtests' });
     const runs = within(region).getAllByRole('listitem');
-    expect(runs[0].textContent).toContain('queued');
-    expect(runs[1].textContent).toMatch(/Jan 2, 2024 – Jan 5, 2024.*vs SPY.*completed/);
+    expect(runs[0].textContent).toContain('Queued');
+    expect(runs[1].textContent).toMatch(/Jan 2, 2024 – Jan 5, 2024.*vs SPY.*Completed/);
     const term = (name: string) => within(region).getByText(name).nextElementSibling?.textContent;
     expect(term('Total return')).toBe('+12.3%');
     expect(term('Benchmark return')).toBe('+8.7%');

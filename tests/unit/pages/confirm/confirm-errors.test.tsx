@@ -61,7 +61,7 @@ describe('The confirm window says failures in the user’s words', () => {
     await waitFor(() => expect(confirm.disabled).toBe(false), { timeout: 3000 });
     fireEvent.click(confirm);
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('The service failed.');
+    expect(alert.textContent).toContain('The service is having trouble right now.');
     // The request record names the operation too, under its own Details: nothing technical is in view.
     expectUserTerms(visibleText(screen.getByRole('dialog')));
     expectUserTerms(alert.textContent ?? '');
@@ -79,7 +79,7 @@ describe('The confirm window says failures in the user’s words', () => {
     serveConfirm({ getPendingWrite: () => pending(stored) });
     render(<ConfirmPage draftId={DRAFT_ID} />);
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('The service failed.');
+    expect(alert.textContent).toContain('The service is having trouble right now.');
     expectUserTerms(alert.textContent ?? '');
     expect(detailsAfter(alert)).toContain(GAVE_UP);
     cleanup();

@@ -63,7 +63,7 @@ describe('The options page says failures in the user’s words', () => {
     const shown = visibleText(result);
     for (const technical of ['failed after', 'getAccount', 'getStatus', 'retry budget', 'attempts'])
       expect(shown).not.toContain(technical);
-    expect(shown).toContain('The service failed.');
+    expect(shown).toContain('The service is having trouble right now.');
     expect(shown).toContain('The service could not be reached.');
     const cells = result.querySelectorAll('dd');
     expect(detailsIn(cells[1])).toContain(STATUS_GAVE_UP);
@@ -88,7 +88,7 @@ describe('The options page says failures in the user’s words', () => {
     render(<OptionsPage />);
     await testConnection();
     const section = (await screen.findByRole('heading', { name: 'Connection' })).closest('section')!;
-    await screen.findByText(/The service failed\./);
+    await screen.findByText(/The service is having trouble right now\./);
     const shown = visibleText(section);
     expect(shown).not.toContain('failed after');
     expect(shown).not.toContain('getAccount');

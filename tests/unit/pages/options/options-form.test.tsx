@@ -193,6 +193,29 @@ describe('OptionsForm', () => {
     expect(result.textContent).not.toContain('Connected');
   });
 
+  it('Test connection answered by a service in trouble (503) says so, not "check your connection"', () => {
+    const troubled = (operationId: string) => ({
+      name: 'ApiError' as const,
+      kind: 'server' as const,
+      status: 503,
+      operationId,
+      message: `${operationId} failed after 2 attempts: the service answered 503`,
+    });
+    renderForm({
+      testResult: {
+        deprecations: [],
+        statusError: troubled('getStatus'),
+        accountError: troubled('getAccount'),
+      },
+    });
+    const result = screen.getByRole('status', { name: 'Connection test result' });
+    expect(result.textContent).toContain('Connected with problems.');
+    expect(result.textContent).toContain(
+      'The service is having trouble right now. Try again in a little while.',
+    );
+    expect(result.textContent).not.toContain('connection');
+  });
+
   it('lists the finance sites and adds or removes extra ones', () => {
     const { sites } = renderForm();
     expect(screen.getByText(/Yahoo Finance, Reuters/)).toBeTruthy();

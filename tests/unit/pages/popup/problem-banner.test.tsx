@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MessageErrorCode } from '@/lib/contract/wire';
 import { clockTime, problemOf } from '@/lib/pages/popup/format';
 import { ProblemBanner } from '@/lib/pages/popup/ProblemBanner';
+import { apiFailureParts } from '@/lib/pages/errorText';
 import { useLocale } from '../../../fixtures/i18n';
 
 /**
@@ -39,6 +40,7 @@ function banner(code: MessageErrorCode, extra: Record<string, unknown> = {}) {
 describe('the popup’s problem banner', () => {
   it.each([
     ['service down', 'api.network', {}, 'Check your connection, then try again.'],
+    ['service in trouble', 'api.server', { status: 503 }, 'Try again in a little while.'],
     ['rate-limited, no time given', 'api.rate-limited', {}, 'Try again in a little while.'],
     ['key refused', 'api.unauthorized', { status: 401 }, 'save it in the options'],
     ['not allowed', 'api.forbidden', { status: 403, code: 'plan_limit' }, 'Check your plan'],
@@ -61,5 +63,39 @@ describe('the popup’s problem banner', () => {
     const forbidden = banner('api.forbidden', { status: 403, code: 'plan_limit' });
     expect(forbidden.main).not.toContain('plan_limit');
     expect(forbidden.details?.textContent).toContain('plan_limit');
+  });
+});
+
+describe('a server error is not the user’s connection', () => {
+  it('the banner: a 503 says the service is in trouble, a network failure says to check the connection', () => {
+    const server = banner('api.server', { status: 503 });
+    const heading = screen.getByRole('heading').textContent;
+    cleanup();
+    const network = banner('api.network');
+    expect(heading).toBe('The service is having trouble');
+    expect(server.main).toContain('The service answered but could not handle the request.');
+    expect(server.main).not.toContain('connection');
+    expect(screen.getByRole('heading').textContent).toBe('The service could not be reached');
+    expect(network.main).toContain('Check your connection, then try again.');
+  });
+
+  it('what every other page says (side panel, options, confirm window): the same difference', () => {
+    expect(apiFailureParts('api.server', 'getPlaybook failed: 503').message).toBe(
+      'The service is having trouble right now. Try again in a little while.',
+    );
+    expect(apiFailureParts('api.network', 'getPlaybook failed').message).toBe(
+      'The service could not be reached. Check your connection, then try again.',
+    );
+    expect(apiFailureParts('api.timeout', 'getPlaybook failed').message).toBe(
+      'The service did not answer in time. Check your connection, then try again.',
+    );
+  });
+
+  it('in German too', () => {
+    useLocale('de');
+    expect(apiFailureParts('api.server', 'x').message).toBe(
+      'Der Dienst hat gerade Probleme. Versuchen Sie es in Kürze erneut.',
+    );
+    expect(apiFailureParts('api.network', 'x').message).not.toContain('Kürze');
   });
 });

@@ -208,4 +208,23 @@ describe('StatusRegion', () => {
     const lines = Array.from(region().querySelectorAll(':scope > p')).map((p) => p.textContent);
     expect(lines).toEqual(['Stored · rejected by the service']);
   });
+
+  it.each([
+    ['the service was not reached', 'network', undefined, 'Unreachable'],
+    ['the service did not answer in time', 'timeout', undefined, 'Unreachable'],
+    ['the service answered 503', 'server', 503, 'Unavailable'],
+    ['the service answered 500', 'server', 500, 'Unavailable'],
+  ] as const)('%s: the status word says so (%s)', (_, kind, status, word) => {
+    render(
+      <StatusRegion
+        state={state}
+        now={NOW}
+        overview={{
+          deprecations: [],
+          statusError: { name: 'ApiError', kind, operationId: 'getStatus', message: 'x', status },
+        }}
+      />,
+    );
+    expect(region().querySelector('.status-word')?.textContent).toBe(word);
+  });
 });

@@ -50,7 +50,7 @@ describe('the backtests in German', () => {
     expect(within(region).getByRole('heading', { level: 4 }).textContent).toBe(
       'Neuestes Ergebnis: 02.01.2024 – 05.01.2024 ggü. SPY',
     );
-    expect(within(region).getByText('abgeschlossen')).toBeTruthy();
+    expect(within(region).getByText('Abgeschlossen')).toBeTruthy();
     expect(within(region).queryByText('Total return')).toBeNull();
 
     const figure = screen.getByRole('img', { name: 'Kapitalkurve' });

@@ -74,7 +74,7 @@ describe('the side panel’s sections when a read fails', () => {
       const region = screen.getByRole('region', { name });
       await waitFor(() => expect(within(region).queryAllByRole('alert')).toHaveLength(1));
       const { main, details, alerts, detailLines } = split(region);
-      expect(main).toBe('The service failed. Check your connection, then try again.');
+      expect(main).toBe('The service is having trouble right now. Try again in a little while.');
       expect(main).not.toMatch(/failed after|attempt|retry budget/);
       expect(main).not.toContain(operation);
       expect(details).toContain(record(operation));
@@ -95,7 +95,7 @@ describe('the side panel’s sections when a read fails', () => {
     await waitFor(() => expect(vi.mocked(sendMessage)).toHaveBeenCalledTimes(2));
     await waitFor(() => expect(within(region).queryAllByRole('alert')).toHaveLength(1));
     const { main, details } = split(region);
-    expect(main).toBe('The service failed. Check your connection, then try again.');
+    expect(main).toBe('The service is having trouble right now. Try again in a little while.');
     expect(main).not.toMatch(/failed after|listBacktests|retry budget/);
     expect(details).toContain(record('listBacktests'));
   });

@@ -196,6 +196,17 @@ describe('a playbook seen before, offline', () => {
     expect(why.closest('details')).not.toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Back to the list' }));
   });
+
+  it('a service that answered in trouble (503) is not called "Offline"', () => {
+    renderDetail({ cached: { savedAt: Date.now(), reason: 'getPlaybook: 503', code: 'api.server' } });
+    const reason = screen.getByText('Service unavailable: changes need it to answer.');
+    expect(screen.queryByText(/Offline/)).toBeNull();
+    const save = screen.getByRole<HTMLButtonElement>('button', { name: 'Save changes' });
+    expect(save.getAttribute('aria-describedby')).toBe(reason.id);
+    cleanup();
+    renderDetail({ cached: { savedAt: Date.now(), code: 'api.network' } });
+    expect(screen.getByText('Offline: changes need the service.')).toBeTruthy();
+  });
 });
 
 describe('what became of an action', () => {
