@@ -1,8 +1,10 @@
 /**
- * The sandbox's backtesting engine: a seeded model of daily returns, so the same playbook, window
- * and benchmark always give the same curve. The benchmark follows a drift plus noise; the playbook
- * follows it with its own beta, alpha and noise, and both go through one stress regime, so a
- * drawdown and a difference to the benchmark are visible on every curve.
+ * The sandbox's backtesting engine: a seeded model of daily returns. Each day's return is a
+ * function of the day itself (and of the benchmark, and for the playbook of the playbook), never
+ * of the window asked for, as in a real market: two backtests that share dates agree on them, so
+ * a comparison over the shared period shows one benchmark return. The benchmark follows a drift
+ * plus noise and stressed quarters of its own calendar; the playbook follows it with its own beta,
+ * alpha and noise, harder in the stress, so a drawdown and a difference to the benchmark show.
  */
 import { createHash } from 'node:crypto';
 
@@ -88,18 +90,41 @@ function thin<T>(points: T[]): T[] {
   return kept;
 }
 
+/** A 32-bit seed from text. */
+const seedOf = (text: string) => createHash('sha256').update(text).digest();
+
+/** A generator for one day of one series: the series' seed mixed with the day's number. */
+function daily(seed: number, day: number): () => number {
+  return generator(seed ^ Math.imul(day + 1, 0x9e3779b1));
+}
+
+/** A uniform number in [0, 1) fixed by the series' seed and an integer (a day, a quarter). */
+const uniform = (seed: number, n: number) => daily(seed, n)();
+
+/** Days since 1970-01-01 and the calendar quarter of a full-date. */
+function calendar(date: string): { day: number; quarter: number } {
+  const t = Date.parse(`${date}T00:00:00Z`);
+  const d = new Date(t);
+  return { day: Math.round(t / DAY_MS), quarter: d.getUTCFullYear() * 4 + Math.floor(d.getUTCMonth() / 3) };
+}
+
+/** About one quarter in four is a stress quarter of the benchmark's calendar, with its own drop. */
+const STRESS_SHARE = 0.25;
+const QUARTER_DAYS = 63;
+
 export function simulateBacktest(
   playbookId: string,
   start: string,
   end: string,
   benchmark: string,
 ): BacktestResult {
-  // The market is the same for every playbook over the same window and benchmark; the playbook's
-  // own seed sets how it follows it.
-  const market = createHash('sha256').update(`${benchmark}:${start}:${end}`).digest();
-  const own = createHash('sha256').update(`${playbookId}:${start}:${end}:${benchmark}`).digest();
-  const marketRandom = generator(market.readUInt32BE(0));
-  const ownRandom = generator(own.readUInt32BE(0));
+  // The market is the benchmark's, the same for every playbook and window; the playbook's own
+  // seed sets how it follows it.
+  const market = seedOf(`market:${benchmark}`);
+  const own = seedOf(`own:${playbookId}:${benchmark}`);
+  const marketSeed = market.readUInt32BE(0);
+  const stressSeed = market.readUInt32BE(12);
+  const ownSeed = own.readUInt32BE(0);
   const share = (digest: Buffer, byte: number) => digest[byte] / 255;
   const benchDrift = (0.04 + share(market, 4) * 0.08) / TRADING_DAYS_PER_YEAR;
   const benchVol = (0.13 + share(market, 5) * 0.07) / Math.sqrt(TRADING_DAYS_PER_YEAR);
@@ -107,13 +132,14 @@ export function simulateBacktest(
   const alpha = (-0.06 + share(own, 7) * 0.16) / TRADING_DAYS_PER_YEAR;
   const ownVol = (0.08 + share(own, 8) * 0.08) / Math.sqrt(TRADING_DAYS_PER_YEAR);
   const ownStress = 0.3 + share(own, 9) * 0.6;
+  /** The daily log-drift of a stressed quarter (0 when the quarter is calm). */
+  const stressOf = (quarter: number) => {
+    if (uniform(stressSeed, quarter * 2) >= STRESS_SHARE) return 0;
+    const drop = 0.12 + uniform(stressSeed, quarter * 2 + 1) * 0.18;
+    return Math.log(1 - drop) / QUARTER_DAYS;
+  };
 
   const days = tradingDays(start, end);
-  // The stress regime: a stretch of the window where both fall, the playbook harder.
-  const stressStart = Math.floor(days.length * (0.3 + share(market, 9) * 0.3));
-  const stressLength = Math.max(1, Math.floor(days.length * (0.08 + share(market, 10) * 0.1)));
-  const stressDrop = 0.12 + share(market, 11) * 0.18;
-  const stressDaily = Math.log(1 - stressDrop) / stressLength;
 
   const equity: EquityPoint[] = [];
   const values: number[] = [];
@@ -123,11 +149,12 @@ export function simulateBacktest(
   let bench = 1;
   days.forEach((date, i) => {
     if (i > 0) {
-      const stressed = i >= stressStart && i < stressStart + stressLength;
-      const marketReturn = benchDrift + benchVol * normal(marketRandom) + (stressed ? stressDaily * 0.6 : 0);
+      const { day, quarter } = calendar(date);
+      const stressDaily = stressOf(quarter);
+      const marketReturn = benchDrift + benchVol * normal(daily(marketSeed, day)) + stressDaily * 0.6;
       const ownReturn = Math.max(
         -0.5,
-        alpha + beta * marketReturn + ownVol * normal(ownRandom) + (stressed ? stressDaily * ownStress : 0),
+        alpha + beta * marketReturn + ownVol * normal(daily(ownSeed, day)) + stressDaily * ownStress,
       );
       bench *= 1 + Math.max(-0.5, marketReturn);
       value *= 1 + ownReturn;

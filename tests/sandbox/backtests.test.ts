@@ -236,6 +236,25 @@ describe('the backtest model', () => {
     expect(qqq.equity.map((p) => p.benchmark)).not.toEqual(a.equity.map((p) => p.benchmark));
   });
 
+  it('a day is a day: two windows that share dates agree on them, rebased to their first shared date', () => {
+    // A real market does not depend on the window asked for: the comparison over the shared
+    // period then shows one benchmark return, not one per backtest.
+    for (const playbook of ['pb_1', 'pb_2']) {
+      const long = simulateBacktest(playbook, '2021-01-04', '2024-12-31', 'SPY');
+      const short = simulateBacktest(playbook, '2022-01-03', '2024-12-31', 'SPY');
+      const from = long.equity.find((p) => p.date === short.equity[0].date);
+      if (!from) throw new Error('no shared first date');
+      const rebased = long.equity
+        .filter((p) => p.date >= short.equity[0].date)
+        .map((p) => ({ date: p.date, value: p.value / from.value, benchmark: p.benchmark / from.benchmark }));
+      expect(rebased.map((p) => p.date)).toEqual(short.equity.map((p) => p.date));
+      rebased.forEach((p, i) => {
+        expect(p.benchmark).toBeCloseTo(short.equity[i].benchmark, 3);
+        expect(p.value).toBeCloseTo(short.equity[i].value, 3);
+      });
+    }
+  });
+
   it('thins a 20-year window to at most 2,000 points, keeping the first and last day', () => {
     const long = simulateBacktest('pb_1', '2000-01-03', '2019-12-31', 'SPY');
     expect(long.equity.length).toBeLessThanOrEqual(MAX_EQUITY_POINTS);
