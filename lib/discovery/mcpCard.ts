@@ -14,7 +14,7 @@ const CardTool = z.looseObject({
   name: z.string().min(1).max(200),
   title: Text.optional(),
   description: Text.optional(),
-  annotations: z.looseObject({ readOnlyHint: z.boolean().optional() }).optional(),
+  annotations: z.looseObject({ title: Text.optional(), readOnlyHint: z.boolean().optional() }).optional(),
 });
 
 const DraftCardSchema = z.looseObject({
@@ -43,6 +43,8 @@ const Sep2127CardSchema = z.looseObject({
 
 export const McpCardToolSchema = z.object({
   name: z.string(),
+  /** The tool's name for people (`title`, else `annotations.title`), when the card gives one. */
+  title: z.string().optional(),
   description: z.string(),
   readOnlyHint: z.boolean().nullable(),
 });
@@ -68,6 +70,7 @@ function normalizeTools(tools: z.infer<typeof CardTool>[] | string | undefined):
   if (!Array.isArray(tools)) return undefined;
   return tools.map((tool) => ({
     name: tool.name,
+    ...((tool.title ?? tool.annotations?.title) ? { title: tool.title ?? tool.annotations?.title } : {}),
     description: tool.description ?? tool.title ?? '',
     readOnlyHint: tool.annotations?.readOnlyHint ?? null,
   }));

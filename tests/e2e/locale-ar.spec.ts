@@ -51,3 +51,38 @@ test('the side panel is right to left: the first tab is the rightmost', async ({
   expect(first.x).toBeGreaterThan(second.x);
   await snap(page, 'sidepanel-ar', testInfo);
 });
+
+/** Left edges of the first and last characters of `text` where the page shows it: LTR when first < last. */
+async function ends(page: Page, text: string): Promise<{ first: number; last: number }> {
+  return page.evaluate((wanted) => {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const at = node.textContent?.indexOf(wanted) ?? -1;
+      if (at < 0) continue;
+      const edge = (index: number) => {
+        const range = document.createRange();
+        range.setStart(node, index);
+        range.setEnd(node, index + 1);
+        return range.getBoundingClientRect().x;
+      };
+      return { first: edge(at), last: edge(at + wanted.length - 1) };
+    }
+    throw new Error(`${wanted} is not on the page`);
+  }, text);
+}
+
+test('the options page keeps paths, addresses and keys left to right', async ({
+  extension,
+  sandbox,
+}, testInfo) => {
+  await extension.configure({ key: null });
+  const page = await extension.open('options.html?welcome');
+  await page.setViewportSize({ width: 800, height: 1200 });
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page.getByRole('heading', { name: message('ar', 'options.welcome.heading') })).toBeVisible();
+  for (const text of ['/api/v1', '.sandbox/demo-key', `${sandbox.baseUrl}/apikey`]) {
+    const { first, last } = await ends(page, text);
+    expect(first, text).toBeLessThan(last);
+  }
+  await snap(page, 'options-ar', testInfo);
+});

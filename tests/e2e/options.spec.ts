@@ -111,3 +111,35 @@ test('a finance site is refused when it is not a site address', async ({ extensi
 function shownPlan(plan: string): string {
   return plan.charAt(0).toUpperCase() + plan.slice(1);
 }
+
+test('the quiet hours group has no browser frame, its legend reads like a label, light and dark', async ({
+  extension,
+}, testInfo) => {
+  await extension.configure();
+  const page = await extension.open('options.html');
+  const group = page.getByRole('group', { name: 'Quiet hours' });
+  await expect(group).toBeVisible();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const look = await group.evaluate((fieldset) => {
+      const style = getComputedStyle(fieldset);
+      const legend = getComputedStyle(fieldset.querySelector('legend')!);
+      const label = getComputedStyle(document.querySelector('label[for="field-pollMinutes"]')!);
+      return {
+        borders: [
+          style.borderTopWidth,
+          style.borderRightWidth,
+          style.borderBottomWidth,
+          style.borderLeftWidth,
+        ],
+        padding: style.paddingInlineStart,
+        legend: [legend.color, legend.fontWeight],
+        label: [label.color, label.fontWeight],
+      };
+    });
+    expect(look.borders, scheme).toEqual(['0px', '0px', '0px', '0px']);
+    expect(look.padding, scheme).toBe('0px');
+    expect(look.legend, scheme).toEqual(look.label);
+    await snap(page, `options-quiet-hours-${scheme}`, testInfo);
+  }
+});

@@ -271,7 +271,7 @@ test('a tampered skill shows “digest mismatch”', async ({ extension, sandbox
     await new SidePanelPage(page).tab('Discovery').click();
     const skills = page.getByRole('list', { name: 'Skills' });
     await expect(skills.getByText('digest mismatch')).toHaveCount(1);
-    await expect(skills.getByText('verified', { exact: true }).first()).toBeVisible();
+    await expect(skills.getByText('Verified', { exact: true }).first()).toBeVisible();
   } finally {
     sandbox.resetFaults();
   }

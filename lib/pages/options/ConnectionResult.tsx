@@ -6,6 +6,7 @@ import { meaningOf } from '@/lib/messaging/errors';
 import type { ErrorParts } from '@/lib/pages/errorText';
 import { apiErrorParts } from './overviewProblems';
 import { ProblemDetails } from '@/components/ProblemMessage';
+import { isolatedMessage } from '@/components/ServiceText';
 
 export interface ConnectionResultProps {
   testing?: boolean;
@@ -91,11 +92,11 @@ export function ConnectionResult({ testing, result, error }: ConnectionResultPro
         <dt>{t('options.account')}</dt>
         <dd class={result.account ? '' : 'error'}>
           {result.account ? (
-            t('options.accountLine', {
-              name: result.account.name,
-              email: result.account.email,
-              plan: planName(result.account.plan),
-            })
+            isolatedMessage(
+              t('options.accountLine'),
+              { name: result.account.name, email: result.account.email, plan: planName(result.account.plan) },
+              ['email'],
+            )
           ) : (
             <ReadProblem error={result.accountError} fallback={t('options.notRead')} />
           )}

@@ -3,7 +3,9 @@ import type { ErrorParts } from '@/lib/pages/errorText';
 import { isServiceConfigured } from '@/lib/store/settings';
 import { Disclaimer } from '@/components/Disclaimer';
 import { Welcome, type WelcomeProps } from './Welcome';
-import { t, formatList } from '@/lib/i18n';
+import { Fragment } from 'preact';
+import { t } from '@/lib/i18n';
+import { Verbatim } from '@/components/ServiceText';
 import { ConnectionResult } from './ConnectionResult';
 import { SitesSection, type SitesSectionProps } from './SitesSection';
 import { ProblemDetails } from '@/components/ProblemMessage';
@@ -96,10 +98,22 @@ export function OptionsForm(props: OptionsFormProps) {
 /** The origins the browser has not granted yet, and the button that asks. */
 function AccessSection({ missing, onGrant }: { missing: string[]; onGrant: (origins: string[]) => void }) {
   if (missing.length === 0) return null;
+  // Each origin left to right on its own, so "http://host/*" keeps its "/*" at its end in Arabic.
+  const [before, after = ''] = t('options.accessBody').split('{origins}');
+  const origins = missing.map((origin, index) => (
+    <Fragment key={origin}>
+      {index > 0 ? t('common.separator.list') : null}
+      <Verbatim>{origin}</Verbatim>
+    </Fragment>
+  ));
   return (
     <section class="card stack callout-warn" aria-labelledby="access-title">
       <h2 id="access-title">{t('options.accessHeading')}</h2>
-      <p>{t('options.accessBody', { origins: formatList(missing) })}</p>
+      <p>
+        {before}
+        {origins}
+        {after}
+      </p>
       <div>
         <button type="button" onClick={() => onGrant(missing)}>
           {t('options.grantAccess')}

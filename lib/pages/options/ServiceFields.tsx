@@ -1,6 +1,7 @@
 import type { AppState } from '@/lib/messaging/protocol';
 import { formatDateTime, t } from '@/lib/i18n';
 import { Field } from './Field';
+import { isolatedMessage } from '@/components/ServiceText';
 import type { OptionsFields } from './useOptionsFields';
 
 /** The key's hint: never a character of it; when it was saved, where the record says. */
@@ -67,7 +68,7 @@ export function ServiceFields({
         <a href={keyPage} target="_blank" rel="noreferrer">
           {t('options.createKey')}
         </a>
-        <span class="hint">{t('options.createKeyAt', { url: keyPage })}</span>
+        <span class="hint">{isolatedMessage(t('options.createKeyAt'), { url: keyPage }, ['url'])}</span>
       </p>
     </>
   );

@@ -24,7 +24,7 @@ export function SitesSection({ builtIn, extra, error, busy, onAdd, onRemove }: S
         <ul class="sites" aria-label={t('options.extraSites')}>
           {extra.map((pattern) => (
             <li key={pattern} class="row">
-              <code>{pattern}</code>
+              <code dir="ltr">{pattern}</code>
               <button
                 type="button"
                 class="small"

@@ -7,7 +7,8 @@ import type { SkillVerification } from '@/lib/discovery/verify';
 import { shownDocuments, type ShownDocuments } from './discoveryDocuments';
 import { SafeMarkdown, safeHref } from './SafeMarkdown';
 import { ErrorMessage } from '@/components/ErrorMessage';
-import { isolatedMessage, ServiceText } from '@/components/ServiceText';
+import { isolatedMessage, ServiceText, Verbatim } from '@/components/ServiceText';
+import { formattedLimits, formattedPrice } from './discoveryPricing';
 import { formatDate, formatDateTime, formatNumber, plural, t, type TextKey, formatList } from '@/lib/i18n';
 
 export const VERIFICATION_LABELS: Record<SkillVerification, TextKey> = {
@@ -192,14 +193,32 @@ function Pricing({ shown }: { shown: ShownDocuments }) {
               <th scope="row" dir="auto">
                 {row.name}
               </th>
-              <td dir="auto">{row.monthlyPrice}</td>
-              <td dir="auto">{row.limits}</td>
+              <PriceCell cell={row.monthlyPrice} />
+              <LimitsCell cell={row.limits} />
             </tr>
           ))}
         </tbody>
       </table>
     </section>
   );
+}
+
+/** A price in the locale's currency format, left to right as amounts are; else the cell as sent. */
+function PriceCell({ cell }: { cell: string }) {
+  const price = formattedPrice(cell);
+  return price ? (
+    <td>
+      <Verbatim>{price}</Verbatim>
+    </td>
+  ) : (
+    <td dir="auto">{cell}</td>
+  );
+}
+
+/** A rate limit in the user's words; else the cell as sent. */
+function LimitsCell({ cell }: { cell: string }) {
+  const limits = formattedLimits(cell);
+  return limits ? <td>{limits}</td> : <td dir="auto">{cell}</td>;
 }
 
 /** Longer than this, a description is cut to its first sentence or line for the overview. */
@@ -254,7 +273,7 @@ function AgentCardSection({ report }: { report: DiscoveryReport }) {
   );
 }
 
-/** The words of a skill id (`playbook-authoring`), for a name people read: "Playbook authoring". */
+/** The words of a skill id or tool name (`playbook-authoring`, `get_category`), for a name people read: "Playbook authoring". */
 function idInWords(id: string): string {
   const words = id
     .split(/[-_.\s]+/)
@@ -319,7 +338,7 @@ function Skills({ report, shown }: ReportProps) {
   );
 }
 
-/** The MCP server's tools by name, each with one line of what it does. */
+/** The MCP server's tools by their names for people (the raw name beside), each with one line of what it does. */
 function McpTools({ report }: { report: DiscoveryReport }) {
   const card = report.documents.mcpCard;
   if (!card?.tools || card.tools.length === 0) return null;
@@ -332,9 +351,14 @@ function McpTools({ report }: { report: DiscoveryReport }) {
       <dl class="tools">
         {card.tools.map((tool) => (
           <div key={tool.name}>
-            <dt>
-              <code dir="ltr">{tool.name}</code>
-              {tool.readOnlyHint ? ` ${t('sidepanel.discovery.readOnlyNote')}` : ''}
+            <dt class="row">
+              <strong>
+                <ServiceText>{tool.title || idInWords(tool.name)}</ServiceText>
+              </strong>
+              <code class="hint" dir="ltr" title={t('sidepanel.discovery.toolName')}>
+                {tool.name}
+              </code>
+              {tool.readOnlyHint ? <span class="badge">{t('sidepanel.discovery.readOnlyNote')}</span> : null}
             </dt>
             <dd dir="auto">{oneLine(tool.description)}</dd>
           </div>

@@ -46,7 +46,7 @@ describe('the backtests in German', () => {
     expect(term('Gesamtrendite')).toBe('+12,3\u00a0%');
     expect(term('Benchmark-Rendite')).toBe('+8,7\u00a0%');
     expect(term('Maximaler Drawdown')).toBe('\u221215,4\u00a0%');
-    expect(term('Sharpe Ratio')).toBe('1,20');
+    expect(term('Sharpe-Ratio')).toBe('1,20');
     expect(within(region).getByRole('heading', { level: 4 }).textContent).toBe(
       'Neuestes Ergebnis: 02.01.2024 – 05.01.2024 ggü. SPY',
     );

@@ -41,7 +41,7 @@ describe('the side panel converts the Markdown the worker stored', () => {
       within(pricing)
         .getAllByRole('row')
         .map((row) => row.textContent),
-    ).toContain('Pro$2910k/day');
+    ).toContain('Pro$29.0010k/day');
     expect(screen.getByText('Read Authentication')).toBeTruthy();
   });
 
