@@ -13,6 +13,8 @@ export interface StatusRegionProps {
   /** The clock for relative times; defaults to the time of rendering. */
   now?: number;
   onRefresh?: () => void;
+  /** The button's words when it does more than refresh the status ("Retry" for a failed list). */
+  refreshLabel?: string;
 }
 
 function keyLine(
@@ -122,6 +124,7 @@ export function StatusRegion({
   loading,
   now = Date.now(),
   onRefresh,
+  refreshLabel,
 }: StatusRegionProps) {
   const word = serviceWord(overview, loading);
   const problems = problemLines(state, overview, now);
@@ -140,7 +143,7 @@ export function StatusRegion({
         </span>
         {onRefresh ? (
           <button type="button" class="small" onClick={onRefresh} disabled={loading}>
-            {t('popup.status.refresh')}
+            {refreshLabel ?? t('popup.status.refresh')}
           </button>
         ) : null}
       </div>

@@ -164,7 +164,7 @@ describe('PopupView', () => {
     expect(handlers.onRetry).toHaveBeenCalledOnce();
   });
 
-  it('a saved copy shown because the network failed is marked, dated and retryable', () => {
+  it('a saved copy shown because the network failed is dated on one line, with one retry for all', () => {
     const handlers = renderPopup({
       list: list({
         items: [playbook(1)],
@@ -173,12 +173,17 @@ describe('PopupView', () => {
         stale: { kind: 'failed', reason: 'The service could not be reached.' },
       }),
     });
-    expect(screen.getByText('Cached')).toBeTruthy();
-    // The failure in a word on the one line; its technical reason in the line's tooltip.
+    // The failure in words on the one line (no badge to wrap it in German); the reason in its tooltip.
     const line = screen.getByText(/Saved 3 minutes ago .* not updated$/);
     expect(line.getAttribute('title')).toBe('The service could not be reached.');
-    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(screen.queryByText('Cached')).toBeNull();
+    // One control retries the list and the status: the status line's, not a second one beside the date.
+    expect(screen.queryByRole('button', { name: 'Refresh status' })).toBeNull();
+    const retry = screen.getAllByRole('button', { name: 'Retry' });
+    expect(retry).toHaveLength(1);
+    fireEvent.click(retry[0]);
     expect(handlers.onRetry).toHaveBeenCalledOnce();
+    expect(handlers.onRefreshStatus).not.toHaveBeenCalled();
   });
 
   it('a cache shown while refreshing is marked but not called a failure', () => {
@@ -224,7 +229,7 @@ describe('PopupView', () => {
       }),
     });
     expect(screen.getByRole('alert').textContent).toContain('could not be trusted');
-    expect(screen.getByText('Cached')).toBeTruthy();
+    expect(screen.getByText(/not updated$/)).toBeTruthy();
     expect(screen.getByRole('listitem').textContent).toContain('Playbook 1');
   });
 
