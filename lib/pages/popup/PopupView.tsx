@@ -213,6 +213,7 @@ function PopupBody(props: PopupViewProps) {
         now={now}
         onRefresh={listFailed ? props.onRetry : props.onRefreshStatus}
         refreshLabel={listFailed ? t('popup.list.retry') : undefined}
+        keyRefusalShown={list.problem?.kind === 'unauthorized'}
       />
       <ListControls {...props} needsKey={needsKey} mine={mine} />
       {list.problem ? (

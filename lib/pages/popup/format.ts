@@ -37,6 +37,8 @@ export interface ProblemView {
   link?: string;
   /** The service's stable problem code, for 403. */
   code?: string;
+  /** The HTTP status the service answered: a technical detail, shown only under "Details". */
+  status?: number;
   retryAt?: number;
 }
 
@@ -44,6 +46,10 @@ export interface WireLike {
   code: string;
   message: string;
   details?: Record<string, unknown>;
+}
+
+function statusOf(details: Record<string, unknown>): number | undefined {
+  return typeof details.status === 'number' ? details.status : undefined;
 }
 
 /** How the popup shows a failure: the one table's `problem` for its code (lib/messaging/errors.ts). */
@@ -56,7 +62,7 @@ export function problemOf(error: WireLike): ProblemView {
     case 'unauthorized':
       // No status: the client refused to send without a key, so this is a first run, not a rejection.
       if (details.status === undefined) return { kind: 'no-key', message: error.message, link };
-      return { kind: 'unauthorized', message: error.message, link };
+      return { kind: 'unauthorized', message: error.message, link, status: statusOf(details) };
     case 'forbidden':
       return { kind: 'forbidden', message: error.message, code };
     case 'rate-limited': {

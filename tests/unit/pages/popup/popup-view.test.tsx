@@ -125,19 +125,43 @@ describe('PopupView', () => {
     expect(screen.getByRole('region', { name: 'Service status' }).textContent).toContain('Not set');
   });
 
-  it('401: asks to sign in or create a key with the link the service error carries', () => {
+  it('401: says the key was refused in the user’s words, where to check it, the code only under Details', () => {
     renderPopup({
+      overview: {
+        deprecations: [],
+        accountError: {
+          name: 'ApiError',
+          kind: 'unauthorized',
+          operationId: 'getAccount',
+          message: 'no',
+          status: 401,
+        },
+      },
       list: list({
         problem: {
           kind: 'unauthorized',
           message: 'listPlaybooks needs a valid API key.',
           link: 'https://svc.example/apikey',
+          status: 401,
         },
       }),
     });
     const alert = screen.getByRole('alert');
-    expect(alert.textContent).toContain('Sign in or create a key');
+    const body = alert.querySelector(':scope > p')!.textContent;
+    expect(body).toBe(
+      'The service refused this API key. Check it in the options, or create a new one at https://svc.example/apikey.',
+    );
+    expect(within(alert).getByRole('link', { name: 'options' }).getAttribute('href')).toBe(
+      'chrome-extension://x/options.html',
+    );
     expect(within(alert).getByRole('link', { name: 'https://svc.example/apikey' })).toBeTruthy();
+    // The status code is a detail, one click away; said once, not again in the status line.
+    const details = alert.querySelector('details')!;
+    expect(details.textContent).toContain('The service answered HTTP 401.');
+    expect(body).not.toMatch(/401/);
+    expect(
+      screen.getByRole('region', { name: 'Service status' }).querySelectorAll(':scope > p'),
+    ).toHaveLength(0);
     expect(within(alert).queryByRole('button', { name: 'Retry' })).toBeNull();
   });
 
