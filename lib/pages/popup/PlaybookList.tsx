@@ -1,7 +1,7 @@
 import type { Playbook } from '@/lib/api/schemas';
 import type { Staleness } from '@/lib/messaging/protocol';
 import { PlaybookRow } from './PlaybookRow';
-import { clockTime, relativeTime } from './format';
+import { clockTime, lineStart, relativeTime } from './format';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { plural, t } from '@/lib/i18n';
 
@@ -43,7 +43,9 @@ export function PlaybookList(props: PlaybookListProps) {
             {cached && !failed ? <span class="badge cached">{t('popup.list.cached')}</span> : null}
             {cached && !failed ? ' ' : null}
             {cached
-              ? t('popup.list.saved', { when: relativeTime(fetchedAt, now), clock: clockTime(fetchedAt) })
+              ? lineStart(
+                  t('popup.list.saved', { when: relativeTime(fetchedAt, now), clock: clockTime(fetchedAt) }),
+                )
               : t('popup.list.updated', { when: relativeTime(fetchedAt, now) })}
             {stale
               ? ` · ${stale.kind === 'failed' ? t('popup.list.notUpdated') : t('popup.list.refreshing')}`

@@ -1,5 +1,5 @@
 import type { Playbook } from '@/lib/api/schemas';
-import { relativeTime } from './format';
+import { isDated, relativeTime } from './format';
 import { formatList, formatPercent, plural, t } from '@/lib/i18n';
 import { playbookStatusText } from '@/lib/pages/playbookWords';
 
@@ -79,9 +79,12 @@ export function PlaybookRow({ playbook, now, sinceCaptured, onOpen }: PlaybookRo
             ) : null}
           </span>
         ) : null}
-        <time class="pb-updated" dateTime={playbook.updated_at} title={playbook.updated_at}>
-          {t('popup.list.updated', { when: relativeTime(playbook.updated_at, now) })}
-        </time>
+        {/* No date the service could give: nothing said ("Updated unknown time" is no sentence). */}
+        {isDated(playbook.updated_at) ? (
+          <time class="pb-updated" dateTime={playbook.updated_at} title={playbook.updated_at}>
+            {t('popup.list.updated', { when: relativeTime(playbook.updated_at, now) })}
+          </time>
+        ) : null}
       </div>
     </li>
   );

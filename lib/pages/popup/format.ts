@@ -1,5 +1,5 @@
 /** Pure helpers shared by the popup's components: no browser APIs but browser.i18n, easy to table-test. */
-import { formatClock, formatDate, formatRelative, plural, t } from '@/lib/i18n';
+import { formatClock, formatDate, formatRelative, plural, t, uiLocale } from '@/lib/i18n';
 import { meaningOf } from '@/lib/messaging/errors';
 
 const JUST_NOW_MS = 45_000;
@@ -17,6 +17,22 @@ export function relativeTime(at: number | string, now: number): string {
   // Up to what rounds to a week ("7 days ago" / "last week"), as before; older ones are dated.
   if (ago < (RELATIVE_DAYS + 0.5) * 86_400_000) return formatRelative(time, now);
   return formatDate(time);
+}
+
+/**
+ * A line that may begin with a relative time ("gerade eben gespeichert") starts with a capital, in
+ * the UI language's casing; scripts without case are unchanged.
+ */
+export function lineStart(text: string): string {
+  const first = text.codePointAt(0);
+  if (first === undefined) return text;
+  const head = String.fromCodePoint(first);
+  return head.toLocaleUpperCase(uiLocale()) + text.slice(head.length);
+}
+
+/** Whether a service timestamp can be dated at all (a row without one shows no date, not "unknown time"). */
+export function isDated(at: string): boolean {
+  return Number.isFinite(Date.parse(at));
 }
 
 /** What the popup shows for a failed read, decided from the wire error's code and details. */
