@@ -35,6 +35,46 @@ export function isDated(at: string): boolean {
   return Number.isFinite(Date.parse(at));
 }
 
+/** About what a row's two title lines hold at 380 px, in widths of a Latin letter (a wide one counts two). */
+export const TITLE_ROOM = 52;
+/** How much of a long title's end stays in view: where variants of one idea differ ("…, variant 50"). */
+const TITLE_END = 18;
+const WIDE = /[\u1100-\u115F\u2E80-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6]/u;
+
+const widthOf = (chars: readonly string[]) => chars.reduce((sum, c) => sum + (WIDE.test(c) ? 2 : 1), 0);
+
+/** The most characters from the start (or, `fromEnd`, the end) of `chars` within `room` widths. */
+function fit(chars: readonly string[], room: number, fromEnd = false): string[] {
+  const taken: string[] = [];
+  let used = 0;
+  for (const c of fromEnd ? [...chars].reverse() : chars) {
+    used += WIDE.test(c) ? 2 : 1;
+    if (used > room) break;
+    taken.push(c);
+  }
+  return fromEnd ? taken.reverse() : taken;
+}
+
+/**
+ * A title too long for a row's two lines, cut in its middle so its start and its end both show:
+ * "Grid modernization and transmission … 2030, variant 50" (cut at the end, fifty variants of one
+ * idea looked alike). Undefined when the whole title fits; the row keeps the whole one in its
+ * accessible name and tooltip.
+ */
+export function shortTitle(title: string, room = TITLE_ROOM): string | undefined {
+  const chars = Array.from(title.replace(/\s+/g, ' ').trim());
+  if (widthOf(chars) <= room) return undefined;
+  let end = fit(chars, TITLE_END, true).join('');
+  // From a word's start where there is one ("variant 50", not "riant 50").
+  const space = end.indexOf(' ');
+  if (space > 0 && space < end.length - 1) end = end.slice(space + 1);
+  const head = fit(chars, room - widthOf(Array.from(end)) - 2);
+  // At a word's end where there is one in its second half ("transmission", not "transmi").
+  const cut = head.length < chars.length && chars[head.length] !== ' ' ? head.lastIndexOf(' ') : -1;
+  const start = (cut > head.length / 2 ? head.slice(0, cut) : head).join('').trimEnd();
+  return `${start} … ${end}`;
+}
+
 /** What the popup shows for a failed read, decided from the wire error's code and details. */
 export type ProblemKind =
   | 'no-key'
