@@ -14,6 +14,8 @@
  * and tickers, the confirm window for a create and an edit, offline with the list saved, a refused key),
  * light and dark for the popup. German, Japanese and Arabic go through the heaviest: service down, 50
  * long rows, the confirm window, offline with the saved list, a refused key; Japanese and Arabic dark.
+ * The popup's rows are counted: at least six whole ones with 50 long rows, four with the service
+ * down, the list saved and a draft waiting.
  */
 import { randomBytes } from 'node:crypto';
 import type { BrowserContext, Locator, Page, TestInfo } from '@playwright/test';
@@ -105,6 +107,7 @@ async function popupAndPanel(
   name: string,
   ready: { popup: (page: Page) => Locator; panel: (page: Page) => Locator },
   lines: { what: (page: Page) => Locator; max: number }[] = [],
+  minRows = 0,
 ): Promise<string[]> {
   const popup = await openAt(m, 'popup.html', POPUP_MAX);
   await expect(ready.popup(popup)).toBeVisible({ timeout: 30_000 });
@@ -114,6 +117,8 @@ async function popupAndPanel(
   const links = popup.locator('.popup-head nav a');
   const found = await measure(m, popup, `popup-${name}`, [links.first(), links.last()]);
   if (width > POPUP_WIDTH_LIMIT) found.push(`popup-${name}: popup-width the popup grows to ${width} px`);
+  const rows = await rowsInView(popup);
+  if (rows < minRows) found.push(`popup-${name}: too-few-rows ${rows} whole rows in ${POPUP_MAX.height} px`);
   for (const line of lines) {
     const drawn = await textLines(line.what(popup));
     if (drawn > line.max)
@@ -125,6 +130,32 @@ async function popupAndPanel(
   found.push(...(await measure(m, panel, `sidepanel-${name}`, [panel.getByRole('tab').first()])));
   await panel.close();
   return found;
+}
+
+/** The popup's playbook rows drawn whole inside its window (the list is the popup's reason to be). */
+async function rowsInView(page: Page): Promise<number> {
+  const height = page.viewportSize()!.height;
+  const bottoms = await page
+    .locator('.pb-row')
+    .evaluateAll((rows) => rows.map((row) => row.getBoundingClientRect().bottom));
+  return bottoms.filter((bottom) => bottom <= height).length;
+}
+
+/** The rows a popup of two-line titles shows whole in 600 px in the normal state, in every language. */
+const MIN_ROWS = 6;
+/** With the service down and a draft waiting: the draft, the status and the saved-copy line come first. */
+const MIN_ROWS_DOWN_WITH_DRAFT = 4;
+
+/** The drafts the confirm windows left (longRows) discarded down to one: a single draft waiting. */
+async function keepOneDraft(m: Matrix): Promise<void> {
+  const popup = await openAt(m, 'popup.html', POPUP_MAX);
+  const drafts = popup.locator('.outbox-row');
+  await expect(drafts.first()).toBeVisible();
+  for (let left = await drafts.count(); left > 1; left--) {
+    await drafts.first().locator('.outbox-actions button').last().click();
+    await expect(drafts).toHaveCount(left - 1);
+  }
+  await popup.close();
 }
 
 const popupRows = (page: Page) => page.locator('.pb-row').first();
@@ -173,7 +204,7 @@ async function serviceDown(m: Matrix, sandbox: Sandbox): Promise<string[]> {
 
 async function longRows(m: Matrix, sandbox: Sandbox): Promise<string[]> {
   addLongPlaybooks(sandbox, 50);
-  const found = await popupAndPanel(m, 'long-rows', { popup: popupRows, panel: panelRows });
+  const found = await popupAndPanel(m, 'long-rows', { popup: popupRows, panel: panelRows }, [], MIN_ROWS);
   const first = sandbox.db.getPlaybook(
     (
       (await (
@@ -212,12 +243,19 @@ async function longRows(m: Matrix, sandbox: Sandbox): Promise<string[]> {
 }
 
 async function offlineWithCache(m: Matrix, sandbox: Sandbox): Promise<string[]> {
+  await keepOneDraft(m);
   sandbox.setFaults({ resetConnection: 1_000_000 });
   // The saved list, once the refresh has failed (not while it is still trying).
   const cached = (page: Page) => page.locator('.freshness.stale');
   // The list's freshness line says in a word that the list is old: at most two lines, in every language.
   const freshness = { what: (page: Page) => page.locator('.freshness.stale p'), max: 2 };
-  const found = await popupAndPanel(m, 'offline-cached', { popup: cached, panel: panelRows }, [freshness]);
+  const found = await popupAndPanel(
+    m,
+    'offline-cached',
+    { popup: cached, panel: panelRows },
+    [freshness],
+    MIN_ROWS_DOWN_WITH_DRAFT,
+  );
   sandbox.resetFaults();
   return found;
 }

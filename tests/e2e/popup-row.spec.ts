@@ -1,7 +1,7 @@
 /**
  * A popup row never cuts its date ("Jan 7, 202"), whatever the number and length of its tickers,
  * in English, German and Arabic (right to left), at the popup's narrowest width (body min-width
- * 340 px). Proof by geometry: each row's date is drawn whole inside its row and inside the visible
+ * 380 px). Proof by geometry: each row's date is drawn whole inside its row and inside the visible
  * width of the page (no horizontal scrolling needed to read it), the tickers' line inside its row
  * (a 300-character "ticker" ends in "…"); a screen reader gets the first twenty tickers by name
  * and a count of the rest. Screenshots are kept as artifacts.
@@ -62,7 +62,7 @@ for (const language of ['en', 'de', 'ar']) {
   test.describe(`in ${language}`, () => {
     test.use({ uiLanguage: language });
 
-    test('a row keeps its whole date in view at 340 px, with four tickers or a long one', async ({
+    test('a row keeps its whole date in view at 380 px, with four tickers or a long one', async ({
       extension,
       sandbox,
     }, testInfo) => {
@@ -74,18 +74,18 @@ for (const language of ['en', 'de', 'ar']) {
         tickers: MANY_TICKERS,
       });
       const page = await extension.open('popup.html');
-      await page.setViewportSize({ width: 340, height: 640 });
+      await page.setViewportSize({ width: 380, height: 640 });
       await expect(page.locator('.pb-row')).toHaveCount(20);
       // The popup paints its saved copy (read before the tickers changed) first: the rows are
       // measured once the crowded row has come in the service's answer, or nothing long is drawn.
       const crowdedRow = page.locator('.pb-row').filter({ hasText: crowded.title });
       await expect(crowdedRow.locator('.pb-ticker-text')).toContainText(LONG_TICKER.slice(0, 20));
       expect(await cutParts(page)).toEqual([]);
-      await snap(page, `popup-row-${language}-340`, testInfo);
+      await snap(page, `popup-row-${language}-380`, testInfo);
       // The full list, in the UI language's words, for whoever cannot see the tickers' line.
       const row = page.locator('.pb-row').filter({ hasText: four!.title });
       const list = four!.tickers.join(message(language, 'common.separator.list'));
-      await expect(row.locator('.visually-hidden')).toHaveText(
+      await expect(row.locator('.pb-tickers .visually-hidden')).toHaveText(
         message(language, 'popup.row.tickerList', { list }),
       );
       await expect(row.locator('.pb-ticker-text')).toHaveAttribute('aria-hidden', 'true');
@@ -95,7 +95,7 @@ for (const language of ['en', 'de', 'ar']) {
         const tag = document.documentElement.lang;
         return [new Intl.NumberFormat(tag).format(n), new Intl.PluralRules(tag).select(n)];
       }, rest);
-      await expect(crowdedRow.locator('.visually-hidden')).toHaveText(
+      await expect(crowdedRow.locator('.pb-tickers .visually-hidden')).toHaveText(
         message(language, `popup.row.tickerListMore.${category}`, {
           list: MANY_TICKERS.slice(0, 20).join(message(language, 'common.separator.list')),
           count,
@@ -104,3 +104,34 @@ for (const language of ['en', 'de', 'ar']) {
     });
   });
 }
+
+test('long titles that differ only at their end stay apart: the end drawn, the whole title heard', async ({
+  extension,
+  sandbox,
+}) => {
+  const stem =
+    'Grid modernization and transmission capex: regulated utilities with rate-base growth above 8 % a year through 2030, variant';
+  for (const n of [1, 2, 3])
+    sandbox.db.createPlaybook(DEMO_USER_ID, {
+      title: `${stem} ${n}`,
+      thesis: 'Utility capex keeps rising with data-centre load.',
+      visibility: 'unlisted',
+      tickers: ['NEE'],
+    });
+  await extension.configure();
+  const page = await extension.open('popup.html');
+  await page.setViewportSize({ width: 380, height: 600 });
+  for (const n of [1, 2, 3]) {
+    const title = page.getByRole('button', { name: `${stem} ${n}`, exact: true });
+    await expect(title).toHaveAttribute('title', `${stem} ${n}`);
+    // What is drawn (two lines at most, nothing clipped) ends in what tells the variants apart.
+    const drawn = await title.evaluate((el) => ({
+      text: el.querySelector<HTMLElement>('bdi')!.innerText,
+      lines: Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)),
+      cut: el.scrollHeight > el.clientHeight + 1,
+    }));
+    expect(drawn.text.trim()).toMatch(new RegExp(`variant ${n}$`));
+    expect(drawn.lines).toBeLessThanOrEqual(2);
+    expect(drawn.cut).toBe(false);
+  }
+});

@@ -161,7 +161,10 @@ test('a filter seen before paints from the read model at once, then the network 
   }
 });
 
-test('401: a revoked key asks to sign in or create a key', async ({ extension, sandbox }, testInfo) => {
+test('401: a revoked key is said refused, in the user’s words, with the options to check it', async ({
+  extension,
+  sandbox,
+}, testInfo) => {
   // A key of its own, so revoking it leaves the worker's demo key alone for other tests.
   const key = `pbk_revoked_${randomBytes(12).toString('hex')}`;
   sandbox.db.addApiKey(DEMO_USER_ID, key, 'popup 401 test');
@@ -176,8 +179,14 @@ test('401: a revoked key asks to sign in or create a key', async ({ extension, s
   const popup = await openPopup(extension.open);
   const alert = popup.page.getByRole('alert');
   await expect(alert).toContainText('Your API key was not accepted');
+  await expect(alert).toContainText('The service refused this API key. Check it in the options');
+  await expect(alert.getByRole('link', { name: 'options' })).toBeVisible();
   await expect(alert.getByRole('link', { name: `${sandbox.baseUrl}/apikey` })).toBeVisible();
-  await expect(popup.status).toContainText('rejected by the service');
+  // The status code only under Details; the status line does not say the refusal a second time.
+  await expect(alert.locator(':scope > p')).not.toContainText('401');
+  await alert.getByText('Details').click();
+  await expect(alert.locator('details')).toContainText('The service answered HTTP 401.');
+  await expect(popup.status.locator(':scope > p', { hasText: 'refused' })).toHaveCount(0);
   await snap(popup.page, 'popup-401', testInfo);
   const rejected = apiCalls(sandbox.requests(), '/api/v1/playbooks');
   expect(rejected.length).toBeGreaterThan(0);

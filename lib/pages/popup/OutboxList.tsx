@@ -44,7 +44,9 @@ export function OutboxList(props: OutboxListProps) {
           return (
             <li key={entry.id} class={`outbox-row ob-${entry.status}`}>
               <div class="outbox-text">
-                <strong>{title}</strong>
+                <strong class="outbox-title" title={title} dir="auto">
+                  {title}
+                </strong>
                 <span class="hint">
                   {entry.label} · {t(`popup.outbox.${entry.status}`)} · {relativeTime(entry.updatedAt, now)}
                 </span>

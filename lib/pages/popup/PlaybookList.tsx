@@ -1,7 +1,7 @@
 import type { Playbook } from '@/lib/api/schemas';
 import type { Staleness } from '@/lib/messaging/protocol';
 import { PlaybookRow } from './PlaybookRow';
-import { clockTime, relativeTime } from './format';
+import { clockTime, lineStart, relativeTime } from './format';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { plural, t } from '@/lib/i18n';
 
@@ -26,8 +26,6 @@ export interface PlaybookListProps {
   onOpen: (id: string) => void;
   onLoadMore: () => void;
   onHover?: (hovered: boolean) => void;
-  /** Offered when a saved copy is shown because the network failed. */
-  onRetry?: () => void;
 }
 
 /** The list, its freshness line and "Load more"; never claims completeness while the service has more. */
@@ -39,22 +37,20 @@ export function PlaybookList(props: PlaybookListProps) {
     <div class="pb-list stack-sm">
       {fetchedAt !== undefined ? (
         <div class={`freshness${failed ? ' stale' : ''}`}>
-          {/* One line: a failed refresh is said in a word, its technical reason in the tooltip. */}
+          {/* One line: a failed refresh is said in words (no badge), its technical reason in the
+              tooltip; its one retry is the status line's button (StatusRegion), not a second one here. */}
           <p role="status" title={failed ? stale.reason : undefined}>
-            {cached ? <span class="badge cached">{t('popup.list.cached')}</span> : null}
-            {cached ? ' ' : null}
+            {cached && !failed ? <span class="badge cached">{t('popup.list.cached')}</span> : null}
+            {cached && !failed ? ' ' : null}
             {cached
-              ? t('popup.list.saved', { when: relativeTime(fetchedAt, now), clock: clockTime(fetchedAt) })
+              ? lineStart(
+                  t('popup.list.saved', { when: relativeTime(fetchedAt, now), clock: clockTime(fetchedAt) }),
+                )
               : t('popup.list.updated', { when: relativeTime(fetchedAt, now) })}
             {stale
               ? ` · ${stale.kind === 'failed' ? t('popup.list.notUpdated') : t('popup.list.refreshing')}`
               : ''}
           </p>
-          {failed && props.onRetry ? (
-            <button type="button" class="small" onClick={props.onRetry}>
-              {t('popup.list.retry')}
-            </button>
-          ) : null}
         </div>
       ) : null}
       <ul

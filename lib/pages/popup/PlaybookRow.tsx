@@ -1,5 +1,5 @@
 import type { Playbook } from '@/lib/api/schemas';
-import { relativeTime } from './format';
+import { isDated, relativeTime, shortTitle } from './format';
 import { formatList, formatPercent, plural, t } from '@/lib/i18n';
 import { playbookStatusText } from '@/lib/pages/playbookWords';
 
@@ -42,11 +42,23 @@ export function PlaybookRow({ playbook, now, sinceCaptured, onOpen }: PlaybookRo
   const figure = shortReturn(sinceCaptured);
   const shown = playbook.tickers.slice(0, MAX_TICKERS);
   const hidden = playbook.tickers.length - shown.length;
+  const short = shortTitle(playbook.title);
   return (
     <li class="pb-row">
       <div class="pb-row-head">
         <button type="button" class="pb-row-open" title={playbook.title} onClick={() => onOpen(playbook.id)}>
-          <bdi dir="auto">{playbook.title}</bdi>
+          {short === undefined ? (
+            <bdi dir="auto">{playbook.title}</bdi>
+          ) : (
+            // Drawn with its middle cut so its end shows; heard (and in the tooltip) whole. The
+            // side panel it opens shows the whole title as its heading.
+            <>
+              <span class="visually-hidden">{playbook.title}</span>
+              <bdi dir="auto" aria-hidden="true">
+                {short}
+              </bdi>
+            </>
+          )}
         </button>
         <span class="pb-row-aside">
           {figure ? (
@@ -79,9 +91,12 @@ export function PlaybookRow({ playbook, now, sinceCaptured, onOpen }: PlaybookRo
             ) : null}
           </span>
         ) : null}
-        <time class="pb-updated" dateTime={playbook.updated_at} title={playbook.updated_at}>
-          {t('popup.list.updated', { when: relativeTime(playbook.updated_at, now) })}
-        </time>
+        {/* No date the service could give: nothing said ("Updated unknown time" is no sentence). */}
+        {isDated(playbook.updated_at) ? (
+          <time class="pb-updated" dateTime={playbook.updated_at} title={playbook.updated_at}>
+            {t('popup.list.updated', { when: relativeTime(playbook.updated_at, now) })}
+          </time>
+        ) : null}
       </div>
     </li>
   );

@@ -155,9 +155,12 @@ function ListControls(props: PopupViewProps & { needsKey: boolean; mine: boolean
         </div>
       )}
       {props.mine ? (
+        // The label is heard, not drawn: beside the tabs, its word pushed the filter onto a line of
+        // its own in German, Japanese and Arabic (a row fewer in 600 px). The tooltip says it too.
         <label class="inline-label">
-          <span>{t('popup.filter.label')}</span>
+          <span class="visually-hidden">{t('popup.filter.label')}</span>
           <select
+            title={t('popup.filter.label')}
             value={props.visibility}
             onChange={(event) => props.onVisibility(event.currentTarget.value as VisibilityFilter)}
           >
@@ -185,6 +188,8 @@ function PopupBody(props: PopupViewProps) {
   const needsKey = state !== undefined && !state.key.set;
   const serviceUrl = state?.settings.serviceUrl;
   const mine = props.scope === 'mine' && !needsKey;
+  // A saved copy shown because its refresh failed: the status line's one button retries both.
+  const listFailed = list.source === 'cache' && list.stale?.kind === 'failed' && !list.problem;
   return (
     <>
       {needsKey && serviceUrl ? (
@@ -206,7 +211,9 @@ function PopupBody(props: PopupViewProps) {
         error={props.overviewError}
         loading={props.overviewLoading}
         now={now}
-        onRefresh={props.onRefreshStatus}
+        onRefresh={listFailed ? props.onRetry : props.onRefreshStatus}
+        refreshLabel={listFailed ? t('popup.list.retry') : undefined}
+        keyRefusalShown={list.problem?.kind === 'unauthorized'}
       />
       <ListControls {...props} needsKey={needsKey} mine={mine} />
       {list.problem ? (
@@ -234,7 +241,6 @@ function PopupBody(props: PopupViewProps) {
         emptyText={emptyText(props, mine)}
         onOpen={props.onOpenPlaybook}
         onLoadMore={props.onLoadMore}
-        onRetry={list.problem ? undefined : props.onRetry}
       />
     </>
   );

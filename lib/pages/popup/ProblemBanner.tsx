@@ -35,7 +35,15 @@ export function ProblemBanner({ problem, serviceUrl, optionsUrl, onRetry }: Prob
             ),
           })}
         </p>
-        <ProblemDetails lines={[problem.message]} />
+        {/* The status code and the worker's wording are technical: under Details only. */}
+        <ProblemDetails
+          lines={[
+            problem.status !== undefined
+              ? t('errors.discovery.httpStatus', { status: String(problem.status) })
+              : undefined,
+            problem.message,
+          ]}
+        />
       </div>
     );
   }

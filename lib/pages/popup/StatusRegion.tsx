@@ -13,6 +13,10 @@ export interface StatusRegionProps {
   /** The clock for relative times; defaults to the time of rendering. */
   now?: number;
   onRefresh?: () => void;
+  /** The button's words when it does more than refresh the status ("Retry" for a failed list). */
+  refreshLabel?: string;
+  /** A banner below already says the key was refused (with where to fix it): not said twice. */
+  keyRefusalShown?: boolean;
 }
 
 function keyLine(
@@ -92,13 +96,15 @@ function problemLines(
   state: AppState | undefined,
   overview: ServiceOverview | undefined,
   now: number,
+  keyRefusalShown = false,
 ): { text: string; tone: string }[] {
   const lines: { text: string; tone: string }[] = [];
   const troubled = overview?.status?.components.filter((c) => c.status !== 'operational') ?? [];
   if (troubled.length > 0)
     lines.push({ text: troubled.map((c) => `${c.name}: ${c.status}`).join(' · '), tone: 'warn' });
   const key = keyLine(state, overview);
-  if (key.tone === 'error' || key.tone === 'warn') lines.push(key);
+  // A refused key (tone 'error') is said once: here, or in the banner that says where to fix it.
+  if ((key.tone === 'error' && !keyRefusalShown) || key.tone === 'warn') lines.push(key);
   const rate = overview?.rateLimit;
   if (rate?.heldUntil !== undefined && rate.heldUntil > now)
     lines.push({ text: rateLine(rate, true, now), tone: 'warn' });
@@ -122,9 +128,11 @@ export function StatusRegion({
   loading,
   now = Date.now(),
   onRefresh,
+  refreshLabel,
+  keyRefusalShown,
 }: StatusRegionProps) {
   const word = serviceWord(overview, loading);
-  const problems = problemLines(state, overview, now);
+  const problems = problemLines(state, overview, now, keyRefusalShown);
   return (
     <section
       role="region"
@@ -140,7 +148,7 @@ export function StatusRegion({
         </span>
         {onRefresh ? (
           <button type="button" class="small" onClick={onRefresh} disabled={loading}>
-            {t('popup.status.refresh')}
+            {refreshLabel ?? t('popup.status.refresh')}
           </button>
         ) : null}
       </div>

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { clockTime, problemOf, relativeTime, warmFormats } from '@/lib/pages/popup/format';
+import {
+  clockTime,
+  problemOf,
+  relativeTime,
+  shortTitle,
+  TITLE_ROOM,
+  warmFormats,
+} from '@/lib/pages/popup/format';
 import { useLocale } from '../../../fixtures/i18n';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
@@ -75,5 +82,23 @@ describe('clockTime', () => {
   it('a time that is not one reads "unknown time" instead of throwing', () => {
     expect(clockTime(Number.NaN)).toBe('unknown time');
     expect(clockTime(Number.POSITIVE_INFINITY)).toBe('unknown time');
+  });
+});
+
+describe('shortTitle', () => {
+  const long =
+    'Grid modernization and transmission capex: regulated utilities with rate-base growth above 8 % a year through 2030, variant 50';
+
+  it('keeps a long title’s start and its end, cut in the middle at words', () => {
+    const short = shortTitle(long)!;
+    expect(short).toBe('Grid modernization and … 2030, variant 50');
+    expect(short.length).toBeLessThanOrEqual(TITLE_ROOM);
+  });
+
+  it('leaves a title that fits alone, and counts wide characters twice', () => {
+    expect(shortTitle('Travel demand normalisation: 6-month quality screen')).toBeUndefined();
+    const wide = '送電網の近代化と送電設備投資：料金基盤の成長が年8%を超える規制公益事業、バリアント50';
+    expect(shortTitle(wide)).toMatch(/^送電網.* … .*50$/);
+    expect(shortTitle('送電網の近代化')).toBeUndefined();
   });
 });

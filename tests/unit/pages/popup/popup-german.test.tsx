@@ -129,6 +129,47 @@ describe('the popup in German', () => {
   });
 });
 
+describe('the popup’s dates read as German sentences', () => {
+  it('a saved copy: "Gerade eben gespeichert (hh:mm)"; a row without a date says none', () => {
+    render(
+      <PopupView
+        state={state}
+        scope="mine"
+        visibility="all"
+        list={{
+          items: [playbook(1), playbook(2, { updated_at: 'not a date' })],
+          hasMore: false,
+          loading: false,
+          loadingMore: false,
+          source: 'cache',
+          fetchedAt: NOW - 10_000,
+          stale: { kind: 'refreshing' },
+        }}
+        optionsUrl="chrome-extension://x/options.html"
+        now={NOW}
+        onOpenSidePanel={noop}
+        onOpenSetup={noop}
+        onOpenPlaybook={noop}
+        onScope={noop}
+        onVisibility={noop}
+        onLoadMore={noop}
+        onRetry={noop}
+        onRefreshStatus={noop}
+        onReopenDraft={noop}
+        onDiscardDraft={noop}
+        onRetryDraft={noop}
+      />,
+    );
+    const [dated, undated] = within(screen.getByRole('list', { name: 'Playbooks' })).getAllByRole('listitem');
+    expect(dated.textContent).toContain('Aktualisiert vor 5 Minuten');
+    expect(undated.textContent).not.toMatch(/Aktualisiert|unbekannt/);
+    expect(undated.querySelector('time')).toBeNull();
+    expect(screen.getByRole('status').textContent).toMatch(
+      /^Im Cache Gerade eben gespeichert \(\d{2}:\d{2}\) · Wird aktualisiert…$/,
+    );
+  });
+});
+
 describe('the options page in German', () => {
   it('labels, hints and the disclaimer are German; the CONTRACT names are translated', () => {
     const sites = { builtIn: ['Yahoo Finance', 'Reuters'], extra: [], onAdd: vi.fn(), onRemove: vi.fn() };

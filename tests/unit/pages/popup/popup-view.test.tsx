@@ -125,19 +125,43 @@ describe('PopupView', () => {
     expect(screen.getByRole('region', { name: 'Service status' }).textContent).toContain('Not set');
   });
 
-  it('401: asks to sign in or create a key with the link the service error carries', () => {
+  it('401: says the key was refused in the user’s words, where to check it, the code only under Details', () => {
     renderPopup({
+      overview: {
+        deprecations: [],
+        accountError: {
+          name: 'ApiError',
+          kind: 'unauthorized',
+          operationId: 'getAccount',
+          message: 'no',
+          status: 401,
+        },
+      },
       list: list({
         problem: {
           kind: 'unauthorized',
           message: 'listPlaybooks needs a valid API key.',
           link: 'https://svc.example/apikey',
+          status: 401,
         },
       }),
     });
     const alert = screen.getByRole('alert');
-    expect(alert.textContent).toContain('Sign in or create a key');
+    const body = alert.querySelector(':scope > p')!.textContent;
+    expect(body).toBe(
+      'The service refused this API key. Check it in the options, or create a new one at https://svc.example/apikey.',
+    );
+    expect(within(alert).getByRole('link', { name: 'options' }).getAttribute('href')).toBe(
+      'chrome-extension://x/options.html',
+    );
     expect(within(alert).getByRole('link', { name: 'https://svc.example/apikey' })).toBeTruthy();
+    // The status code is a detail, one click away; said once, not again in the status line.
+    const details = alert.querySelector('details')!;
+    expect(details.textContent).toContain('The service answered HTTP 401.');
+    expect(body).not.toMatch(/401/);
+    expect(
+      screen.getByRole('region', { name: 'Service status' }).querySelectorAll(':scope > p'),
+    ).toHaveLength(0);
     expect(within(alert).queryByRole('button', { name: 'Retry' })).toBeNull();
   });
 
@@ -164,7 +188,7 @@ describe('PopupView', () => {
     expect(handlers.onRetry).toHaveBeenCalledOnce();
   });
 
-  it('a saved copy shown because the network failed is marked, dated and retryable', () => {
+  it('a saved copy shown because the network failed is dated on one line, with one retry for all', () => {
     const handlers = renderPopup({
       list: list({
         items: [playbook(1)],
@@ -173,12 +197,17 @@ describe('PopupView', () => {
         stale: { kind: 'failed', reason: 'The service could not be reached.' },
       }),
     });
-    expect(screen.getByText('Cached')).toBeTruthy();
-    // The failure in a word on the one line; its technical reason in the line's tooltip.
+    // The failure in words on the one line (no badge to wrap it in German); the reason in its tooltip.
     const line = screen.getByText(/Saved 3 minutes ago .* not updated$/);
     expect(line.getAttribute('title')).toBe('The service could not be reached.');
-    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(screen.queryByText('Cached')).toBeNull();
+    // One control retries the list and the status: the status line's, not a second one beside the date.
+    expect(screen.queryByRole('button', { name: 'Refresh status' })).toBeNull();
+    const retry = screen.getAllByRole('button', { name: 'Retry' });
+    expect(retry).toHaveLength(1);
+    fireEvent.click(retry[0]);
     expect(handlers.onRetry).toHaveBeenCalledOnce();
+    expect(handlers.onRefreshStatus).not.toHaveBeenCalled();
   });
 
   it('a cache shown while refreshing is marked but not called a failure', () => {
@@ -224,7 +253,7 @@ describe('PopupView', () => {
       }),
     });
     expect(screen.getByRole('alert').textContent).toContain('could not be trusted');
-    expect(screen.getByText('Cached')).toBeTruthy();
+    expect(screen.getByText(/not updated$/)).toBeTruthy();
     expect(screen.getByRole('listitem').textContent).toContain('Playbook 1');
   });
 

@@ -42,7 +42,12 @@ describe('the popup’s problem banner', () => {
     ['service down', 'api.network', {}, 'Check your connection, then try again.'],
     ['service in trouble', 'api.server', { status: 503 }, 'Try again in a little while.'],
     ['rate-limited, no time given', 'api.rate-limited', {}, 'Try again in a little while.'],
-    ['key refused', 'api.unauthorized', { status: 401 }, 'save it in the options'],
+    [
+      'key refused',
+      'api.unauthorized',
+      { status: 401 },
+      'The service refused this API key. Check it in the options',
+    ],
     ['not allowed', 'api.forbidden', { status: 403, code: 'plan_limit' }, 'Check your plan'],
     ['document refused', 'api.document-refused', {}, 'Check the service'],
     ['anything else', 'api.not-found', {}, 'If it keeps happening, check the service'],
@@ -50,6 +55,8 @@ describe('the popup’s problem banner', () => {
     const { main, details } = banner(code, extra);
     expect(main).toContain(todo);
     expect(main).not.toMatch(/failed after|listPlaybooks|retry budget/);
+    // A status code is technical: never in the main text.
+    expect(main).not.toMatch(/\b(401|403|503)\b/);
     expect(details?.querySelector('summary')?.textContent).toBe('Details');
     expect(details?.textContent).toContain(record);
     // An English record keeps its full stop at its end on a right-to-left page.

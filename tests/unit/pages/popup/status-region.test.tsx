@@ -91,7 +91,7 @@ describe('StatusRegion', () => {
         }}
       />,
     );
-    expect(region().textContent).toContain('rejected by the service');
+    expect(region().textContent).toContain('The service refused this API key.');
   });
 
   it('shows discovery health, deprecations and the rate-limit hold', () => {
@@ -206,7 +206,7 @@ describe('StatusRegion', () => {
       />,
     );
     const lines = Array.from(region().querySelectorAll(':scope > p')).map((p) => p.textContent);
-    expect(lines).toEqual(['Stored · rejected by the service']);
+    expect(lines).toEqual(['The service refused this API key.']);
   });
 
   it.each([
