@@ -29,8 +29,7 @@ API base: ${apiUrl}. ${DISCLAIMER}
     },
     {
       name: 'backtest-review',
-      description:
-        'Queue a backtest for a playbook and explain the result summary once it has completed.',
+      description: 'Queue a backtest for a playbook and explain the result summary once it has completed.',
       body: `# Backtest review
 
 1. Call \`runBacktest\` with \`start\` and \`end\` dates (YYYY-MM-DD) and an optional \`benchmark\` ticker (default SPY).
