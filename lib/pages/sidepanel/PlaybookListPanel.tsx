@@ -31,6 +31,8 @@ export interface PlaybookListPanelProps extends ChoiceProps {
   freshness?: string;
   onOpen: (id: string) => void;
   onLoadMore: () => void;
+  /** Read the list again, after it could not be read. */
+  onRetry: () => void;
 }
 
 /**
@@ -127,6 +129,11 @@ export function PlaybookListPanel(props: PlaybookListPanelProps) {
     <div class="stack">
       <ChoiceToolbar {...props} />
       <ErrorMessage message={props.error} />
+      {props.error && !items && !loading ? (
+        <button type="button" onClick={props.onRetry}>
+          {t('sidepanel.list.retry')}
+        </button>
+      ) : null}
       {!items && loading ? <p class="hint">{t('sidepanel.list.loading')}</p> : null}
       {items && items.length === 0 ? <p class="hint">{t('sidepanel.list.empty')}</p> : null}
       <ul aria-label={t('sidepanel.list.label')} class="stack playbook-list">

@@ -5,6 +5,18 @@ import type { PlaybookPage } from '@/lib/messaging/protocol';
 import { meaningOf } from '@/lib/messaging/errors';
 import { userErrorText } from '@/lib/pages/errorText';
 import { formatRelative, t } from '@/lib/i18n';
+import { log } from '@/lib/log';
+import { readPopupSnapshotOnce } from '@/lib/store/snapshot';
+
+/**
+ * The list's first page as the read model saved it (the popup's view, "mine, all"), read from the
+ * database by the panel itself: painted, marked, while the worker's answer is still coming (a
+ * service in trouble can take its whole retry budget to answer).
+ */
+async function savedFirstPage(): Promise<PlaybookPage | undefined> {
+  const page = (await readPopupSnapshotOnce())?.page;
+  return page && { ...page, source: 'cache', stale: { kind: 'refreshing' } };
+}
 
 function freshnessText(page: PlaybookPage): string | undefined {
   if (page.source !== 'cache') return undefined;
@@ -19,6 +31,31 @@ function freshnessText(page: PlaybookPage): string | undefined {
         ? t('sidepanel.list.refreshing')
         : undefined;
   return why ? t('sidepanel.list.cachedWhy', { ago, reason: why }) : t('sidepanel.list.cached', { ago });
+}
+
+/** Paints the saved first page with `paint` unless the worker answered first. */
+function paintSaved(answered: () => boolean, paint: (page: PlaybookPage) => void): void {
+  savedFirstPage().then(
+    (page) => page && !answered() && paint(page),
+    (problem: unknown) => log.warn('sidepanel.list-cache-failed', { error: problem }),
+  );
+}
+
+/** A batch re-read's rows read afresh, and why each other one could not be. */
+function checkOutcome(
+  results: Array<{ id: string; playbook?: Playbook; error?: { status: number | string; message: string } }>,
+) {
+  const errors: Record<string, string> = {};
+  const fresh = new Map<string, Playbook>();
+  for (const item of results) {
+    if (item.playbook) fresh.set(item.id, item.playbook);
+    else
+      errors[item.id] = t('sidepanel.list.notChecked', {
+        status: item.error ? String(item.error.status) : t('sidepanel.list.error'),
+        message: item.error?.message ?? '',
+      });
+  }
+  return { errors, fresh };
 }
 
 /** The last "Check for updates": running, and its outcome per playbook. */
@@ -44,8 +81,20 @@ export function usePlaybookList() {
 
   const load = (cursor?: string) => {
     setLoading(true);
+    let answered = false;
+    if (!cursor)
+      paintSaved(
+        () => answered,
+        (page) =>
+          setList((current) =>
+            current.items
+              ? current
+              : { items: page.items, cursor: null, hasMore: false, freshness: freshnessText(page) },
+          ),
+      );
     sendMessage('listPlaybooks', cursor ? { cursor } : {}).then(
       (page) => {
+        answered = true;
         setList((current) => ({
           items: cursor ? [...(current.items ?? []), ...page.items] : page.items,
           cursor: page.nextCursor,
@@ -56,6 +105,7 @@ export function usePlaybookList() {
         setLoading(false);
       },
       (problem: unknown) => {
+        answered = true;
         setError(userErrorText(problem, 'sidepanel.list-failed'));
         setLoading(false);
       },
@@ -71,16 +121,7 @@ export function usePlaybookList() {
     setCheck((current) => ({ ...current, running: true }));
     sendMessage('refreshPlaybooks', { ids: [...ids] }).then(
       (results) => {
-        const errors: Record<string, string> = {};
-        const fresh = new Map<string, Playbook>();
-        for (const item of results) {
-          if (item.playbook) fresh.set(item.id, item.playbook);
-          else
-            errors[item.id] = t('sidepanel.list.notChecked', {
-              status: item.error ? String(item.error.status) : t('sidepanel.list.error'),
-              message: item.error?.message ?? '',
-            });
-        }
+        const { errors, fresh } = checkOutcome(results);
         replace(fresh);
         setCheck({ running: false, errors, done: fresh.size });
       },
@@ -98,6 +139,7 @@ export function usePlaybookList() {
     loading,
     check,
     loadMore: () => list.cursor && load(list.cursor),
+    retry: () => load(),
     replace,
     checkForUpdates,
   };
