@@ -18,9 +18,16 @@ async function savedFirstPage(): Promise<PlaybookPage | undefined> {
   return page && { ...page, source: 'cache', stale: { kind: 'refreshing' } };
 }
 
-function freshnessText(page: PlaybookPage): string | undefined {
+/** A list shown from the saved copy: "Cached · saved 2 minutes ago" (the detail's words) and why. */
+export interface ListFreshness {
+  saved: string;
+  reason?: string;
+}
+
+function freshnessText(page: PlaybookPage): ListFreshness | undefined {
   if (page.source !== 'cache') return undefined;
-  const ago = formatRelative(page.fetchedAt);
+  // When the copy was saved (or last confirmed by the service): nothing was updated since.
+  const saved = t('panel.cached', { ago: formatRelative(page.fetchedAt) });
   // The table's words for the failure's code; the worker's own reason names the operation and its retries.
   const why =
     page.stale?.kind === 'failed'
@@ -30,7 +37,7 @@ function freshnessText(page: PlaybookPage): string | undefined {
       : page.stale
         ? t('sidepanel.list.refreshing')
         : undefined;
-  return why ? t('sidepanel.list.cachedWhy', { ago, reason: why }) : t('sidepanel.list.cached', { ago });
+  return why ? { saved, reason: why } : { saved };
 }
 
 /** Paints the saved first page with `paint` unless the worker answered first. */
@@ -73,7 +80,7 @@ export function usePlaybookList() {
     items?: Playbook[];
     cursor: string | null;
     hasMore: boolean;
-    freshness?: string;
+    freshness?: ListFreshness;
   }>({ cursor: null, hasMore: false });
   const [error, setError] = useState<string>();
   const [loading, setLoading] = useState(true);

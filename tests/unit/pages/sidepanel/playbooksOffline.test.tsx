@@ -130,4 +130,13 @@ describe('the Playbooks tab offline', () => {
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
     expect(screen.queryByText(/were not saved/)).toBeNull();
   });
+
+  it('the list says when its copy was saved, as the detail does, never that it was updated', async () => {
+    answer(cachedDetail);
+    const container = tab();
+    await screen.findByText('Cached · saved 1 minute ago');
+    expect(container.textContent).not.toMatch(/updated/i);
+    fireEvent.click(await screen.findByRole('button', { name: 'Grid modernization' }));
+    await screen.findByText('Cached · saved 2 minutes ago');
+  });
 });
