@@ -276,6 +276,14 @@ export async function readPopupSnapshotOnce(): Promise<PopupSnapshot | undefined
   return (await readFirstFrame()) ?? readOnce(readSnapshotFrom);
 }
 
+/**
+ * The side panel's own read of the list it opens on ("mine, all": the popup's view), for the
+ * service and key the popup's record was read for: its first page, cached, or nothing.
+ */
+export async function readSavedListOnce(): Promise<PlaybookPage | undefined> {
+  return (await readOnce(readSnapshotFrom))?.page;
+}
+
 /** The popup's read of another view's cached first page, shown while the worker reads it afresh. */
 export function readCachedViewOnce(view: ReadView, binding: string): Promise<PlaybookPage | undefined> {
   return readOnce((store) => readViewFrom(store, view, binding));

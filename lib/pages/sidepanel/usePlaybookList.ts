@@ -6,7 +6,7 @@ import { meaningOf } from '@/lib/messaging/errors';
 import { userErrorText } from '@/lib/pages/errorText';
 import { formatRelative, t } from '@/lib/i18n';
 import { log } from '@/lib/log';
-import { readPopupSnapshotOnce } from '@/lib/store/snapshot';
+import { readSavedListOnce } from '@/lib/store/snapshot';
 
 /**
  * The list's first page as the read model saved it (the popup's view, "mine, all"), read from the
@@ -14,7 +14,7 @@ import { readPopupSnapshotOnce } from '@/lib/store/snapshot';
  * service in trouble can take its whole retry budget to answer).
  */
 async function savedFirstPage(): Promise<PlaybookPage | undefined> {
-  const page = (await readPopupSnapshotOnce())?.page;
+  const page = await readSavedListOnce();
   return page && { ...page, source: 'cache', stale: { kind: 'refreshing' } };
 }
 

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MessageError, sendMessage } from '@/lib/messaging/client';
-import { readPopupSnapshotOnce } from '@/lib/store/snapshot';
+import { readSavedListOnce } from '@/lib/store/snapshot';
 import { PlaybooksTab } from '@/lib/pages/sidepanel/PlaybooksTab';
 import { playbook } from '../popup/fixtures';
 
@@ -17,7 +17,7 @@ vi.mock('@/lib/messaging/client', async (importOriginal) => ({
 }));
 vi.mock('@/lib/store/snapshot', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@/lib/store/snapshot')>()),
-  readPopupSnapshotOnce: vi.fn(),
+  readSavedListOnce: vi.fn(),
 }));
 
 const grid = playbook('pb_d07MfnkYsei7', 'Grid modernization');
@@ -29,21 +29,19 @@ function listAnswers(listPlaybooks: () => Promise<unknown>) {
 
 beforeEach(() => {
   vi.mocked(sendMessage).mockReset();
-  vi.mocked(readPopupSnapshotOnce).mockResolvedValue(undefined);
+  vi.mocked(readSavedListOnce).mockResolvedValue(undefined);
 });
 afterEach(cleanup);
 
 describe('the side panel list while the service is down', () => {
   it('paints the saved list, marked as such, while the worker is still answering', async () => {
-    vi.mocked(readPopupSnapshotOnce).mockResolvedValue({
-      page: {
-        items: [grid],
-        nextCursor: null,
-        hasMore: false,
-        source: 'cache',
-        fetchedAt: Date.now() - 120_000,
-      },
-    } as Awaited<ReturnType<typeof readPopupSnapshotOnce>>);
+    vi.mocked(readSavedListOnce).mockResolvedValue({
+      items: [grid],
+      nextCursor: null,
+      hasMore: false,
+      source: 'cache',
+      fetchedAt: Date.now() - 120_000,
+    });
     listAnswers(() => new Promise(() => undefined));
     render(<PlaybooksTab events={[]} plans={[]} providers={[]} />);
     await screen.findByRole('button', { name: 'Grid modernization' });
