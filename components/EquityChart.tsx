@@ -64,10 +64,35 @@ function visibleLength(label: string): number {
   return label.replace(/\p{Cf}/gu, '').length;
 }
 
+type XTick = { x: number; label: string; anchor: 'start' | 'middle' | 'end' };
+
+/** Where a date label is drawn along the axis, from its anchor and its width in glyphs. */
+function labelSpan(tick: XTick): [number, number] {
+  const width = visibleLength(tick.label) * GLYPH;
+  const left = tick.anchor === 'start' ? tick.x : tick.anchor === 'end' ? tick.x - width : tick.x - width / 2;
+  return [left, left + width];
+}
+
+/**
+ * The date labels that fit: the first and last always, a middle one only with a glyph's gap on both
+ * sides (a locale's longer month names, "ديسمبر 2024", would otherwise run into the next one).
+ */
+export function spacedDateTicks(ticks: readonly XTick[]): XTick[] {
+  if (ticks.length <= 2) return [...ticks];
+  const last = ticks[ticks.length - 1];
+  const kept = [ticks[0]];
+  for (const tick of ticks.slice(1, -1)) {
+    const [left, right] = labelSpan(tick);
+    if (left >= labelSpan(kept[kept.length - 1])[1] + GLYPH && right + GLYPH <= labelSpan(last)[0])
+      kept.push(tick);
+  }
+  return [...kept, last];
+}
+
 interface Layout {
   scale: ChartScale;
   yTicks: { y: number; label: string; zero: boolean }[];
-  xTicks: { x: number; label: string; anchor: 'start' | 'middle' | 'end' }[];
+  xTicks: XTick[];
 }
 
 /** The plot and its axes: percent labels sized into a left gutter, a few dates along the bottom. */
@@ -83,12 +108,14 @@ function layout(dates: readonly string[], lines: readonly ChartLine[], format: E
   return {
     scale,
     yTicks: ticks.map((tick, i) => ({ y: scale.y(1 + tick), label: labels[i], zero: tick === 0 })),
-    xTicks: indexes.map((index, i) => ({
-      x: scale.x(index),
-      label: format.axisDate(dates[index], months),
-      anchor:
-        indexes.length === 1 ? 'middle' : i === 0 ? 'start' : i === indexes.length - 1 ? 'end' : 'middle',
-    })),
+    xTicks: spacedDateTicks(
+      indexes.map((index, i) => ({
+        x: scale.x(index),
+        label: format.axisDate(dates[index], months),
+        anchor:
+          indexes.length === 1 ? 'middle' : i === 0 ? 'start' : i === indexes.length - 1 ? 'end' : 'middle',
+      })),
+    ),
   };
 }
 

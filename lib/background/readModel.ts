@@ -2,6 +2,7 @@ import { t } from '@/lib/i18n';
 import { isApiError, type Playbook } from '@/lib/api';
 import { isWriteOperation, writeWords } from '@/lib/api/writeOperations';
 import type { PlaybookPage, PlaybookRead, ServiceOverview } from '@/lib/messaging';
+import type { Kept } from '@/lib/contract/wire';
 import type { AppState, PopupOpened, Staleness } from '@/lib/messaging/protocol';
 import { openWrites } from '@/lib/writes/owner';
 import { log } from '@/lib/log';
@@ -14,12 +15,14 @@ import {
   POPUP_VIEW,
   readCachedPlaybook,
   readCachedView,
+  readKeptAnswer,
   readKey,
   readPopupSnapshot,
   snapshotBinding,
   snapshotGeneration,
   writeCachedPlaybook,
   writeCachedView,
+  writeKeptAnswer,
   writePopupSnapshot,
   type PopupDraft,
   type PopupSnapshot,
@@ -160,6 +163,39 @@ export async function readPlaybook(id: string): Promise<PlaybookRead> {
     if (!cached) throw error;
     return { ...cached, source: 'cache', stale: staleAfter(error) };
   }
+}
+
+/**
+ * One of the detail's reads (catalysts, performance, backtests) kept by the read model: a fresh
+ * answer is saved under `key`; when the service cannot be reached (the one table decides) the last
+ * saved answer stands in, marked `saved` with when and why. A read may also answer its failure as
+ * data: `failedWith` then gives its code, and the answer is not saved.
+ */
+export async function keptRead<T extends object>(
+  key: string,
+  read: () => Promise<T>,
+  failedWith: (answer: T) => string | undefined = () => undefined,
+): Promise<Kept<T>> {
+  const readAt = snapshotGeneration();
+  const binding = await currentBinding();
+  let answer: T;
+  let code: string | undefined;
+  try {
+    answer = await read();
+    code = failedWith(answer);
+  } catch (error) {
+    const kept = cachedStandsIn(error) ? await readKeptAnswer(key, binding) : undefined;
+    if (!kept) throw error;
+    return { ...(kept.value as T), saved: { savedAt: kept.savedAt, code: wireErrorOf(error)?.code } };
+  }
+  if (code === undefined) {
+    await writeKeptAnswer(binding, { key, value: answer, savedAt: Date.now() }, readAt).catch(
+      (error: unknown) => log.warn('detail.keep-failed', { error }),
+    );
+    return answer;
+  }
+  const kept = meaningOf(code).cachedStandsIn ? await readKeptAnswer(key, binding) : undefined;
+  return kept ? { ...(kept.value as T), saved: { savedAt: kept.savedAt, code } } : answer;
 }
 
 /** The cached first pages of `views` for the service and key saved now (none where not cached). */

@@ -86,6 +86,15 @@ export interface Freshness {
   stale?: Staleness;
 }
 
+/** A detail read's last good answer shown because the service could not be reached: when it was saved, and the wire error's code. */
+export interface SavedCopy {
+  savedAt: number;
+  code?: string;
+}
+
+/** An answer the read model may answer from its saved copy (lib/background/readModel.ts keptRead). */
+export type Kept<T> = T & { saved?: SavedCopy };
+
 /** Why a cached copy is shown: a typed field, so no surface compares display text. */
 export type Staleness =
   /** A fresh read is under way; not a failure. */

@@ -29,6 +29,7 @@ import type {
   ServiceOverview,
   AppState,
   OutboxEntryView,
+  Kept,
 } from '@/lib/contract/wire';
 
 // The shapes these messages carry live in lib/contract/wire.ts; every name stays importable from here.
@@ -39,6 +40,8 @@ export type {
   CatalystList,
   Envelope,
   Freshness,
+  Kept,
+  SavedCopy,
   HostAccessState,
   InsecureSettingsState,
   LatestBacktest,
@@ -255,7 +258,7 @@ export const messages = {
     senders: EXTENSION_PAGES,
   }),
   /** One page of a playbook's backtests, newest first, without equity (lib/background/backtests.ts). */
-  listBacktests: message<BacktestPage>()({
+  listBacktests: message<Kept<BacktestPage>>()({
     request: z.strictObject({ playbookId, cursor: opaqueCursor.optional() }),
     senders: EXTENSION_PAGES,
   }),
@@ -265,7 +268,7 @@ export const messages = {
     senders: EXTENSION_PAGES,
   }),
   /** Each playbook's newest completed backtest with its equity, for the detail and the comparison. */
-  latestBacktests: message<LatestBacktest[]>()({
+  latestBacktests: message<Array<Kept<LatestBacktest>>>()({
     request: z.strictObject({ playbookIds: z.array(playbookId).min(1).max(4) }),
     senders: EXTENSION_PAGES,
   }),
@@ -333,12 +336,12 @@ export const messages = {
   }),
   // --- Catalysts and performance since capture (side panel detail; lib/background/catalysts.ts) ---
   /** A playbook's upcoming catalysts, soonest first, cursors followed up to a bound. */
-  listPlaybookCatalysts: message<CatalystList>()({
+  listPlaybookCatalysts: message<Kept<CatalystList>>()({
     request: z.strictObject({ playbookId }),
     senders: EXTENSION_PAGES,
   }),
   /** How a playbook has done since its idea was captured. */
-  getPlaybookPerformance: message<Performance>()({
+  getPlaybookPerformance: message<Kept<Performance>>()({
     request: z.strictObject({ playbookId }),
     senders: EXTENSION_PAGES,
   }),

@@ -177,6 +177,65 @@ export async function writeCachedPlaybook(
   });
 }
 
+/**
+ * The last good answer of the side panel's detail reads (a playbook's catalysts, its performance
+ * since capture, its backtests and newest result), newest first: what shows offline where the
+ * playbook was opened before. Bounded in count and in each answer's size; bound to the service and
+ * key like every record here, and cleared with them.
+ */
+export const MAX_KEPT_ANSWERS = 40;
+export const MAX_KEPT_ANSWER_BYTES = 64 * 1024;
+const ANSWERS_KEY = 'answers';
+export interface KeptAnswer {
+  key: string;
+  value: unknown;
+  savedAt: number;
+}
+interface AnswersRecord {
+  binding: string;
+  kept: KeptAnswer[];
+}
+
+function isAnswersRecord(value: unknown, binding: string): value is AnswersRecord {
+  const record = value as Partial<AnswersRecord> | undefined;
+  return (
+    record?.binding === binding &&
+    Array.isArray(record.kept) &&
+    record.kept.every((entry) => typeof entry?.key === 'string' && typeof entry.savedAt === 'number')
+  );
+}
+
+/** The answer kept under `key` for `binding`, with when it was saved. */
+export async function readKeptAnswer(key: string, binding: string): Promise<KeptAnswer | undefined> {
+  return snapshotStore('readonly', async (objects) => {
+    const record: unknown = await promisifyRequest(objects.get(ANSWERS_KEY));
+    return isAnswersRecord(record, binding) ? record.kept.find((entry) => entry.key === key) : undefined;
+  });
+}
+
+/**
+ * Keeps a fresh answer at the front (only lib/background/readModel.ts calls it); one too large to
+ * keep drops the older copy instead, the same content read again writes nothing, and nothing is
+ * written after a clear since `readAt`.
+ */
+export async function writeKeptAnswer(binding: string, fresh: KeptAnswer, readAt: number): Promise<boolean> {
+  const fits = storedBytes(fresh.value) <= MAX_KEPT_ANSWER_BYTES;
+  return snapshotStore('readwrite', async (store) => {
+    if (readAt !== clears) return false;
+    const saved: unknown = await promisifyRequest(store.get(ANSWERS_KEY));
+    const kept = isAnswersRecord(saved, binding) ? saved.kept : [];
+    if (fits && kept[0]?.key === fresh.key && sameValue(kept[0].value, fresh.value)) return false;
+    const others = kept.filter((entry) => entry.key !== fresh.key);
+    if (!fits && others.length === kept.length) return false;
+    const value: AnswersRecord = {
+      binding,
+      kept: [...(fits ? [fresh] : []), ...others].slice(0, MAX_KEPT_ANSWERS),
+    };
+    await promisifyRequest(store.put(value, ANSWERS_KEY));
+    return true;
+  });
+}
+
 /** The worker's read, on its long-lived connection. */
 export function readPopupSnapshot(): Promise<PopupSnapshot | undefined> {
   return readSnapshotFrom(snapshotStore);
@@ -215,6 +274,14 @@ async function readOnce<T>(read: (store: UseStore) => Promise<T | undefined>): P
  */
 export async function readPopupSnapshotOnce(): Promise<PopupSnapshot | undefined> {
   return (await readFirstFrame()) ?? readOnce(readSnapshotFrom);
+}
+
+/**
+ * The side panel's own read of the list it opens on ("mine, all": the popup's view), for the
+ * service and key the popup's record was read for: its first page, cached, or nothing.
+ */
+export async function readSavedListOnce(): Promise<PlaybookPage | undefined> {
+  return (await readOnce(readSnapshotFrom))?.page;
 }
 
 /** The popup's read of another view's cached first page, shown while the worker reads it afresh. */

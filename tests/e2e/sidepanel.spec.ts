@@ -100,6 +100,9 @@ test('offline, a playbook seen before opens from the cache: marked, its writes d
   await list.getByRole('button', { name: first.title }).click();
   await expect(page.getByRole('heading', { name: first.title })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Save changes' })).toBeEnabled();
+  // Its sections read once online: the read model keeps them for offline.
+  for (const reading of ['Reading performance since capture…', 'Reading catalysts…', 'Loading backtests…'])
+    await expect(page.getByText(reading)).toBeHidden({ timeout: 30_000 });
 
   // The service goes away: every connection is reset.
   sandbox.setFaults({ resetConnection: 99 });
@@ -109,7 +112,11 @@ test('offline, a playbook seen before opens from the cache: marked, its writes d
     await expect(list.getByRole('button', { name: second.title })).toBeVisible({ timeout: 30_000 });
     await list.getByRole('button', { name: first.title }).click();
     await expect(page.getByRole('heading', { name: first.title })).toBeVisible({ timeout: 30_000 });
-    await expect(page.getByText(/^Cached · saved /)).toBeVisible();
+    // The header and each section seen before, marked as the saved copy; no red alert for them.
+    await expect(page.getByText(/^Cached · saved /)).toHaveCount(4);
+    for (const region of ['Since captured', 'Catalysts', 'Backtests'])
+      await expect(page.getByRole('region', { name: region }).getByText(/^Cached · saved /)).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveCount(0);
     const reason = page.getByText('Offline: changes need the service.');
     await expect(reason).toBeVisible();
     const reasonId = await reason.getAttribute('id');

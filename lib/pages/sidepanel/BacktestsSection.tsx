@@ -9,11 +9,17 @@ import type { Backtest, BacktestMetrics } from '@/lib/contract/backtest';
 import { checkSeries } from '@/lib/backtests/series';
 import type { ErrorParts } from '@/lib/pages/errorText';
 import { t } from '@/lib/i18n';
+import type { SavedCopy } from '@/lib/contract/wire';
+import { SavedCopyMark } from './SavedCopyMark';
 
 export interface BacktestsSectionProps {
   items?: Backtest[];
   loading: boolean;
   error?: ErrorParts;
+  /** The service could not be reached and nothing was saved (the detail says it once for its sections). */
+  unreachable?: boolean;
+  /** Shown from the copy saved when the playbook was last opened. */
+  savedCopy?: SavedCopy;
   hasMore: boolean;
   /** The backtest whose result is shown, with its equity, once read: the chosen one, else the newest completed one. */
   shown?: Backtest;
@@ -111,6 +117,7 @@ export function BacktestsSection(props: BacktestsSectionProps) {
   return (
     <section class="stack backtests" aria-label={t('backtests.region')}>
       <h3>{t('backtests.heading')}</h3>
+      <SavedCopyMark saved={props.savedCopy} />
       <ProblemMessage problem={props.error} />
       {!items && props.loading ? <p class="hint">{t('backtests.loading')}</p> : null}
       {items && items.length === 0 ? <p class="hint">{t('backtests.empty')}</p> : null}

@@ -3,6 +3,8 @@ import type { ErrorParts } from '@/lib/pages/errorText';
 import { formatDay } from '@/lib/backtests/format';
 import type { Catalyst, CatalystKind, CatalystSession, CatalystStatus } from '@/lib/contract/catalyst';
 import { formatDateTime, t, type TextKey } from '@/lib/i18n';
+import type { SavedCopy } from '@/lib/contract/wire';
+import { SavedCopyMark } from './SavedCopyMark';
 
 export interface CatalystsSectionProps {
   items?: Catalyst[];
@@ -10,6 +12,10 @@ export interface CatalystsSectionProps {
   complete: boolean;
   loading: boolean;
   error?: ErrorParts;
+  /** The service could not be reached and nothing was saved (the detail says it once for its sections). */
+  unreachable?: boolean;
+  /** Shown from the copy saved when the playbook was last opened. */
+  savedCopy?: SavedCopy;
   /** What the last "Add to calendar" said (the file's name), or why it failed. */
   saved?: string;
   onAddToCalendar: () => void;
@@ -81,6 +87,7 @@ export function CatalystsSection(props: CatalystsSectionProps) {
   return (
     <section class="stack catalysts" aria-label={t('catalystList.region')}>
       <h3>{t('catalystList.heading')}</h3>
+      <SavedCopyMark saved={props.savedCopy} />
       <ProblemMessage problem={props.error} />
       {!items && props.loading ? <p class="hint">{t('catalystList.loading')}</p> : null}
       {items && items.length === 0 ? <p class="hint">{t('catalystList.empty')}</p> : null}

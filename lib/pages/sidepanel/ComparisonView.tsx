@@ -1,8 +1,9 @@
+import { isolatedMessage } from '@/components/ServiceText';
 import { useMemo } from 'preact/hooks';
 import { EquityChart } from '@/components/EquityChart';
 import { ProblemMessage } from '@/components/ProblemMessage';
 import type { ErrorParts } from '@/lib/pages/errorText';
-import { chartFormat, formatDay, formatReturn } from '@/lib/backtests/format';
+import { chartFormat, formatAxisPercent, formatDay, formatReturn } from '@/lib/backtests/format';
 import type { Backtest, EquityPoint } from '@/lib/contract/backtest';
 import {
   alignSeries,
@@ -118,7 +119,8 @@ function BacktestPicks({
       {pickable.map((playbook) => (
         <div key={playbook.id} class="stack">
           <label class="stack">
-            <span>{t('backtests.shared.pick', { title: playbook.title })}</span>
+            {/* The title isolated: a Latin title inside Arabic words stays one piece when it wraps. */}
+            <span>{isolatedMessage(t('backtests.shared.pick'), { title: playbook.title })}</span>
             <select
               value={playbook.backtest?.id ?? ''}
               onChange={(event) => onPick(playbook.id, event.currentTarget.value)}
@@ -146,7 +148,7 @@ function OlderButton({ playbook, onOlder }: { playbook: ComparedPlaybook; onOlde
   return (
     <>
       <button type="button" disabled={playbook.older?.loading} onClick={() => onOlder(playbook.id)}>
-        {t('backtests.shared.older', { title: playbook.title })}
+        {isolatedMessage(t('backtests.shared.older'), { title: playbook.title })}
       </button>
       <ProblemMessage problem={playbook.older?.error} />
     </>
@@ -229,6 +231,8 @@ export function ComparisonView({ playbooks, loading, error, onClose, onPick, onO
           {t('backtests.shared.period', {
             start: formatDay(chart.period.start),
             end: formatDay(chart.period.end),
+            // The locale's own percent, as on the chart's axis ("0%", "0 %", "0٪").
+            zero: formatAxisPercent(0, 0),
           })}
         </p>
       ) : null}

@@ -2,6 +2,8 @@ import type { RecentEvent } from '@/lib/events/feed';
 import type { ErrorParts } from '@/lib/pages/errorText';
 import { ProblemMessage } from '@/components/ProblemMessage';
 import { backtestResultLine } from '@/lib/backtests/format';
+import { catalystChangedSchema } from '@/lib/contract/catalyst';
+import { catalystStatusText, catalystWhen } from './CatalystsSection';
 import { clipTitle, formatDateTime, t, type TextKey } from '@/lib/i18n';
 
 export interface EventListProps {
@@ -50,8 +52,22 @@ function record(event: RecentEvent): string {
   return parts.join(' · ');
 }
 
-/** What happened, in the user's terms: a completed backtest's result as percentages in their language. */
+/** A changed catalyst in one line: "AAPL catalyst: Jan 30, 2027 (Confirmed)", or that it was cancelled. */
+function catalystLine(data: unknown): string | undefined {
+  const parsed = catalystChangedSchema.safeParse(data);
+  if (!parsed.success) return undefined;
+  const { ticker, at, status } = parsed.data;
+  // A date alone is an all-day catalyst; an instant is said in the user's zone.
+  const when = catalystWhen({ at, all_day: DAY_ONLY.test(at) });
+  if (status === 'cancelled') return t('panel.events.catalystCancelled', { ticker, when });
+  return t('panel.events.catalystLine', { ticker, when, status: catalystStatusText(status) });
+}
+
+const DAY_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** What happened, in the user's terms: a completed backtest's result, a changed catalyst's new date and status. */
 function headline(event: RecentEvent): string | undefined {
+  if (event.type === 'catalyst.changed') return catalystLine(event.data);
   if (event.type !== 'backtest.completed') return undefined;
   const line = backtestResultLine(event.data);
   return line ? t('panel.events.result', { line }) : undefined;

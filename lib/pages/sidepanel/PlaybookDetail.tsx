@@ -220,6 +220,28 @@ function PlaybookFacts({ playbook }: { playbook: Playbook }) {
   );
 }
 
+/** A section's failure is left unsaid when the detail is a saved copy and the service was out of reach. */
+function quieted<T extends { error?: ErrorParts; unreachable?: boolean }>(section: T, quiet: boolean): T {
+  return quiet && section.unreachable ? { ...section, error: undefined, shownError: undefined } : section;
+}
+
+/**
+ * Since captured, catalysts and backtests: each from the service, else from the copy saved when the
+ * playbook was last opened. Offline, those with no saved copy say so in one calm line, not each in red.
+ */
+function DetailSections({ sinceCaptured, catalysts, backtests, cached }: PlaybookDetailProps) {
+  const quiet = cached !== undefined;
+  const unsaved = quiet && [sinceCaptured, catalysts, backtests].some((section) => section?.unreachable);
+  return (
+    <>
+      {unsaved ? <p class="hint">{t('panel.notSaved')}</p> : null}
+      {sinceCaptured ? <SinceCapturedSection {...quieted(sinceCaptured, quiet)} /> : null}
+      {catalysts ? <CatalystsSection {...quieted(catalysts, quiet)} /> : null}
+      {backtests ? <BacktestsSection {...quieted(backtests, quiet)} /> : null}
+    </>
+  );
+}
+
 /** The detail's form state: the edit fields follow the playbook shown; the range and plan are kept across playbooks. */
 function useDetailForms(playbook: Playbook | undefined, plans: readonly string[]) {
   const [fields, setFields] = useState<EditFields | undefined>();
@@ -278,9 +300,7 @@ export function PlaybookDetail(props: PlaybookDetailProps) {
         <>
           <PlaybookSummary playbook={playbook} cached={props.cached} />
           {outcome(undefined)}
-          {props.sinceCaptured ? <SinceCapturedSection {...props.sinceCaptured} /> : null}
-          {props.catalysts ? <CatalystsSection {...props.catalysts} /> : null}
-          {props.backtests ? <BacktestsSection {...props.backtests} /> : null}
+          <DetailSections {...props} />
           {fields ? (
             <EditForm fields={fields} onChange={setFields} onSubmit={props.onEdit} offline={offline} />
           ) : null}

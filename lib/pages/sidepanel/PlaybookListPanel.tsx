@@ -3,7 +3,7 @@ import type { Playbook } from '@/lib/api/schemas';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { t, formatList } from '@/lib/i18n';
 import { playbookStatusText } from '@/lib/pages/playbookWords';
-import type { UpdateCheck } from './usePlaybookList';
+import type { ListFreshness, UpdateCheck } from './usePlaybookList';
 
 export const COMPARE_MIN = 2;
 export const COMPARE_MAX = 4;
@@ -27,10 +27,12 @@ export interface PlaybookListPanelProps extends ChoiceProps {
   error?: string;
   loading: boolean;
   hasMore: boolean;
-  /** "cached, updated …" when the list came from the cache. */
-  freshness?: string;
+  /** "Cached · saved …" and why, when the list came from the cache. */
+  freshness?: ListFreshness;
   onOpen: (id: string) => void;
   onLoadMore: () => void;
+  /** Read the list again, after it could not be read. */
+  onRetry: () => void;
 }
 
 /**
@@ -38,7 +40,7 @@ export interface PlaybookListPanelProps extends ChoiceProps {
  * choosing, Compare and Check for updates act on the chosen rows, and Done ends the mode (focus
  * goes back to the button that began it, the others leaving with the mode).
  */
-function ChoiceToolbar(props: ChoiceProps & { freshness?: string }) {
+function ChoiceToolbar(props: ChoiceProps & { freshness?: ListFreshness }) {
   const { choosing, check } = props;
   const count = props.chosen.length;
   const begin = useRef<HTMLButtonElement>(null);
@@ -80,7 +82,12 @@ function ChoiceToolbar(props: ChoiceProps & { freshness?: string }) {
           </span>
         </>
       ) : null}
-      {props.freshness ? <span class="hint">{props.freshness}</span> : null}
+      {props.freshness ? (
+        <span role="status" class="row">
+          <span class="badge warn">{props.freshness.saved}</span>
+          {props.freshness.reason ? <span class="hint">{props.freshness.reason}</span> : null}
+        </span>
+      ) : null}
       <span role="status" class="hint">
         {check.done !== undefined ? t('sidepanel.list.checked', { done: check.done, total: checked }) : ''}
       </span>
@@ -127,6 +134,11 @@ export function PlaybookListPanel(props: PlaybookListPanelProps) {
     <div class="stack">
       <ChoiceToolbar {...props} />
       <ErrorMessage message={props.error} />
+      {props.error && !items && !loading ? (
+        <button type="button" onClick={props.onRetry}>
+          {t('sidepanel.list.retry')}
+        </button>
+      ) : null}
       {!items && loading ? <p class="hint">{t('sidepanel.list.loading')}</p> : null}
       {items && items.length === 0 ? <p class="hint">{t('sidepanel.list.empty')}</p> : null}
       <ul aria-label={t('sidepanel.list.label')} class="stack playbook-list">

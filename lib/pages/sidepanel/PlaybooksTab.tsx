@@ -92,6 +92,7 @@ export function PlaybooksTab({ focus, events, plans, providers }: PlaybooksTabPr
         onToggle={choice.toggle}
         onOpen={(id) => view.open(id)}
         onLoadMore={list.loadMore}
+        onRetry={list.retry}
         onCheck={() => list.checkForUpdates(choice.chosen)}
         onCompare={() =>
           compare(

@@ -4,11 +4,17 @@ import type { ErrorParts } from '@/lib/pages/errorText';
 import { formatDay, formatPercent } from '@/lib/backtests/format';
 import type { Performance } from '@/lib/contract/catalyst';
 import { formatCurrency, t } from '@/lib/i18n';
+import type { SavedCopy } from '@/lib/contract/wire';
+import { SavedCopyMark } from './SavedCopyMark';
 
 export interface SinceCapturedSectionProps {
   performance?: Performance;
   loading: boolean;
   error?: ErrorParts;
+  /** The service could not be reached and nothing was saved (the detail says it once for its sections). */
+  unreachable?: boolean;
+  /** Shown from the copy saved when the playbook was last opened. */
+  savedCopy?: SavedCopy;
 }
 
 /** "+14.0% since Jan 6, 2025 · SPY +8.2%", or, without tickers, that there is no return. */
@@ -57,10 +63,11 @@ function TickerTable({ tickers }: { tickers: Performance['tickers'] }) {
 }
 
 /** How the idea has done since it was captured: the playbook against its benchmark, then each ticker. */
-export function SinceCapturedSection({ performance, loading, error }: SinceCapturedSectionProps) {
+export function SinceCapturedSection({ performance, loading, error, savedCopy }: SinceCapturedSectionProps) {
   return (
     <section class="stack since-captured" aria-label={t('sinceCaptured.region')}>
       <h3>{t('sinceCaptured.heading')}</h3>
+      <SavedCopyMark saved={savedCopy} />
       <ProblemMessage problem={error} />
       {!performance && loading ? <p class="hint">{t('sinceCaptured.loading')}</p> : null}
       {performance ? (

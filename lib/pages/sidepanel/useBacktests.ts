@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Backtest } from '@/lib/contract/backtest';
-import type { BacktestPage } from '@/lib/contract/wire';
 import { sendMessage } from '@/lib/messaging/client';
 import { answeredErrorParts, errorParts, type ErrorParts } from '@/lib/pages/errorText';
 import { t } from '@/lib/i18n';
 import { backtestStatusText } from '@/lib/pages/playbookWords';
+import type { BacktestPage, Kept, SavedCopy } from '@/lib/contract/wire';
+import { isUnreachable } from './SavedCopyMark';
 
 /**
  * Completions can arrive by the hundred (a flood of events): a new one is read at most once per
@@ -18,6 +19,10 @@ export interface BacktestsState {
   hasMore: boolean;
   loading: boolean;
   error?: ErrorParts;
+  /** The list could not be read: the service was out of reach and nothing was saved. */
+  unreachable?: boolean;
+  /** The list is the copy saved when the playbook was last opened. */
+  savedCopy?: SavedCopy;
   /** The backtest whose result is shown: the chosen one, else the newest completed one. */
   shown?: Backtest;
   shownError?: ErrorParts;
@@ -44,14 +49,15 @@ export function checkedChoice(
 }
 
 /** A list page as the state holds it; `more` appends it to the items already shown. */
-function withPage(s: BacktestsState, page: BacktestPage, more: boolean): BacktestsState {
+function withPage(s: BacktestsState, page: Kept<BacktestPage>, more: boolean): BacktestsState {
   return {
     ...s,
     items: more ? [...(s.items ?? []), ...page.items] : page.items,
-    nextCursor: page.nextCursor,
-    hasMore: page.hasMore && page.nextCursor !== null,
+    nextCursor: page.saved ? null : page.nextCursor,
+    // A saved copy's later pages need the service: no "Load more" offline.
+    hasMore: !page.saved && page.hasMore && page.nextCursor !== null,
     loading: false,
-    ...(more ? {} : { error: undefined }),
+    ...(more ? {} : { error: undefined, unreachable: false, savedCopy: page.saved }),
   };
 }
 
@@ -135,7 +141,13 @@ export function useBacktests(playbookId: string | undefined, version: string, ch
     sendMessage('listBacktests', cursor ? { playbookId: id, cursor } : { playbookId: id }).then(
       (page) => current.current === id && setState((s) => withPage(s, page, cursor !== undefined)),
       (error: unknown) =>
-        current.current === id && setState((s) => ({ ...s, loading: false, error: errorParts(error) })),
+        current.current === id &&
+        setState((s) => ({
+          ...s,
+          loading: false,
+          error: errorParts(error),
+          unreachable: isUnreachable(error),
+        })),
     );
   };
 

@@ -5,10 +5,29 @@ import type { PlaybookPage } from '@/lib/messaging/protocol';
 import { meaningOf } from '@/lib/messaging/errors';
 import { userErrorText } from '@/lib/pages/errorText';
 import { formatRelative, t } from '@/lib/i18n';
+import { log } from '@/lib/log';
+import { readSavedListOnce } from '@/lib/store/snapshot';
 
-function freshnessText(page: PlaybookPage): string | undefined {
+/**
+ * The list's first page as the read model saved it (the popup's view, "mine, all"), read from the
+ * database by the panel itself: painted, marked, while the worker's answer is still coming (a
+ * service in trouble can take its whole retry budget to answer).
+ */
+async function savedFirstPage(): Promise<PlaybookPage | undefined> {
+  const page = await readSavedListOnce();
+  return page && { ...page, source: 'cache', stale: { kind: 'refreshing' } };
+}
+
+/** A list shown from the saved copy: "Cached · saved 2 minutes ago" (the detail's words) and why. */
+export interface ListFreshness {
+  saved: string;
+  reason?: string;
+}
+
+function freshnessText(page: PlaybookPage): ListFreshness | undefined {
   if (page.source !== 'cache') return undefined;
-  const ago = formatRelative(page.fetchedAt);
+  // When the copy was saved (or last confirmed by the service): nothing was updated since.
+  const saved = t('panel.cached', { ago: formatRelative(page.fetchedAt) });
   // The table's words for the failure's code; the worker's own reason names the operation and its retries.
   const why =
     page.stale?.kind === 'failed'
@@ -18,7 +37,32 @@ function freshnessText(page: PlaybookPage): string | undefined {
       : page.stale
         ? t('sidepanel.list.refreshing')
         : undefined;
-  return why ? t('sidepanel.list.cachedWhy', { ago, reason: why }) : t('sidepanel.list.cached', { ago });
+  return why ? { saved, reason: why } : { saved };
+}
+
+/** Paints the saved first page with `paint` unless the worker answered first. */
+function paintSaved(answered: () => boolean, paint: (page: PlaybookPage) => void): void {
+  savedFirstPage().then(
+    (page) => page && !answered() && paint(page),
+    (problem: unknown) => log.warn('sidepanel.list-cache-failed', { error: problem }),
+  );
+}
+
+/** A batch re-read's rows read afresh, and why each other one could not be. */
+function checkOutcome(
+  results: Array<{ id: string; playbook?: Playbook; error?: { status: number | string; message: string } }>,
+) {
+  const errors: Record<string, string> = {};
+  const fresh = new Map<string, Playbook>();
+  for (const item of results) {
+    if (item.playbook) fresh.set(item.id, item.playbook);
+    else
+      errors[item.id] = t('sidepanel.list.notChecked', {
+        status: item.error ? String(item.error.status) : t('sidepanel.list.error'),
+        message: item.error?.message ?? '',
+      });
+  }
+  return { errors, fresh };
 }
 
 /** The last "Check for updates": running, and its outcome per playbook. */
@@ -36,7 +80,7 @@ export function usePlaybookList() {
     items?: Playbook[];
     cursor: string | null;
     hasMore: boolean;
-    freshness?: string;
+    freshness?: ListFreshness;
   }>({ cursor: null, hasMore: false });
   const [error, setError] = useState<string>();
   const [loading, setLoading] = useState(true);
@@ -44,8 +88,20 @@ export function usePlaybookList() {
 
   const load = (cursor?: string) => {
     setLoading(true);
+    let answered = false;
+    if (!cursor)
+      paintSaved(
+        () => answered,
+        (page) =>
+          setList((current) =>
+            current.items
+              ? current
+              : { items: page.items, cursor: null, hasMore: false, freshness: freshnessText(page) },
+          ),
+      );
     sendMessage('listPlaybooks', cursor ? { cursor } : {}).then(
       (page) => {
+        answered = true;
         setList((current) => ({
           items: cursor ? [...(current.items ?? []), ...page.items] : page.items,
           cursor: page.nextCursor,
@@ -56,6 +112,7 @@ export function usePlaybookList() {
         setLoading(false);
       },
       (problem: unknown) => {
+        answered = true;
         setError(userErrorText(problem, 'sidepanel.list-failed'));
         setLoading(false);
       },
@@ -71,16 +128,7 @@ export function usePlaybookList() {
     setCheck((current) => ({ ...current, running: true }));
     sendMessage('refreshPlaybooks', { ids: [...ids] }).then(
       (results) => {
-        const errors: Record<string, string> = {};
-        const fresh = new Map<string, Playbook>();
-        for (const item of results) {
-          if (item.playbook) fresh.set(item.id, item.playbook);
-          else
-            errors[item.id] = t('sidepanel.list.notChecked', {
-              status: item.error ? String(item.error.status) : t('sidepanel.list.error'),
-              message: item.error?.message ?? '',
-            });
-        }
+        const { errors, fresh } = checkOutcome(results);
         replace(fresh);
         setCheck({ running: false, errors, done: fresh.size });
       },
@@ -98,6 +146,7 @@ export function usePlaybookList() {
     loading,
     check,
     loadMore: () => list.cursor && load(list.cursor),
+    retry: () => load(),
     replace,
     checkForUpdates,
   };

@@ -6,6 +6,7 @@ import { ComparisonView } from '@/lib/pages/sidepanel/ComparisonView';
 import { SidePanelView } from '@/lib/pages/sidepanel/SidePanelView';
 import { completedBacktest, completedEquity } from '../../../fixtures/backtests';
 import { localizeDocument } from '@/lib/i18n';
+import { formatAxisPercent } from '@/lib/backtests/format';
 import { useLocale } from '../../../fixtures/i18n';
 
 afterEach(cleanup);
@@ -138,5 +139,30 @@ describe('the backtests in Arabic (right to left)', () => {
     );
     const table = within(region).getByRole('table', { name: 'مقاييس المقارنة' });
     expect(within(table).getAllByRole('row')).toHaveLength(3);
+  });
+
+  it('says percentages the one way the locale does (the axis’s), and keeps a Latin title whole', () => {
+    useLocale('ar');
+    const title = 'Grid modernization: 6-month valuation band';
+    render(
+      <ComparisonView
+        loading={false}
+        onClose={() => {}}
+        onPick={() => {}}
+        playbooks={[
+          { id: 'pb_1', title, backtest: completed, choices: [completed, { ...completed, id: 'bt_other' }] },
+          { id: 'pb_2', title: 'Water', backtest: { ...completed, id: 'bt_2', playbook_id: 'pb_2' } },
+        ]}
+      />,
+    );
+    const zero = formatAxisPercent(0, 0);
+    const period = document.querySelector('.comparison-period')?.textContent ?? '';
+    expect(period).toContain(zero);
+    expect(period).not.toContain('0٪');
+    const axis = [...document.querySelectorAll('.axis-label')].map((label) => label.textContent);
+    expect(axis).toContain(zero);
+    // The title in its own isolate inside the Arabic words around it.
+    const label = document.querySelector('.comparison-picks label > span');
+    expect(label?.querySelector('bdi')?.textContent).toBe(title);
   });
 });

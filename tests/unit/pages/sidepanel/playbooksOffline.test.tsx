@@ -20,8 +20,16 @@ const TECHNICAL =
 const grid = playbook('pb_d07MfnkYsei7', 'Grid modernization');
 const stale = { kind: 'failed', reason: TECHNICAL, code: 'api.network' } as const;
 
-function answer(readPlaybook: () => Promise<unknown>) {
+const unreachable = (operationId: string) =>
+  new MessageError({
+    code: 'api.network',
+    message: `${operationId} failed after 1 attempt: the service could not be reached (no attempts left).`,
+    details: { operationId },
+  });
+
+function answer(readPlaybook: () => Promise<unknown>, sections: Record<string, () => Promise<unknown>> = {}) {
   vi.mocked(sendMessage).mockImplementation(((type: string) => {
+    if (sections[type]) return sections[type]();
     if (type === 'listPlaybooks')
       return Promise.resolve({
         items: [grid],
@@ -78,5 +86,57 @@ describe('the Playbooks tab offline', () => {
     await waitFor(() =>
       expect(screen.getByText(/getPlaybook failed after 1 attempt/).closest('details')).not.toBeNull(),
     );
+  });
+
+  const cachedDetail = () =>
+    Promise.resolve({ playbook: grid, source: 'cache', fetchedAt: Date.now() - 120_000, stale });
+
+  it('offline, sections never saved say so in one calm line, not each in red', async () => {
+    const failing = (operationId: string) => () => Promise.reject(unreachable(operationId));
+    answer(cachedDetail, {
+      getPlaybookPerformance: failing('getPlaybookPerformance'),
+      listPlaybookCatalysts: failing('listCatalysts'),
+      listBacktests: failing('listBacktests'),
+      latestBacktests: () =>
+        Promise.resolve([{ playbookId: grid.id, error: 'listBacktests failed', code: 'api.network' }]),
+    });
+    tab();
+    fireEvent.click(await screen.findByRole('button', { name: 'Grid modernization' }));
+    await screen.findByText(/Performance, catalysts and backtests were not saved for this playbook/);
+    expect(screen.queryAllByRole('alert')).toEqual([]);
+  });
+
+  it('offline, sections saved before come back, each marked as the saved copy', async () => {
+    const saved = { savedAt: Date.now() - 300_000, code: 'api.network' };
+    const catalyst = {
+      id: 'cat_1',
+      ticker: 'AAPL',
+      kind: 'earnings',
+      title: 'Q1 earnings',
+      at: '2030-01-30',
+      all_day: true,
+      status: 'confirmed',
+    };
+    answer(cachedDetail, {
+      listPlaybookCatalysts: () =>
+        Promise.resolve({ items: [catalyst], complete: true, apiOrigin: '', saved }),
+      listBacktests: () => Promise.resolve({ items: [], nextCursor: 'c2', hasMore: true, saved }),
+    });
+    tab();
+    fireEvent.click(await screen.findByRole('button', { name: 'Grid modernization' }));
+    await screen.findByText('Q1 earnings');
+    expect(screen.getAllByText('Cached · saved 5 minutes ago')).toHaveLength(2);
+    // A saved copy's later pages need the service.
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+    expect(screen.queryByText(/were not saved/)).toBeNull();
+  });
+
+  it('the list says when its copy was saved, as the detail does, never that it was updated', async () => {
+    answer(cachedDetail);
+    const container = tab();
+    await screen.findByText('Cached · saved 1 minute ago');
+    expect(container.textContent).not.toMatch(/updated/i);
+    fireEvent.click(await screen.findByRole('button', { name: 'Grid modernization' }));
+    await screen.findByText('Cached · saved 2 minutes ago');
   });
 });
