@@ -108,7 +108,7 @@ it('sidebar page: Playbooks, Discovery and Events tabs render the service, and a
   await panel.locator('.discovery-details > summary').click();
   await panel.waitForSelector('[aria-label="Discovery run"] li');
   expect(await textOf(panel, '[aria-label="Discovery run"]')).toContain('llms.txt');
-  await panel.waitForSelector('::-p-text(verified)');
+  await panel.waitForSelector('::-p-text(Verified)');
 
   // An event arrives over the live stream while another tab is showing: the badge counts it.
   await until(() => sandbox.requests().some((r) => r.path.endsWith('/events/stream')), 'the event stream');
@@ -152,7 +152,7 @@ it('sidebar page: a seeded backtest shows its runs, equity curve, figures and da
   const panel = await firefox.open(`sidepanel.html?playbook=${encodeURIComponent(newest.id)}`, 'main');
   await panel.waitForSelector('svg[role="img"][aria-label="Equity curve"]');
   const region = await textOf(panel, '[aria-label="Backtests"]');
-  expect(region).toContain('failed');
+  expect(region).toContain('Failed');
   expect(region).toContain(`vs ${latest.benchmark}`);
   for (const term of ['Total return', 'Benchmark return', 'Max drawdown', 'Sharpe ratio'])
     expect(region).toContain(term);
