@@ -30,6 +30,13 @@ export function formatFixed(value: number, digits: number): string {
   );
 }
 
+/**
+ * A ratio settled to 12 decimals before it is rounded for show: a return worked out from a growth
+ * of 1 (1.1945 − 1 = 0.19449999999999990) then rounds as the service's own figure (0.1945) does,
+ * so one period's return reads "+19.5%" in the figures and the chart alike, not "+19.4%" in one.
+ */
+const settled = (ratio: number) => (Number.isFinite(ratio) ? Math.round(ratio * 1e12) / 1e12 : ratio);
+
 /** A ratio as a percentage with `digits` decimals and the real minus: 0.123 → "12.3%" / "12,3 %", −0.1 → "−10.0%". */
 export function formatPercent(ratio: number, digits = 1, signed = false): string {
   return withMinus(
@@ -42,7 +49,7 @@ export function formatPercent(ratio: number, digits = 1, signed = false): string
           maximumFractionDigits: digits,
           signDisplay: signed ? 'exceptZero' : 'auto',
         }),
-    ).format(ratio),
+    ).format(settled(ratio)),
   );
 }
 
@@ -75,11 +82,11 @@ export function formatDateTime(at: number | string | Date): string {
   );
 }
 
-/** Hours and minutes ("14:05", "2:05 PM"); "" for an invalid time. */
+/** Hours and minutes ("14:05", "2:05 PM", never "02:05 PM"); "" for an invalid time. */
 export function formatClock(at: number | string | Date): string {
   const time = toTime(at);
   if (!Number.isFinite(time)) return '';
-  return cached('hm', (l) => new Intl.DateTimeFormat(l, { hour: '2-digit', minute: '2-digit' })).format(time);
+  return cached('hm', (l) => new Intl.DateTimeFormat(l, { hour: 'numeric', minute: '2-digit' })).format(time);
 }
 
 const UNITS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number]> = [
