@@ -1,10 +1,12 @@
-import { Fragment } from 'preact';
+import { Fragment, type ComponentChildren } from 'preact';
+import { isolatedMessage, ServiceText } from '@/components/ServiceText';
 import { planName } from '@/lib/pages/playbookWords';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { writeSpec, type WriteOperation } from '@/lib/api/writeOperations';
 import { Disclaimer } from '@/components/Disclaimer';
 import {
   actionSummary,
+  summaryValues,
   changesFrom,
   formFieldErrors,
   isEditable,
@@ -122,15 +124,39 @@ function useEscape(onEscape: () => void, enabled: boolean): void {
   }, []);
 }
 
-/** The dialog's heading, focused when it opens so a screen reader starts with what is asked. */
-function Heading({ text }: { text: string }) {
+/**
+ * The dialog's heading, focused when it opens so a screen reader starts with what is asked. Each of
+ * `values` found in it (the title, the days…) is isolated in its own direction; the text is the same.
+ */
+function Heading({ text, values }: { text: string; values: readonly string[] }) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => ref.current?.focus(), []);
   return (
     <h1 ref={ref} tabIndex={-1}>
-      {text}
+      {isolateValues(text, values)}
     </h1>
   );
+}
+
+/** `text` with each occurrence of a value (the longest first where two start together) in a <bdi>. */
+export function isolateValues(text: string, values: readonly string[]): ComponentChildren[] {
+  const sorted = [...new Set(values)].filter(Boolean).sort((a, b) => b.length - a.length);
+  const pieces: ComponentChildren[] = [];
+  let from = 0;
+  while (from < text.length) {
+    let at = -1;
+    let found = '';
+    for (const value of sorted) {
+      const index = text.indexOf(value, from);
+      if (index >= 0 && (at < 0 || index < at)) [at, found] = [index, value];
+    }
+    if (at < 0) break;
+    if (at > from) pieces.push(text.slice(from, at));
+    pieces.push(<ServiceText key={at}>{found}</ServiceText>);
+    from = at + found.length;
+  }
+  if (from < text.length) pieces.push(text.slice(from));
+  return pieces;
 }
 
 function Rows({ rows }: { rows: SentRow[] }) {
@@ -170,7 +196,11 @@ function RequestRecord(
         <dt>{t('confirm.account')}</dt>
         <dd>
           {account
-            ? t('confirm.accountLine', { ...account, plan: planName(account.plan) })
+            ? isolatedMessage(
+                t('confirm.accountLine'),
+                { name: account.name, email: account.email, plan: planName(account.plan) },
+                ['email'],
+              )
             : t('confirm.accountUnknown')}
         </dd>
       </dl>
@@ -374,6 +404,10 @@ function useDialogForm(props: ConfirmDialogProps) {
     body: props.body,
     changed: changes?.map((change) => change.field),
   });
+  const values = summaryValues({
+    title: operation === 'createPlaybook' ? form.title : (props.playbookTitle ?? current?.title),
+    body: props.body,
+  });
   return {
     form,
     set: (change: Partial<FormState>) => setForm((was) => ({ ...was, ...change })),
@@ -384,6 +418,7 @@ function useDialogForm(props: ConfirmDialogProps) {
     fields,
     changes,
     summary,
+    summaryValues: values,
   };
 }
 
@@ -448,7 +483,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
       aria-modal="true"
       class={`stack confirm${props.typeToConfirm !== undefined ? ' confirm-strong' : ''}`}
     >
-      <Heading text={dialog.summary} />
+      <Heading text={dialog.summary} values={dialog.summaryValues} />
       {/* Without a linked brokerage nothing starts: the note below says so instead of the consequence. */}
       {props.brokerageMissing ? null : <p class="consequence">{props.consequence}</p>}
       {props.brokerageMissing ? <BrokerageMissing onLink={props.onLinkBrokerage} /> : null}

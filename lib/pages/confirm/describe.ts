@@ -151,6 +151,24 @@ export function actionSummary(operation: WriteOperation, input: SummaryInput): s
   return writeWords(operation).heading;
 }
 
+/**
+ * The values a heading from actionSummary may hold (the title, the days, the benchmark, the plan,
+ * the provider): the heading isolates each, so that on a right-to-left page a Latin title and the
+ * date after it do not run into each other.
+ */
+export function summaryValues(input: SummaryInput): string[] {
+  const body = input.body ?? {};
+  const plan = nonEmpty(body.plan);
+  return [
+    nonEmpty(input.title),
+    localDay(body.start),
+    localDay(body.end),
+    nonEmpty(body.benchmark),
+    plan === undefined ? undefined : planName(plan),
+    nonEmpty(body.provider),
+  ].filter((value): value is string => value !== undefined && value !== '');
+}
+
 export function tickersText(tickers: readonly string[]): string {
   return tickers.join(', ');
 }

@@ -80,6 +80,30 @@ describe('the confirm dialog in German', () => {
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Bestätigen' }).disabled).toBe(true);
   });
 
+  it('in Arabic, isolates the title, the days and the account so they do not run into each other', () => {
+    useLocale('ar');
+    render(
+      <ConfirmDialog
+        operation="runBacktest"
+        consequence={writeWords('runBacktest').consequence}
+        playbookTitle="Grid modernization: 6-month valuation band"
+        body={{ start: '2021-01-04', end: '2024-12-31', benchmark: 'SPY' }}
+        account={{ name: 'Demo Investor', email: 'demo@investing-agent.test', plan: 'pro' }}
+        armDelayMs={0}
+        {...handlers()}
+      />,
+    );
+    const heading = within(screen.getByRole('dialog')).getByRole('heading', { level: 1 });
+    const isolated = [...heading.querySelectorAll('bdi')].map((bdi) => bdi.textContent);
+    expect(isolated).toContain('Grid modernization: 6-month valuation band');
+    expect(isolated).toContain('SPY');
+    expect(isolated.length).toBeGreaterThanOrEqual(4);
+    const email = [...screen.getByRole('dialog').querySelectorAll('bdi[dir="ltr"]')].map(
+      (b) => b.textContent,
+    );
+    expect(email).toContain('demo@investing-agent.test');
+  });
+
   it('has every write’s words in every locale', () => {
     for (const file of ['en', 'de', 'fr', 'es', 'ja', 'zh_CN', 'pt_BR', 'ar']) {
       useLocale(file);
