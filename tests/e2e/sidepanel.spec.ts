@@ -117,7 +117,7 @@ test('offline, a playbook seen before opens from the cache: marked, its writes d
     for (const region of ['Since captured', 'Catalysts', 'Backtests'])
       await expect(page.getByRole('region', { name: region }).getByText(/^Cached · saved /)).toBeVisible();
     await expect(page.getByRole('alert')).toHaveCount(0);
-    const reason = page.getByText('Offline: changes need the service.');
+    const reason = page.getByText('Service out of reach: you can make changes once it answers again.');
     await expect(reason).toBeVisible();
     const reasonId = await reason.getAttribute('id');
     for (const name of ['Save changes', 'Run backtest']) {

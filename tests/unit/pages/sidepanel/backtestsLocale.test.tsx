@@ -92,7 +92,7 @@ describe('the backtests in German', () => {
     render(<SidePanelView panels={{ playbooks: null, discovery: null, events: null }} />);
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
       'Playbooks',
-      'Entdecken',
+      'Dienstangebot',
       'Ereignisse',
     ]);
   });

@@ -113,7 +113,7 @@ describe('the Discovery tab in German', () => {
   it('capitalises the skill badge', async () => {
     const report = await germanReport();
     render(<DiscoveryView report={report} running={false} deprecations={[]} onRun={() => undefined} />);
-    const skills = screen.getByRole('region', { name: 'Skills' });
+    const skills = screen.getByRole('region', { name: 'Agent-Skills' });
     expect(skills.querySelector('.badge')?.textContent).toBe('Verifiziert');
   });
 });

@@ -155,7 +155,7 @@ describe('the Discovery tab for people', () => {
       expect(chromeMessages(file).sidepanel_tabs_discovery.message, file).not.toBe(english);
     useLocale('de');
     render(<SidePanelView panels={{ playbooks: null, discovery: null, events: null }} />);
-    expect(screen.getAllByRole('tab')[1].textContent).toBe('Entdecken');
+    expect(screen.getAllByRole('tab')[1].textContent).toBe('Dienstangebot');
   });
 });
 
@@ -185,7 +185,7 @@ describe('a playbook seen before, offline', () => {
     const savedAt = Date.now() - 5 * 60_000;
     renderDetail({ cached: { savedAt, reason: 'getPlaybook failed after 1 attempt.' } });
     expect(screen.getByText('Cached · saved 5 minutes ago')).toBeTruthy();
-    const reason = screen.getByText('Offline: changes need the service.');
+    const reason = screen.getByText('Service out of reach: you can make changes once it answers again.');
     for (const name of ['Save changes', 'Run backtest', 'Activate live automation', 'Upgrade plan']) {
       const button = screen.getByRole<HTMLButtonElement>('button', { name });
       expect(button.disabled, name).toBe(true);
@@ -199,13 +199,15 @@ describe('a playbook seen before, offline', () => {
 
   it('a service that answered in trouble (503) is not called "Offline"', () => {
     renderDetail({ cached: { savedAt: Date.now(), reason: 'getPlaybook: 503', code: 'api.server' } });
-    const reason = screen.getByText('Service unavailable: changes need it to answer.');
+    const reason = screen.getByText('Service unavailable: you can make changes once it answers again.');
     expect(screen.queryByText(/Offline/)).toBeNull();
     const save = screen.getByRole<HTMLButtonElement>('button', { name: 'Save changes' });
     expect(save.getAttribute('aria-describedby')).toBe(reason.id);
     cleanup();
     renderDetail({ cached: { savedAt: Date.now(), code: 'api.network' } });
-    expect(screen.getByText('Offline: changes need the service.')).toBeTruthy();
+    expect(
+      screen.getByText('Service out of reach: you can make changes once it answers again.'),
+    ).toBeTruthy();
   });
 });
 
