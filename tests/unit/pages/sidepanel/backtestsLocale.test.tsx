@@ -130,6 +130,19 @@ describe('the backtests in Arabic (right to left)', () => {
     expect(within(table).getAllByRole('row')).toHaveLength(equity.length + 1);
   });
 
+  it('isolates each figure of the readout left to right and joins the list with the Arabic comma', () => {
+    useLocale('ar');
+    section();
+    const region = screen.getByRole('region', { name: 'الاختبارات الرجعية' });
+    fireEvent.focus(within(region).getByRole('img', { name: 'منحنى رأس المال' }));
+    const readout = region.querySelector('.chart-readout');
+    const figures = [...(readout?.querySelectorAll('bdi[dir="ltr"]') ?? [])].map((bdi) => bdi.textContent);
+    expect(figures).toHaveLength(2);
+    expect(figures.every((figure) => /[%٪]/.test(figure ?? ''))).toBe(true);
+    expect(readout?.textContent).toContain('، ');
+    expect(readout?.textContent).not.toContain(', ');
+  });
+
   it('still draws the comparison and its metrics', () => {
     useLocale('ar');
     comparison();
