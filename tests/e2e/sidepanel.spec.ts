@@ -293,10 +293,18 @@ test('an MCP tool called from a form generated from its schema returns and rende
   const word = publicBook.title.split(/\s+/).find((w) => w.length > 3) ?? publicBook.title;
   const page = await extension.open('sidepanel.html');
   await new SidePanelPage(page).tab('Discovery').click();
-  // The tool browser is part of the technical record, behind the tab's Details.
-  await page.locator('.discovery-details > summary').click();
+  // The tool browser is part of the technical record, behind the tab's Details. Opened until its
+  // tools show: a click while the report was still loading could land on a Details drawn again
+  // closed once it arrived (one CI run waited a minute on a closed one).
+  const details = page.locator('.discovery-details');
   const tools = page.getByRole('region', { name: 'MCP tools' });
-  await tools.getByText('search_public_playbooks', { exact: true }).click();
+  const tool = tools.getByText('search_public_playbooks', { exact: true });
+  await expect(async () => {
+    if (!(await details.evaluate((element) => (element as HTMLDetailsElement).open)))
+      await details.locator('> summary').click();
+    await expect(tool).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await tool.click();
   const form = tools.getByRole('form', { name: 'Call search_public_playbooks' });
   await form.getByRole('textbox', { name: 'query (required)' }).fill(word);
   await form.getByRole('textbox', { name: 'limit' }).fill('5');

@@ -39,17 +39,24 @@ export function PlaybookList(props: PlaybookListProps) {
         <div class={`freshness${failed ? ' stale' : ''}`}>
           {/* One line: a failed refresh is said in words (no badge), its technical reason in the
               tooltip; its one retry is the status line's button (StatusRegion), not a second one here. */}
-          <p role="status" title={failed ? stale.reason : undefined}>
+          <p role="status">
             {cached && !failed ? <span class="badge cached">{t('popup.list.cached')}</span> : null}
             {cached && !failed ? ' ' : null}
-            {cached
-              ? lineStart(
-                  t('popup.list.saved', { when: relativeTime(fetchedAt, now), clock: clockTime(fetchedAt) }),
-                )
-              : t('popup.list.updated', { when: relativeTime(fetchedAt, now) })}
-            {stale
-              ? ` · ${stale.kind === 'failed' ? t('popup.list.notUpdated') : t('popup.list.refreshing')}`
-              : ''}
+            {/* Keyed by the kind of line: the saved copy's words and the fresh ones are two lines,
+                one replacing the other, not one text moved left when the badge goes. */}
+            <span key={cached ? 'saved' : 'updated'} title={failed ? stale.reason : undefined}>
+              {cached
+                ? lineStart(
+                    t('popup.list.saved', {
+                      when: relativeTime(fetchedAt, now),
+                      clock: clockTime(fetchedAt),
+                    }),
+                  )
+                : t('popup.list.updated', { when: relativeTime(fetchedAt, now) })}
+              {stale
+                ? ` · ${stale.kind === 'failed' ? t('popup.list.notUpdated') : t('popup.list.refreshing')}`
+                : ''}
+            </span>
           </p>
         </div>
       ) : null}
