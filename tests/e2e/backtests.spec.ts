@@ -11,8 +11,12 @@ function demoPlaybooks(sandbox: Sandbox) {
   return { userId: user.id, playbooks: sandbox.db.listPlaybooks({ ownerId: user.id }, null, 20).rows };
 }
 
-/** Figures as the page formats them: the browser's locale, percentages to one decimal. */
-async function percent(page: Page, fraction: number, signed: boolean): Promise<string> {
+/**
+ * Figures as the page formats them: the browser's locale, percentages to one decimal, the ratio
+ * settled to 12 decimals first as lib/i18n/format.ts does (1.1945 − 1 reads +19.5%, not +19.4%).
+ */
+async function percent(page: Page, raw: number, signed: boolean): Promise<string> {
+  const fraction = Math.round(raw * 1e12) / 1e12;
   return page.evaluate(
     ({ fraction, signed }) =>
       new Intl.NumberFormat(undefined, {
