@@ -399,15 +399,13 @@ function useDialogForm(props: ConfirmDialogProps) {
     writeSpec(operation).editableBody?.sends === 'changed-fields' && current
       ? changesFrom(current, fields)
       : undefined;
+  const title = operation === 'createPlaybook' ? form.title : (props.playbookTitle ?? current?.title);
   const summary = actionSummary(operation, {
-    title: operation === 'createPlaybook' ? form.title : (props.playbookTitle ?? current?.title),
+    title,
     body: props.body,
     changed: changes?.map((change) => change.field),
   });
-  const values = summaryValues({
-    title: operation === 'createPlaybook' ? form.title : (props.playbookTitle ?? current?.title),
-    body: props.body,
-  });
+  const values = summaryValues({ title, body: props.body });
   return {
     form,
     set: (change: Partial<FormState>) => setForm((was) => ({ ...was, ...change })),
